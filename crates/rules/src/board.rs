@@ -1,0 +1,733 @@
+//! The board: stones, strings (chains), captures and the position hash.
+//!
+//! Strings keep *pseudo-liberties* (one per stone–empty-neighbour adjacency) with their sum and sum
+//! of squares, so that "no liberty" and "exactly one liberty" are O(1) questions, merges are
+//! O(smaller string) and a move allocates nothing. Exact liberty counts are computed on demand,
+//! only on the rare paths (ko complexes) that need them.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::color::Color;
+use crate::point::{Point, CELLS, MAX_SIZE, STRIDE};
+use crate::zobrist;
+
+/// What occupies a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Cell {
+    /// No stone.
+    Empty = 0,
+    /// A Black stone.
+    Black = 1,
+    /// A White stone.
+    White = 2,
+    /// Outside the board.
+    Edge = 3,
+}
+
+impl Cell {
+    #[inline]
+    fn of(color: Color) -> Cell {
+        match color {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+
+    /// The colour of the stone here, if any.
+    #[inline]
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+#[inline]
+pub(crate) fn neighbors(i: usize) -> [usize; 4] {
+    [i - STRIDE, i - 1, i + 1, i + STRIDE]
+}
+
+/// What a board play would do, computed without changing the board ([`Board::analyze`]).
+#[derive(Clone, Debug)]
+pub struct PlayAnalysis {
+    /// Heads of the opponent strings the play captures (at most four).
+    pub(crate) captured_heads: ArrayVec<u16, 4>,
+    /// Number of opponent stones captured.
+    pub captured_stones: usize,
+    /// The play leaves its own string without liberties and captures nothing.
+    pub suicide: bool,
+    /// The play touches no stone of its own colour (a suicide is then single-stone suicide, 顆子自盡).
+    pub lone: bool,
+    /// The position hash after the play.
+    pub hash_after: u64,
+}
+
+/// A Go board of any size from 1×1 to 25×25 (rectangles too), with incremental strings and hash.
+#[derive(Clone)]
+pub struct Board {
+    width: u8,
+    height: u8,
+    pub(crate) cells: [Cell; CELLS],
+    /// Next stone of the same string (a circular list).
+    pub(crate) next: [u16; CELLS],
+    /// The string's representative stone.
+    pub(crate) head: [u16; CELLS],
+    // Per string, valid at the head:
+    plibs: [u16; CELLS],
+    lsum: [u32; CELLS],
+    lsq: [u32; CELLS],
+    nstones: [u16; CELLS],
+    /// The empty points, in no particular order, and each empty point's index in that list.
+    empties: [u16; MAX_SIZE * MAX_SIZE],
+    empty_pos: [u16; CELLS],
+    n_empty: u16,
+    hash: u64,
+    stones: [u16; 2],
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when their sizes and stones are; string bookkeeping is derived data.
+    fn eq(&self, other: &Self) -> bool {
+        self.width == other.width && self.height == other.height && self.cells == other.cells
+    }
+}
+impl Eq for Board {}
+
+/// The error for a board size outside 1..=25.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unsupported board size {width}x{height}: sides must be 1 to 25")]
+pub struct BoardSizeError {
+    /// The width asked for.
+    pub width: usize,
+    /// The height asked for.
+    pub height: usize,
+}
+
+impl Board {
+    /// An empty square board.
+    ///
+    /// # Errors
+    /// When `size` is not in 1..=25.
+    pub fn new(size: usize) -> Result<Board, BoardSizeError> {
+        Board::with_dims(size, size)
+    }
+
+    /// An empty `width × height` board.
+    ///
+    /// # Errors
+    /// When a side is not in 1..=25.
+    pub fn with_dims(width: usize, height: usize) -> Result<Board, BoardSizeError> {
+        if !(1..=MAX_SIZE).contains(&width) || !(1..=MAX_SIZE).contains(&height) {
+            return Err(BoardSizeError { width, height });
+        }
+        let mut b = Board {
+            width: width as u8,
+            height: height as u8,
+            cells: [Cell::Edge; CELLS],
+            next: [0; CELLS],
+            head: [0; CELLS],
+            plibs: [0; CELLS],
+            lsum: [0; CELLS],
+            lsq: [0; CELLS],
+            nstones: [0; CELLS],
+            empties: [0; MAX_SIZE * MAX_SIZE],
+            empty_pos: [0; CELLS],
+            n_empty: 0,
+            hash: 0,
+            stones: [0; 2],
+        };
+        for row in 0..height {
+            for col in 0..width {
+                let i = (row + 1) * STRIDE + col + 1;
+                b.cells[i] = Cell::Empty;
+                b.empty_pos[i] = b.n_empty;
+                b.empties[b.n_empty as usize] = i as u16;
+                b.n_empty += 1;
+            }
+        }
+        Ok(b)
+    }
+
+    /// Board width (columns).
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+
+    /// Board height (rows).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+
+    /// Number of points.
+    #[inline]
+    pub fn area(&self) -> usize {
+        self.width() * self.height()
+    }
+
+    /// Whether `p` lies on this board.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        p.col() < self.width() && p.row() < self.height()
+    }
+
+    /// All points, row by row from the top left.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.height())
+            .flat_map(move |r| (0..self.width()).filter_map(move |c| Point::new(c, r)))
+    }
+
+    /// What is on `p` (`Cell::Edge` off the board).
+    #[inline]
+    pub fn get(&self, p: Point) -> Cell {
+        self.cells.get(p.idx()).copied().unwrap_or(Cell::Edge)
+    }
+
+    /// The colour of the stone on `p`, if any.
+    #[inline]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        self.get(p).color()
+    }
+
+    /// The Zobrist hash of the stones (the *position*; the side to move is not included).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch, to check the incremental one.
+    pub fn recompute_hash(&self) -> u64 {
+        self.points()
+            .filter_map(|p| self.color_at(p).map(|c| zobrist::stone(p.idx(), c)))
+            .fold(0, |a, b| a ^ b)
+    }
+
+    /// Number of stones of `color` on the board.
+    #[inline]
+    pub fn stone_count(&self, color: Color) -> usize {
+        self.stones[color.index()] as usize
+    }
+
+    /// The empty points, in no particular order.
+    pub fn empty_points(&self) -> impl Iterator<Item = Point> + '_ {
+        self.empties[..self.n_empty as usize]
+            .iter()
+            .map(|&i| Point(i))
+    }
+
+    /// Number of empty points.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.n_empty as usize
+    }
+
+    /// The `i`-th empty point (for uniform random choice without allocation).
+    #[inline]
+    pub fn empty_point(&self, i: usize) -> Point {
+        Point(self.empties[i])
+    }
+
+    /// The on-board neighbours of `p`.
+    pub fn neighbors(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        neighbors(p.idx())
+            .into_iter()
+            .filter(move |&q| self.cells[q] != Cell::Edge)
+            .map(|q| Point(q as u16))
+    }
+
+    /// The representative stone of the string on `p` (only meaningful on a stone).
+    #[inline]
+    pub fn string_head(&self, p: Point) -> Point {
+        Point(self.head[p.idx()])
+    }
+
+    /// The stones of the string on `p`.
+    pub fn string_stones(&self, p: Point) -> Vec<Point> {
+        let mut out = Vec::new();
+        if self.color_at(p).is_some() {
+            let start = p.idx();
+            let mut s = start;
+            loop {
+                out.push(Point(s as u16));
+                s = self.next[s] as usize;
+                if s == start {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Number of stones of the string on `p`.
+    #[inline]
+    pub fn string_size(&self, p: Point) -> usize {
+        self.nstones[self.head[p.idx()] as usize] as usize
+    }
+
+    /// The single liberty of the string with head `h`, if it has exactly one.
+    #[inline]
+    fn atari_lib(&self, h: usize) -> Option<usize> {
+        let n = self.plibs[h] as u64;
+        if n == 0 {
+            return None;
+        }
+        let s = self.lsum[h] as u64;
+        if n * self.lsq[h] as u64 == s * s {
+            Some((s / n) as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the string on `p` has exactly one liberty.
+    #[inline]
+    pub fn in_atari(&self, p: Point) -> bool {
+        self.atari_lib(self.head[p.idx()] as usize).is_some()
+    }
+
+    /// The liberty of the string on `p` when it has exactly one.
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        self.atari_lib(self.head[p.idx()] as usize)
+            .map(|i| Point(i as u16))
+    }
+
+    /// The distinct liberties of the string on `p`, counted up to `limit` (O(string size)).
+    pub fn liberties_upto(&self, p: Point, limit: usize) -> ArrayVec<Point, 8> {
+        let mut libs: ArrayVec<Point, 8> = ArrayVec::new();
+        let limit = limit.min(8);
+        let start = p.idx();
+        let mut s = start;
+        loop {
+            for q in neighbors(s) {
+                if self.cells[q] == Cell::Empty && !libs.iter().any(|l| l.idx() == q) {
+                    libs.push(Point(q as u16));
+                    if libs.len() >= limit {
+                        return libs;
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == start {
+                return libs;
+            }
+        }
+    }
+
+    /// The exact number of liberties of the string on `p` (O(string size + liberties)).
+    pub fn liberty_count(&self, p: Point) -> usize {
+        let mut seen = [false; CELLS];
+        let mut count = 0;
+        for s in self.string_stones(p) {
+            for q in neighbors(s.idx()) {
+                if self.cells[q] == Cell::Empty && !seen[q] {
+                    seen[q] = true;
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// XOR of the stone keys of the string with head `h`.
+    fn string_hash(&self, h: usize) -> u64 {
+        let c = match self.cells[h].color() {
+            Some(c) => c,
+            None => return 0,
+        };
+        let mut acc = 0;
+        let mut s = h;
+        loop {
+            acc ^= zobrist::stone(s, c);
+            s = self.next[s] as usize;
+            if s == h {
+                return acc;
+            }
+        }
+    }
+
+    /// What playing `color` on the empty on-board point `p` would do, without doing it.
+    pub fn analyze(&self, p: Point, color: Color) -> PlayAnalysis {
+        let i = p.idx();
+        debug_assert_eq!(self.cells[i], Cell::Empty);
+        let own = Cell::of(color);
+        let opp = Cell::of(color.opponent());
+        let mut has_lib = false;
+        let mut captured_heads: ArrayVec<u16, 4> = ArrayVec::new();
+        let mut own_heads: ArrayVec<u16, 4> = ArrayVec::new();
+        for q in neighbors(i) {
+            let cell = self.cells[q];
+            if cell == Cell::Empty {
+                has_lib = true;
+            } else if cell == own {
+                let h = self.head[q];
+                if !own_heads.contains(&h) {
+                    own_heads.push(h);
+                }
+                if self.atari_lib(h as usize) != Some(i) {
+                    has_lib = true;
+                }
+            } else if cell == opp {
+                let h = self.head[q];
+                if self.atari_lib(h as usize) == Some(i) && !captured_heads.contains(&h) {
+                    captured_heads.push(h);
+                }
+            }
+        }
+        let captured_stones = captured_heads
+            .iter()
+            .map(|&h| self.nstones[h as usize] as usize)
+            .sum();
+        let suicide = captured_heads.is_empty() && !has_lib;
+        let hash_after = if suicide {
+            own_heads
+                .iter()
+                .fold(self.hash, |a, &h| a ^ self.string_hash(h as usize))
+        } else {
+            captured_heads
+                .iter()
+                .fold(self.hash ^ zobrist::stone(i, color), |a, &h| {
+                    a ^ self.string_hash(h as usize)
+                })
+        };
+        PlayAnalysis {
+            captured_heads,
+            captured_stones,
+            suicide,
+            lone: own_heads.is_empty(),
+            hash_after,
+        }
+    }
+
+    #[inline]
+    fn add_lib(&mut self, h: usize, lib: usize) {
+        self.plibs[h] += 1;
+        self.lsum[h] += lib as u32;
+        self.lsq[h] += (lib * lib) as u32;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, h: usize, lib: usize) {
+        self.plibs[h] -= 1;
+        self.lsum[h] -= lib as u32;
+        self.lsq[h] -= (lib * lib) as u32;
+    }
+
+    fn take_empty(&mut self, i: usize) {
+        let pos = self.empty_pos[i] as usize;
+        self.n_empty -= 1;
+        let last = self.empties[self.n_empty as usize];
+        self.empties[pos] = last;
+        self.empty_pos[last as usize] = pos as u16;
+    }
+
+    fn give_empty(&mut self, i: usize) {
+        self.empty_pos[i] = self.n_empty;
+        self.empties[self.n_empty as usize] = i as u16;
+        self.n_empty += 1;
+    }
+
+    /// Puts a stone of `color` on the empty point `i` as a string of its own, updating the
+    /// liberties of its neighbours, without merging or capturing.
+    fn place(&mut self, i: usize, color: Color) {
+        self.take_empty(i);
+        self.cells[i] = Cell::of(color);
+        self.hash ^= zobrist::stone(i, color);
+        self.stones[color.index()] += 1;
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.nstones[i] = 1;
+        self.plibs[i] = 0;
+        self.lsum[i] = 0;
+        self.lsq[i] = 0;
+        for q in neighbors(i) {
+            match self.cells[q] {
+                Cell::Empty => self.add_lib(i, q),
+                Cell::Black | Cell::White => {
+                    let h = self.head[q] as usize;
+                    self.remove_lib(h, i);
+                }
+                Cell::Edge => {}
+            }
+        }
+    }
+
+    /// Joins the strings with heads `a` and `b` (of one colour); returns the new head.
+    fn merge(&mut self, a: usize, b: usize) -> usize {
+        if a == b {
+            return a;
+        }
+        let (big, small) = if self.nstones[a] >= self.nstones[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.nstones[big] += self.nstones[small];
+        self.plibs[big] += self.plibs[small];
+        self.lsum[big] += self.lsum[small];
+        self.lsq[big] += self.lsq[small];
+        big
+    }
+
+    /// Removes the string with head `h`, appending its stones to `out`.
+    fn remove_string(&mut self, h: usize, out: &mut Vec<Point>) {
+        let color = match self.cells[h].color() {
+            Some(c) => c,
+            None => return,
+        };
+        let start = out.len();
+        let mut s = h;
+        loop {
+            out.push(Point(s as u16));
+            self.cells[s] = Cell::Empty;
+            self.hash ^= zobrist::stone(s, color);
+            self.give_empty(s);
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        self.stones[color.index()] -= (out.len() - start) as u16;
+        for &stone in &out[start..] {
+            let s = stone.idx();
+            for q in neighbors(s) {
+                if matches!(self.cells[q], Cell::Black | Cell::White) {
+                    let hq = self.head[q] as usize;
+                    self.add_lib(hq, s);
+                }
+            }
+        }
+    }
+
+    /// Plays `color` on the empty on-board point `p` with whatever follows: captures, and the
+    /// removal of the player's own string when it is left without liberties (block suicide; the
+    /// caller decides whether that is allowed). Removed stones are appended to `removed`.
+    ///
+    /// Returns `true` when the play removed the player's own string (suicide).
+    ///
+    /// # Panics
+    /// In debug builds, when `p` is not empty.
+    pub fn play_unchecked(&mut self, p: Point, color: Color, removed: &mut Vec<Point>) -> bool {
+        let i = p.idx();
+        debug_assert_eq!(self.cells[i], Cell::Empty);
+        let own = Cell::of(color);
+        let opp = Cell::of(color.opponent());
+        self.place(i, color);
+        let mut h = i;
+        for q in neighbors(i) {
+            if self.cells[q] == own {
+                let hq = self.head[q] as usize;
+                h = self.merge(h, hq);
+            }
+        }
+        for q in neighbors(i) {
+            if self.cells[q] == opp {
+                let hq = self.head[q] as usize;
+                if self.plibs[hq] == 0 {
+                    self.remove_string(hq, removed);
+                }
+            }
+        }
+        let h = self.head[i] as usize;
+        if self.plibs[h] == 0 {
+            self.remove_string(h, removed);
+            return true;
+        }
+        false
+    }
+
+    /// Puts a stone on the empty point `p` as setup (SGF `AB`/`AW`): no captures are made, but a
+    /// string left without liberties stays (as setup allows); it is merged with its neighbours.
+    pub fn set_stone(&mut self, p: Point, color: Color) {
+        let i = p.idx();
+        if self.cells[i] != Cell::Empty {
+            return;
+        }
+        self.place(i, color);
+        let own = Cell::of(color);
+        let mut h = i;
+        for q in neighbors(i) {
+            if self.cells[q] == own {
+                let hq = self.head[q] as usize;
+                h = self.merge(h, hq);
+            }
+        }
+    }
+
+    /// Removes the stone on `p` (setup `AE`, or dead stones at counting) and rebuilds the strings.
+    pub fn clear_stone(&mut self, p: Point) {
+        if self.color_at(p).is_none() {
+            return;
+        }
+        let stones: Vec<(Point, Color)> = self
+            .points()
+            .filter(|&q| q != p)
+            .filter_map(|q| self.color_at(q).map(|c| (q, c)))
+            .collect();
+        // Rebuilding is O(board), acceptable for setup and counting, and it keeps string
+        // splitting (which incremental strings cannot do cheaply) out of the hot path.
+        let mut fresh = Board::with_dims(self.width(), self.height())
+            .expect("the size of an existing board is valid");
+        for (q, c) in stones {
+            fresh.set_stone(q, c);
+        }
+        *self = fresh;
+    }
+
+    /// Whether every string has at least one liberty (true of any position reached by play).
+    pub fn all_strings_have_liberties(&self) -> bool {
+        self.points()
+            .filter(|&p| self.color_at(p).is_some())
+            .all(|p| self.plibs[self.head[p.idx()] as usize] > 0)
+    }
+
+    /// Whether `p` is an eye-like point of `color`: every on-board neighbour is a stone of
+    /// `color`, and the diagonals are not held by the opponent too much (the usual playout rule:
+    /// at most one opponent diagonal in the centre, none on the edge).
+    pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        let i = p.idx();
+        let own = Cell::of(color);
+        let opp = Cell::of(color.opponent());
+        for q in neighbors(i) {
+            let c = self.cells[q];
+            if c != own && c != Cell::Edge {
+                return false;
+            }
+        }
+        let mut bad = 0;
+        let mut edge = false;
+        for d in [
+            -(STRIDE as isize) - 1,
+            -(STRIDE as isize) + 1,
+            STRIDE as isize - 1,
+            STRIDE as isize + 1,
+        ] {
+            match self.cells[(i as isize + d) as usize] {
+                c if c == opp => bad += 1,
+                Cell::Edge => edge = true,
+                _ => {}
+            }
+        }
+        if edge {
+            bad == 0
+        } else {
+            bad <= 1
+        }
+    }
+
+    /// Parses an ASCII diagram: rows top to bottom, `X`/`x`/`B`/`#` Black, `O`/`o`/`W`/`@`
+    /// White, `.`/`+`/`,` empty. An optional column-letter header line and leading row numbers
+    /// are skipped. The board takes the diagram's width and height.
+    ///
+    /// # Errors
+    /// When a row has a different width or an unknown character, or a side is not in 1..=25.
+    pub fn from_ascii(text: &str) -> Result<Board, AsciiError> {
+        let mut rows: Vec<Vec<Option<Color>>> = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
+            }
+            if t.split_whitespace().next() == Some("A") {
+                continue; // the column header: GTP letters from A
+            }
+            let body = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+            let mut row = Vec::new();
+            for c in body.chars() {
+                match c {
+                    ' ' => {}
+                    'X' | 'x' | 'B' | '#' => row.push(Some(Color::Black)),
+                    'O' | 'o' | 'W' | '@' => row.push(Some(Color::White)),
+                    '.' | '+' | ',' => row.push(None),
+                    _ => {
+                        return Err(AsciiError {
+                            line: n + 1,
+                            reason: format!("unexpected character {c:?}"),
+                        })
+                    }
+                }
+            }
+            if let Some(first) = rows.first() {
+                if first.len() != row.len() {
+                    return Err(AsciiError {
+                        line: n + 1,
+                        reason: format!(
+                            "row has {} points, the first row {}",
+                            row.len(),
+                            first.len()
+                        ),
+                    });
+                }
+            }
+            rows.push(row);
+        }
+        let height = rows.len();
+        let width = rows.first().map_or(0, Vec::len);
+        let mut board = Board::with_dims(width, height).map_err(|e| AsciiError {
+            line: 0,
+            reason: e.to_string(),
+        })?;
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if let (Some(color), Some(p)) = (cell, Point::new(c, r)) {
+                    board.set_stone(p, *color);
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    /// The board as ASCII, `X` Black, `O` White, `.` empty, with GTP coordinates.
+    pub fn to_ascii(&self) -> String {
+        let mut s = String::from("   ");
+        for c in 0..self.width() {
+            s.push(' ');
+            s.push(crate::point::gtp_column(c));
+        }
+        s.push('\n');
+        for r in 0..self.height() {
+            s.push_str(&format!("{:>3}", self.height() - r));
+            for c in 0..self.width() {
+                let p = Point::new(c, r).expect("row and column are within the board");
+                s.push(' ');
+                s.push(match self.get(p) {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ => '.',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_ascii())
+    }
+}
+
+/// An error in an ASCII diagram.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ascii board, line {line}: {reason}")]
+pub struct AsciiError {
+    /// The line (1-based) of the diagram.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}

@@ -1,0 +1,278 @@
+//! Counting (spec §5): "子空皆地": stones and spaces are both area; shared points (分空) are split;
+//! the fill-in breakdown (填滿計點) a referee reads off the board.
+
+use std::fmt;
+
+use crate::board::Board;
+use crate::color::{ByColor, Color};
+use crate::point::Point;
+use crate::rules::{fmt_halves, Komi};
+
+/// Who a point counts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// A Black stone or a space that counts for Black.
+    Black,
+    /// A White stone or a space that counts for White.
+    White,
+    /// A shared point (分空): "雙方各填其半", so it counts for neither side's margin.
+    Shared,
+}
+
+/// The fill-in breakdown of a count (填滿計點): each side fills its own area from a supply of
+/// `(N²−1)/2` stones; the side with spaces left over is ahead (勝空), the other has stones left
+/// over (負子); compensation stones (還子, komi at 2 points a stone, "每子二點") and penalty
+/// stones (罰子) are then placed in the area of the side that owes them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FillIn {
+    /// Stones each side has to fill with: `(points − 1) / 2` (180 on 19×19; half the points on
+    /// an even board).
+    pub supply: usize,
+    /// The point left over when the board has an odd number of points (`points − 2·supply`).
+    pub odd_point: usize,
+    /// Stones each side places in its own area: `min(area, supply)`.
+    pub filled: ByColor<usize>,
+    /// Spaces each side has left after filling (勝空 before the exchanges): `area − supply`.
+    pub spaces_left: ByColor<usize>,
+    /// Stones each side has left after filling (負子 before the exchanges): `supply − area`.
+    pub stones_left: ByColor<usize>,
+    /// Compensation stones White receives: komi / 2 (4 stones for komi 8).
+    pub compensation_stones: f64,
+    /// Penalty stones each side owes: its penalty points / 2.
+    pub penalty_stones: ByColor<f64>,
+    /// Black's net after the exchanges, in stones: positive = spaces left (勝空), negative =
+    /// stones left (負子). White's net is `odd_point − shared − black_net`.
+    pub black_net: f64,
+    /// White's net after the exchanges, in stones, as for Black.
+    pub white_net: f64,
+}
+
+impl FillIn {
+    /// The margin the fill-in gives, in points: Black's net minus White's net, each space or
+    /// stone counting one. It equals [`Score::margin`].
+    pub fn margin(&self) -> f64 {
+        self.black_net - self.white_net
+    }
+}
+
+/// The count of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    /// Board width and height.
+    pub size: (usize, usize),
+    /// Stones on the board after removing the dead ones.
+    pub stones: ByColor<usize>,
+    /// Spaces (empty points) counting for each side.
+    pub spaces: ByColor<usize>,
+    /// Area: stones plus spaces.
+    pub area: ByColor<usize>,
+    /// Shared points (分空).
+    pub shared: usize,
+    /// The dead stones taken off before counting.
+    pub dead: Vec<Point>,
+    /// Komi.
+    pub komi: Komi,
+    /// Time-penalty points of each side.
+    pub penalties: ByColor<i32>,
+    /// `area_B − area_W − komi − pen_B + pen_W`, in half points.
+    pub margin_halves: i32,
+    /// The winner (a margin of 0 goes to the tie winner of the rules).
+    pub winner: Color,
+    /// Who each point counts for, row by row from the top left.
+    pub owners: Vec<Owner>,
+    /// The fill-in breakdown.
+    pub fill_in: FillIn,
+}
+
+impl Score {
+    /// The margin in points (positive: Black ahead).
+    pub fn margin(&self) -> f64 {
+        self.margin_halves as f64 / 2.0
+    }
+
+    /// The result as SGF writes it, from the winner's side: `B+7`, `W+0.5`, `B+0` (a tie Black
+    /// wins).
+    pub fn result_string(&self) -> String {
+        struct H(i32);
+        impl fmt::Display for H {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt_halves(self.0, f)
+            }
+        }
+        format!("{}+{}", self.winner.letter(), H(self.margin_halves.abs()))
+    }
+}
+
+/// Who each point of `board` counts for once the stones on `dead` are removed.
+///
+/// Regions of spaces bordered by one colour belong to it; a region bordered by both is split
+/// point by point by adjacency ("空屬鄰子"): points next to Black stones only are Black's, next
+/// to White stones only White's, all others shared.
+pub fn owners(board: &Board, dead: &[Point]) -> Vec<Owner> {
+    let (w, h) = (board.width(), board.height());
+    let idx = |p: Point| p.row() * w + p.col();
+    let mut color: Vec<Option<Color>> = board.points().map(|p| board.color_at(p)).collect();
+    for &d in dead {
+        if board.contains(d) {
+            color[idx(d)] = None;
+        }
+    }
+    let nbrs = |i: usize| {
+        let (r, c) = (i / w, i % w);
+        let mut v: arrayvec::ArrayVec<usize, 4> = arrayvec::ArrayVec::new();
+        if r > 0 {
+            v.push(i - w);
+        }
+        if c > 0 {
+            v.push(i - 1);
+        }
+        if c + 1 < w {
+            v.push(i + 1);
+        }
+        if r + 1 < h {
+            v.push(i + w);
+        }
+        v
+    };
+    let mut out: Vec<Option<Owner>> = color
+        .iter()
+        .map(|c| {
+            c.map(|c| match c {
+                Color::Black => Owner::Black,
+                Color::White => Owner::White,
+            })
+        })
+        .collect();
+    let mut seen = vec![false; w * h];
+    let mut region = Vec::new();
+    for start in 0..w * h {
+        if color[start].is_some() || seen[start] {
+            continue;
+        }
+        region.clear();
+        let mut stack = vec![start];
+        seen[start] = true;
+        let (mut black, mut white) = (false, false);
+        while let Some(i) = stack.pop() {
+            region.push(i);
+            for j in nbrs(i) {
+                match color[j] {
+                    Some(Color::Black) => black = true,
+                    Some(Color::White) => white = true,
+                    None if !seen[j] => {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                    None => {}
+                }
+            }
+        }
+        for &i in &region {
+            out[i] = Some(match (black, white) {
+                (true, false) => Owner::Black,
+                (false, true) => Owner::White,
+                (false, false) => Owner::Shared,
+                (true, true) => {
+                    let (mut b, mut wh) = (false, false);
+                    for j in nbrs(i) {
+                        match color[j] {
+                            Some(Color::Black) => b = true,
+                            Some(Color::White) => wh = true,
+                            None => {}
+                        }
+                    }
+                    match (b, wh) {
+                        (true, false) => Owner::Black,
+                        (false, true) => Owner::White,
+                        _ => Owner::Shared,
+                    }
+                }
+            });
+        }
+    }
+    out.into_iter()
+        .map(|o| o.unwrap_or(Owner::Shared))
+        .collect()
+}
+
+/// Counts `board` with the stones on `dead` removed.
+pub fn score(
+    board: &Board,
+    dead: &[Point],
+    komi: Komi,
+    penalties: ByColor<i32>,
+    tie_winner: Color,
+) -> Score {
+    let owners = owners(board, dead);
+    let mut stones = ByColor::<usize>::default();
+    let mut spaces = ByColor::<usize>::default();
+    let mut shared = 0;
+    for (p, o) in board.points().zip(owners.iter()) {
+        let is_stone = board.color_at(p).is_some() && !dead.contains(&p);
+        match o {
+            Owner::Black if is_stone => stones.black += 1,
+            Owner::Black => spaces.black += 1,
+            Owner::White if is_stone => stones.white += 1,
+            Owner::White => spaces.white += 1,
+            Owner::Shared => shared += 1,
+        }
+    }
+    let area = ByColor {
+        black: stones.black + spaces.black,
+        white: stones.white + spaces.white,
+    };
+    let margin_halves =
+        2 * (area.black as i32 - area.white as i32) - komi.halves() - 2 * penalties.black
+            + 2 * penalties.white;
+    let winner = match margin_halves {
+        m if m > 0 => Color::Black,
+        m if m < 0 => Color::White,
+        _ => tie_winner,
+    };
+    let points = board.area();
+    // "(N²−1)/2" stones each on Ing's odd boards; half the points on an even board.
+    let supply = points / 2;
+    let odd_point = points - 2 * supply;
+    let compensation_stones = komi.halves() as f64 / 4.0;
+    let penalty_stones = ByColor {
+        black: penalties.black as f64 / 2.0,
+        white: penalties.white as f64 / 2.0,
+    };
+    let b = area.black as f64 - supply as f64;
+    let black_net = b - compensation_stones - penalty_stones.black + penalty_stones.white;
+    let white_net = odd_point as f64 - shared as f64 - black_net;
+    let fill_in = FillIn {
+        supply,
+        odd_point,
+        filled: ByColor {
+            black: area.black.min(supply),
+            white: area.white.min(supply),
+        },
+        spaces_left: ByColor {
+            black: area.black.saturating_sub(supply),
+            white: area.white.saturating_sub(supply),
+        },
+        stones_left: ByColor {
+            black: supply.saturating_sub(area.black),
+            white: supply.saturating_sub(area.white),
+        },
+        compensation_stones,
+        penalty_stones,
+        black_net,
+        white_net,
+    };
+    Score {
+        size: (board.width(), board.height()),
+        stones,
+        spaces,
+        area,
+        shared,
+        dead: dead.to_vec(),
+        komi,
+        penalties,
+        margin_halves,
+        winner,
+        owners,
+        fill_in,
+    }
+}

@@ -1,0 +1,962 @@
+//! A game: the board plus history, Ing's ko rules (IKF, spec §4), passes and the end of play.
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::board::{Board, Cell, PlayAnalysis};
+use crate::color::{ByColor, Color};
+use crate::count::{self, Score};
+use crate::ko::{self, KoPair};
+use crate::point::{Move, Point, CELLS};
+use crate::rules::{KoRule, Rules, SuicideRule};
+use crate::zobrist;
+
+/// Why a move was refused. [`PlayErrorKind::code`] gives the reason code used in reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PlayErrorKind {
+    /// The point holds a stone.
+    Occupied,
+    /// The point is not on the board.
+    OffBoard,
+    /// Suicide that the rules forbid (under Ing: single-stone suicide, 顆子自盡).
+    Suicide,
+    /// Retaking a hot stone at once (單熱子, R2): "凡提取熱子必須間隔一實手或虛手".
+    HotStone,
+    /// Retaking the two hot stones of eternal life (雙熱子, R3).
+    DoubleHot,
+    /// Capturing in another ko of a fighting triple ko (孿熱子, R4).
+    TwinHot,
+    /// Disturbing again beyond the first cycle (越環再攪, R5).
+    Disturbing,
+    /// A play banned after a completed cycle (R6).
+    Cycle,
+    /// Recreates an earlier position (superko rules, not Ing).
+    Superko,
+    /// The game has ended.
+    GameOver,
+    /// It is the other player's turn.
+    OutOfTurn,
+}
+
+impl PlayErrorKind {
+    /// The reason code: `occupied`, `off-board`, `suicide`, `hot-stone`, `double-hot`,
+    /// `twin-hot`, `disturbing`, `cycle`, `superko`, `game-over` or `out-of-turn`.
+    pub fn code(self) -> &'static str {
+        match self {
+            PlayErrorKind::Occupied => "occupied",
+            PlayErrorKind::OffBoard => "off-board",
+            PlayErrorKind::Suicide => "suicide",
+            PlayErrorKind::HotStone => "hot-stone",
+            PlayErrorKind::DoubleHot => "double-hot",
+            PlayErrorKind::TwinHot => "twin-hot",
+            PlayErrorKind::Disturbing => "disturbing",
+            PlayErrorKind::Cycle => "cycle",
+            PlayErrorKind::Superko => "superko",
+            PlayErrorKind::GameOver => "game-over",
+            PlayErrorKind::OutOfTurn => "out-of-turn",
+        }
+    }
+
+    /// Whether the refusal comes from a repetition rule (any of Ing's ko rules or superko).
+    pub fn is_ko(self) -> bool {
+        matches!(
+            self,
+            PlayErrorKind::HotStone
+                | PlayErrorKind::DoubleHot
+                | PlayErrorKind::TwinHot
+                | PlayErrorKind::Disturbing
+                | PlayErrorKind::Cycle
+                | PlayErrorKind::Superko
+        )
+    }
+}
+
+impl fmt::Display for PlayErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A refused move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {} {}: {kind}", color.letter(), mv_name)]
+pub struct PlayError {
+    /// Who tried to move.
+    pub color: Color,
+    /// The move refused.
+    pub mv: Move,
+    /// Why.
+    pub kind: PlayErrorKind,
+    mv_name: String,
+}
+
+impl PlayError {
+    fn new(color: Color, mv: Move, kind: PlayErrorKind, height: usize) -> PlayError {
+        PlayError {
+            color,
+            mv,
+            kind,
+            mv_name: match mv {
+                Move::Play(p) if p.row() < height => mv.to_gtp(height),
+                Move::Play(p) => p.to_sgf(),
+                Move::Pass => "pass".into(),
+            },
+        }
+    }
+}
+
+/// An error of a game action other than a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GameError {
+    /// There is no move to take back.
+    #[error("no move to undo")]
+    NothingToUndo,
+    /// Dead stones can be agreed only while play is suspended (after two passes).
+    #[error("dead stones can only be agreed while play is suspended")]
+    NotSuspended,
+    /// A point named as dead holds no stone.
+    #[error("point {0:?} holds no stone")]
+    NoStone(Point),
+    /// The game has already ended.
+    #[error("the game has already ended")]
+    AlreadyEnded,
+}
+
+/// The state of play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Moves are being played.
+    Playing,
+    /// Two (or three) consecutive passes: play is suspended (著手休止); the players may agree on
+    /// dead stones, or a board play resumes play.
+    Suspended,
+    /// The game is over (著手終了, or a result by resignation, time or forfeit).
+    Ended,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameEnd {
+    /// Four consecutive passes: "連續四次虛手，不論任何理由不得恢復著手". Every stone on the board
+    /// counts as alive.
+    Passes,
+    /// At a suspension both players agreed on the dead stones, which stand in for the last passes.
+    Agreement(Vec<Point>),
+    /// A player resigned (單方虛手認輸).
+    Resignation(Color),
+    /// A player lost on time.
+    Time(Color),
+    /// A player forfeited, for the reason given.
+    Forfeit(Color, String),
+}
+
+/// The starting point of a game: stones, who moves first and the handicap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The stones at the start (usually none).
+    pub board: Board,
+    /// Who moves first.
+    pub to_move: Color,
+    /// White's handicap passes (讓手: "N先減1即為所讓手數"), recorded as ordinary passes.
+    pub handicap_passes: u8,
+}
+
+impl Setup {
+    /// An empty square board with Black to move.
+    ///
+    /// # Errors
+    /// When the size is not in 1..=25.
+    pub fn empty(size: usize) -> Result<Setup, crate::BoardSizeError> {
+        Ok(Setup {
+            board: Board::new(size)?,
+            to_move: Color::Black,
+            handicap_passes: 0,
+        })
+    }
+}
+
+const F_SUICIDE: u8 = 1;
+const F_KO_CAPTURE: u8 = 2;
+const F_ATTACKING: u8 = 4;
+const F_FORCED: u8 = 8;
+const NO_POINT: u16 = 0;
+
+/// One move of the history, 24 bytes. Removed stones live in a shared arena.
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    pos_after: u64,
+    removed_start: u32,
+    removed_len: u16,
+    pt: u16,
+    color: Color,
+    flags: u8,
+}
+
+impl Ply {
+    fn point(&self) -> Option<Point> {
+        (self.pt != NO_POINT).then_some(Point(self.pt))
+    }
+}
+
+/// A played move as the history shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove<'a> {
+    /// Who moved.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// The stones it removed (the opponent's, or the player's own block on suicide).
+    pub removed: &'a [Point],
+    /// The play removed the player's own block.
+    pub suicide: bool,
+    /// The play was a ko capture (one stone, leaving a one-stone string in atari there).
+    pub ko_capture: bool,
+    /// The play left an opponent string next to it with one liberty.
+    pub attacking: bool,
+    /// The play was accepted in tolerant replay despite a ko rule ([`Game::play_tolerant`]).
+    pub forced: bool,
+}
+
+/// A disturbing capture waiting for the opponent's answer (R5).
+#[derive(Clone, Debug)]
+struct Pending {
+    key: u64,
+    ys: ArrayVec<u16, 16>,
+}
+
+/// What [`Game::check`] found: everything needed to make the move.
+struct Plan {
+    pending: Option<Pending>,
+}
+
+/// A game under a set of [`Rules`].
+///
+/// ```
+/// use ingo_rules::{Game, Move, Point, Rules, Setup, PlayErrorKind};
+/// let mut game = Game::new(Setup::empty(9).unwrap(), Rules::ing());
+/// let p = Point::from_gtp("E5", 9, 9).unwrap();
+/// game.play(Move::Play(p)).unwrap();
+/// assert_eq!(game.play(Move::Play(p)).unwrap_err().kind, PlayErrorKind::Occupied);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    setup: Setup,
+    board: Board,
+    to_move: Color,
+    start_hash: u64,
+    hist: Vec<Ply>,
+    removed: Vec<Point>,
+    /// Situation → the latest history index (number of plies played) where it stood.
+    last_seen: FxHashMap<u64, u32>,
+    /// Position → the first index where it stood (positional superko only).
+    pos_seen: FxHashMap<u64, u32>,
+    /// (situation, point) → the ply whose situation it is: plays banned for good (R6).
+    bans: FxHashMap<(u64, u16), u32>,
+    /// Keys of disturbing captures already answered (R5).
+    disturb_used: FxHashSet<u64>,
+    pending: Option<Pending>,
+    consecutive_passes: u32,
+    phase: Phase,
+    end: Option<GameEnd>,
+    penalties: ByColor<i32>,
+}
+
+impl Game {
+    /// A new game from `setup` under `rules`.
+    pub fn new(setup: Setup, rules: Rules) -> Game {
+        let board = setup.board.clone();
+        let to_move = setup.to_move;
+        let start_hash = board.hash();
+        let mut g = Game {
+            rules,
+            setup,
+            board,
+            to_move,
+            start_hash,
+            hist: Vec::new(),
+            removed: Vec::new(),
+            last_seen: FxHashMap::default(),
+            pos_seen: FxHashMap::default(),
+            bans: FxHashMap::default(),
+            disturb_used: FxHashSet::default(),
+            pending: None,
+            consecutive_passes: 0,
+            phase: Phase::Playing,
+            end: None,
+            penalties: ByColor::default(),
+        };
+        g.last_seen.insert(start_hash ^ zobrist::side(to_move), 0);
+        if rules.ko == KoRule::PositionalSuperko {
+            g.pos_seen.insert(start_hash, 0);
+        }
+        g
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The setup the game started from.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Who is to move.
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// The state of play.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// How the game ended, once it has.
+    pub fn end(&self) -> Option<&GameEnd> {
+        self.end.as_ref()
+    }
+
+    /// Number of moves played (passes included).
+    pub fn move_count(&self) -> usize {
+        self.hist.len()
+    }
+
+    /// Number of consecutive passes at the end of the history.
+    pub fn consecutive_passes(&self) -> u32 {
+        self.consecutive_passes
+    }
+
+    /// The hash of the current situation (position and side to move).
+    pub fn situation_hash(&self) -> u64 {
+        self.board.hash() ^ zobrist::side(self.to_move)
+    }
+
+    /// Time-penalty points each side has incurred (罰點), subtracted from its count.
+    pub fn penalties(&self) -> ByColor<i32> {
+        self.penalties
+    }
+
+    /// Sets the time-penalty points of `color`.
+    pub fn set_penalty(&mut self, color: Color, points: i32) {
+        *self.penalties.get_mut(color) = points;
+    }
+
+    /// Whether the game is a handicap game (White owes or owed handicap passes).
+    pub fn is_handicap(&self) -> bool {
+        self.setup.handicap_passes > 0
+    }
+
+    /// Whether White's next move is one of the handicap passes (White has passed at each turn so
+    /// far and fewer times than the handicap).
+    pub fn handicap_pass_due(&self) -> bool {
+        if self.to_move != Color::White || self.setup.handicap_passes == 0 {
+            return false;
+        }
+        let mut white_moves = 0;
+        for ply in &self.hist {
+            if ply.color == Color::White {
+                if ply.pt != NO_POINT {
+                    return false;
+                }
+                white_moves += 1;
+            }
+        }
+        white_moves < self.setup.handicap_passes as usize
+    }
+
+    /// The history, oldest first.
+    pub fn history(&self) -> impl DoubleEndedIterator<Item = PlayedMove<'_>> + ExactSizeIterator {
+        self.hist.iter().map(move |ply| self.played(ply))
+    }
+
+    fn played(&self, ply: &Ply) -> PlayedMove<'_> {
+        let s = ply.removed_start as usize;
+        PlayedMove {
+            color: ply.color,
+            mv: ply.point().map_or(Move::Pass, Move::Play),
+            removed: &self.removed[s..s + ply.removed_len as usize],
+            suicide: ply.flags & F_SUICIDE != 0,
+            ko_capture: ply.flags & F_KO_CAPTURE != 0,
+            attacking: ply.flags & F_ATTACKING != 0,
+            forced: ply.flags & F_FORCED != 0,
+        }
+    }
+
+    /// The last move, if any.
+    pub fn last_move(&self) -> Option<PlayedMove<'_>> {
+        self.hist.last().map(|p| self.played(p))
+    }
+
+    /// Stones of `color` removed from the board so far (prisoners taken by its opponent, and own
+    /// stones lost to block suicide).
+    pub fn stones_lost(&self, color: Color) -> usize {
+        self.hist
+            .iter()
+            .map(|ply| {
+                let lost = if ply.flags & F_SUICIDE != 0 {
+                    ply.color
+                } else {
+                    ply.color.opponent()
+                };
+                if lost == color {
+                    ply.removed_len as usize
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    fn pos_before(&self, t: usize) -> u64 {
+        if t == 0 {
+            self.start_hash
+        } else {
+            self.hist[t - 1].pos_after
+        }
+    }
+
+    fn color_at_index(&self, t: usize) -> Color {
+        self.hist.get(t).map_or(self.to_move, |p| p.color)
+    }
+
+    /// The cells of the position after the first `t` moves, rebuilt by walking back from the
+    /// current one. Used only to confirm a hash match, so a collision never decides a verdict.
+    fn cells_at(&self, t: usize) -> Box<[Cell; CELLS]> {
+        let mut cells = Box::new(self.board.cells);
+        for ply in self.hist[t..].iter().rev() {
+            let s = ply.removed_start as usize;
+            let lost = if ply.flags & F_SUICIDE != 0 {
+                ply.color
+            } else {
+                ply.color.opponent()
+            };
+            let cell = match lost {
+                Color::Black => Cell::Black,
+                Color::White => Cell::White,
+            };
+            for p in &self.removed[s..s + ply.removed_len as usize] {
+                cells[p.idx()] = cell;
+            }
+            if ply.pt != NO_POINT {
+                cells[ply.pt as usize] = Cell::Empty;
+            }
+        }
+        cells
+    }
+
+    /// Whether `mv` is legal for the player to move.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(self.to_move, mv).is_ok()
+    }
+
+    /// Why `mv` by the player to move would be refused, if it would.
+    pub fn illegal_reason(&self, mv: Move) -> Option<PlayErrorKind> {
+        self.check(self.to_move, mv).err()
+    }
+
+    /// Every legal move of the player to move: board plays in row-major order, then the pass.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out: Vec<Move> = self
+            .board
+            .points()
+            .map(Move::Play)
+            .filter(|&m| self.is_legal(m))
+            .collect();
+        if self.phase != Phase::Ended {
+            out.push(Move::Pass);
+        }
+        out
+    }
+
+    /// Checks a move by `color`, deciding legality lazily for this move only.
+    fn check(&self, color: Color, mv: Move) -> Result<Plan, PlayErrorKind> {
+        if self.phase == Phase::Ended {
+            return Err(PlayErrorKind::GameOver);
+        }
+        if color != self.to_move {
+            return Err(PlayErrorKind::OutOfTurn);
+        }
+        let p = match mv {
+            // "虛手": a pass is always legal.
+            Move::Pass => return Ok(Plan { pending: None }),
+            Move::Play(p) => p,
+        };
+        if !self.board.contains(p) {
+            return Err(PlayErrorKind::OffBoard);
+        }
+        if self.board.get(p) != Cell::Empty {
+            return Err(PlayErrorKind::Occupied);
+        }
+        let a = self.board.analyze(p, color);
+        if a.suicide {
+            // "顆子自盡…變窮禁著。塊子自盡，變未窮，不禁著。"
+            let forbidden = match self.rules.suicide {
+                SuicideRule::None => true,
+                SuicideRule::BlockOnly => a.lone,
+                SuicideRule::All => false,
+            };
+            if forbidden {
+                return Err(PlayErrorKind::Suicide);
+            }
+        }
+        match self.rules.ko {
+            KoRule::Simple => {
+                if self.retakes_hot_stone(p, &a) {
+                    return Err(PlayErrorKind::HotStone);
+                }
+                Ok(Plan { pending: None })
+            }
+            KoRule::Ing => self.check_ing(color, p, &a),
+            KoRule::PositionalSuperko => {
+                if let Some(&t) = self.pos_seen.get(&a.hash_after) {
+                    if self.confirm_after_play(p, color, t as usize) {
+                        return Err(PlayErrorKind::Superko);
+                    }
+                }
+                Ok(Plan { pending: None })
+            }
+            KoRule::SituationalSuperko => {
+                let sit = a.hash_after ^ zobrist::side(color.opponent());
+                if let Some(&t) = self.last_seen.get(&sit) {
+                    if self.color_at_index(t as usize) == color.opponent()
+                        && self.confirm_after_play(p, color, t as usize)
+                    {
+                        return Err(PlayErrorKind::Superko);
+                    }
+                }
+                Ok(Plan { pending: None })
+            }
+        }
+    }
+
+    /// Whether the board after `color` plays `p` equals the position after `t` moves.
+    fn confirm_after_play(&self, p: Point, color: Color, t: usize) -> bool {
+        let mut b = self.board.clone();
+        let mut scratch = Vec::new();
+        b.play_unchecked(p, color, &mut scratch);
+        *self.cells_at(t) == b.cells
+    }
+
+    /// R2, single hot stone (單熱子): the previous move captured exactly the one stone on `p`,
+    /// and this play would capture exactly the stone that made that capture. This is the exact
+    /// board comparison behind "h' == L.pos_before", so no hash is involved.
+    fn retakes_hot_stone(&self, p: Point, a: &PlayAnalysis) -> bool {
+        let Some(last) = self.hist.last() else {
+            return false;
+        };
+        if last.pt == NO_POINT || last.flags & F_SUICIDE != 0 || last.removed_len != 1 {
+            return false;
+        }
+        self.removed[last.removed_start as usize] == p
+            && a.captured_stones == 1
+            && a.captured_heads[0] == self.board.head[last.pt as usize]
+    }
+
+    fn check_ing(&self, color: Color, p: Point, a: &PlayAnalysis) -> Result<Plan, PlayErrorKind> {
+        let opp = color.opponent();
+        // R2 單熱子: "凡提取熱子必須間隔一實手或虛手". After a pass the last move is not a play,
+        // so the retake is legal (隔虛提劫).
+        if self.retakes_hot_stone(p, a) {
+            return Err(PlayErrorKind::HotStone);
+        }
+        // R3 雙熱子: "雙覆子逢雙成為雙熱子". The opponent just captured two or more stones and
+        // this play retakes a group that includes the capturing stone; it is refused when the
+        // opponent could then close the eternal-life cycle with one throw-in.
+        if let (Some(last), true) = (self.hist.last(), self.hist.len() >= 2) {
+            if last.pt != NO_POINT
+                && last.flags & F_SUICIDE == 0
+                && last.removed_len > 0
+                && a.captured_stones >= 2
+                && a.captured_heads
+                    .contains(&self.board.head[last.pt as usize])
+            {
+                let t = self.hist.len() - 2;
+                let target = self.pos_before(t);
+                for &h in &a.captured_heads {
+                    for q in self.board.string_stones(Point(h)) {
+                        if a.hash_after ^ zobrist::stone(q.idx(), opp) == target
+                            && self.confirm_double_hot(p, color, q, t)
+                        {
+                            return Err(PlayErrorKind::DoubleHot);
+                        }
+                    }
+                }
+            }
+        }
+        // R6: plays banned for good after a completed cycle ("越環再攪…變窮").
+        if !self.bans.is_empty() {
+            let sit = self.situation_hash();
+            if let Some(&t) = self.bans.get(&(sit, p.0)) {
+                let t = t as usize;
+                if self.hist[t].color == color && *self.cells_at(t) == self.board.cells {
+                    return Err(PlayErrorKind::Cycle);
+                }
+            }
+        }
+        // R4 and R5 concern ko captures that attack.
+        let mut pending = None;
+        if let Some(y) = self.ko_capture_target(p, a) {
+            if self.attacks(p, a) {
+                let pairs = ko::complex(
+                    &self.board,
+                    KoPair {
+                        x: p.0,
+                        y: y as u16,
+                    },
+                );
+                let n = pairs.len();
+                if n >= 3 && n % 2 == 1 {
+                    // R4 孿熱子: "爭三劫除單熱子外，另一單或雙覆子視同熱子".
+                    if let Some(last) = self.hist.last() {
+                        let last_attacking_ko = last.pt != NO_POINT
+                            && last.flags & F_KO_CAPTURE != 0
+                            && last.flags & F_ATTACKING != 0;
+                        if last_attacking_ko
+                            && pairs.iter().any(|k| k.y == last.pt)
+                            && last.pt as usize != y
+                        {
+                            return Err(PlayErrorKind::TwinHot);
+                        }
+                    }
+                } else if n >= 2 && n % 2 == 0 {
+                    // R5 越環再攪: "凡越環再攪必須隨時禁止攪方續攪".
+                    let key = ko::local_key(&self.board, &pairs)
+                        ^ zobrist::stone(p.idx(), color).rotate_left(17);
+                    if self.disturb_used.contains(&key) {
+                        return Err(PlayErrorKind::Disturbing);
+                    }
+                    pending = Some(Pending {
+                        key,
+                        ys: pairs
+                            .iter()
+                            .filter(|k| k.y as usize != y)
+                            .map(|k| k.y)
+                            .take(16)
+                            .collect(),
+                    });
+                }
+            }
+        }
+        Ok(Plan { pending })
+    }
+
+    /// The board after the play with an extra opponent stone on `q`, compared with the position
+    /// after `t` moves (R3's exact check).
+    fn confirm_double_hot(&self, p: Point, color: Color, q: Point, t: usize) -> bool {
+        let mut b = self.board.clone();
+        let mut scratch = Vec::new();
+        b.play_unchecked(p, color, &mut scratch);
+        b.cells[q.idx()] = match color.opponent() {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        };
+        *self.cells_at(t) == b.cells
+    }
+
+    /// When the play on `p` is a ko capture, the point of the stone it captures.
+    fn ko_capture_target(&self, p: Point, a: &PlayAnalysis) -> Option<usize> {
+        if a.captured_stones != 1 || !a.lone {
+            return None;
+        }
+        if self
+            .board
+            .neighbors(p)
+            .any(|q| self.board.get(q) == Cell::Empty)
+        {
+            return None;
+        }
+        Some(a.captured_heads[0] as usize)
+    }
+
+    /// Whether the play on `p` leaves an opponent string next to it (one it does not capture)
+    /// with exactly one liberty; such a string had two, `p` and one more.
+    fn attacks(&self, p: Point, a: &PlayAnalysis) -> bool {
+        if a.suicide {
+            return false;
+        }
+        let opp = self.to_move.opponent();
+        self.board.neighbors(p).any(|q| {
+            self.board.color_at(q) == Some(opp)
+                && !a.captured_heads.contains(&self.board.head[q.idx()])
+                && self.board.liberties_upto(q, 3).len() == 2
+        })
+    }
+
+    /// Plays `mv` for the player to move.
+    ///
+    /// # Errors
+    /// A [`PlayError`] saying why the move is illegal; the game is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+        self.play_as(self.to_move, mv)
+    }
+
+    /// Plays `mv` for `color`, which must be the player to move.
+    ///
+    /// # Errors
+    /// A [`PlayError`] saying why the move is illegal (`out-of-turn` when `color` is not to move).
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
+        match self.check(color, mv) {
+            Ok(plan) => {
+                self.apply(color, mv, plan, 0);
+                Ok(())
+            }
+            Err(kind) => Err(PlayError::new(color, mv, kind, self.board.height())),
+        }
+    }
+
+    /// Plays `mv` like [`Game::play`], but accepts a board play that only a ko rule refuses (the
+    /// tolerant replay of spec §9.12, for records with 誤提, mistaken hot captures). Returns the
+    /// rule that was overridden, if any.
+    ///
+    /// # Errors
+    /// When the move is illegal for any other reason (occupied, suicide, game over, …).
+    pub fn play_tolerant(&mut self, mv: Move) -> Result<Option<PlayErrorKind>, PlayError> {
+        let color = self.to_move;
+        match self.check(color, mv) {
+            Ok(plan) => {
+                self.apply(color, mv, plan, 0);
+                Ok(None)
+            }
+            Err(kind) if kind.is_ko() => {
+                self.apply(color, mv, Plan { pending: None }, F_FORCED);
+                Ok(Some(kind))
+            }
+            Err(kind) => Err(PlayError::new(color, mv, kind, self.board.height())),
+        }
+    }
+
+    fn apply(&mut self, color: Color, mv: Move, plan: Plan, extra_flags: u8) {
+        let removed_start = self.removed.len();
+        let mut flags = extra_flags;
+        let pt = match mv {
+            Move::Pass => NO_POINT,
+            Move::Play(p) => {
+                if self.board.play_unchecked(p, color, &mut self.removed) {
+                    flags |= F_SUICIDE;
+                } else {
+                    let n = self.removed.len() - removed_start;
+                    let opp = color.opponent();
+                    if n == 1
+                        && self.board.string_size(p) == 1
+                        && self.board.atari_liberty(p) == Some(self.removed[removed_start])
+                    {
+                        flags |= F_KO_CAPTURE;
+                    }
+                    if self
+                        .board
+                        .neighbors(p)
+                        .any(|q| self.board.color_at(q) == Some(opp) && self.board.in_atari(q))
+                    {
+                        flags |= F_ATTACKING;
+                    }
+                }
+                p.0
+            }
+        };
+        let removed_len = self.removed.len() - removed_start;
+        self.hist.push(Ply {
+            pos_after: self.board.hash(),
+            removed_start: removed_start as u32,
+            removed_len: removed_len as u16,
+            pt,
+            color,
+            flags,
+        });
+        // R5: a pending disturbing capture becomes "used" only when the opponent's very next
+        // move captures the stone of another pair of the complex, the free answer a double ko
+        // gives ("攪方迫使對方或利用雙劫循環提取").
+        if let Some(pending) = self.pending.take() {
+            let removed = &self.removed[removed_start..];
+            if pt != NO_POINT
+                && flags & F_SUICIDE == 0
+                && removed.iter().any(|r| pending.ys.contains(&r.0))
+            {
+                self.disturb_used.insert(pending.key);
+            }
+        }
+        self.pending = plan.pending;
+        self.to_move = color.opponent();
+        let index = self.hist.len() as u32;
+        let sit = self.situation_hash();
+        if pt != NO_POINT {
+            if self.rules.ko == KoRule::Ing {
+                if let Some(&j) = self.last_seen.get(&sit) {
+                    let j = j as usize;
+                    if self.color_at_index(j) == self.to_move
+                        && *self.cells_at(j) == self.board.cells
+                    {
+                        self.ban_cycle(j);
+                    }
+                }
+            }
+            self.consecutive_passes = 0;
+            self.phase = Phase::Playing;
+        } else {
+            // "單官著完各一虛手著手休止…死子清完再各一虛手著手終了": two passes suspend, four end.
+            self.consecutive_passes += 1;
+            if self.consecutive_passes >= 4 {
+                self.phase = Phase::Ended;
+                self.end = Some(GameEnd::Passes);
+            } else if self.consecutive_passes >= 2 {
+                self.phase = Phase::Suspended;
+            }
+        }
+        self.last_seen.insert(sit, index);
+        if self.rules.ko == KoRule::PositionalSuperko {
+            self.pos_seen.entry(self.board.hash()).or_insert(index);
+        }
+    }
+
+    /// R6: a board play recreated the situation that stood after `j` moves. Ban, in their own
+    /// situations, the attacking plays of the cycle, or when there are none the plays of the
+    /// player who completed it (the disturber; the victim's replies stay legal).
+    fn ban_cycle(&mut self, j: usize) {
+        let last = self.hist.len() - 1;
+        let completer = self.hist[last].color;
+        let seg = j..=last;
+        let any_attacking = self.hist[seg.clone()]
+            .iter()
+            .any(|p| p.pt != NO_POINT && p.flags & F_ATTACKING != 0);
+        for k in seg {
+            let ply = self.hist[k];
+            if ply.pt == NO_POINT {
+                continue;
+            }
+            let chosen = if any_attacking {
+                ply.flags & F_ATTACKING != 0
+            } else {
+                ply.color == completer
+            };
+            if chosen {
+                let sit = self.pos_before(k) ^ zobrist::side(ply.color);
+                self.bans.entry((sit, ply.pt)).or_insert(k as u32);
+            }
+        }
+    }
+
+    /// Takes back the last move; the game is rebuilt from the setup, so every rule state
+    /// (bans, disturbances, passes, the end) is exactly what it was.
+    ///
+    /// # Errors
+    /// [`GameError::NothingToUndo`] at the start of the game.
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        let last = self.hist.last().ok_or(GameError::NothingToUndo)?;
+        let undone = last.point().map_or(Move::Pass, Move::Play);
+        let moves: Vec<(Color, Move, bool)> = self.hist[..self.hist.len() - 1]
+            .iter()
+            .map(|p| {
+                (
+                    p.color,
+                    p.point().map_or(Move::Pass, Move::Play),
+                    p.flags & F_FORCED != 0,
+                )
+            })
+            .collect();
+        let mut g = Game::new(self.setup.clone(), self.rules);
+        g.penalties = self.penalties;
+        for (color, mv, forced) in moves {
+            let ok = if forced {
+                g.play_tolerant(mv).is_ok()
+            } else {
+                g.play_as(color, mv).is_ok()
+            };
+            debug_assert!(ok, "replaying a played move cannot fail");
+        }
+        *self = g;
+        Ok(undone)
+    }
+
+    /// At a suspension, both players agree that the stones on `dead` are dead: they are taken off
+    /// at counting and the game ends (this stands in for the two final passes).
+    ///
+    /// # Errors
+    /// When play is not suspended or a point holds no stone.
+    pub fn agree_dead(&mut self, dead: &[Point]) -> Result<(), GameError> {
+        if self.phase != Phase::Suspended {
+            return Err(GameError::NotSuspended);
+        }
+        if let Some(&p) = dead.iter().find(|&&p| self.board.color_at(p).is_none()) {
+            return Err(GameError::NoStone(p));
+        }
+        self.phase = Phase::Ended;
+        self.end = Some(GameEnd::Agreement(dead.to_vec()));
+        Ok(())
+    }
+
+    fn finish(&mut self, end: GameEnd) -> Result<(), GameError> {
+        if self.phase == Phase::Ended {
+            return Err(GameError::AlreadyEnded);
+        }
+        self.phase = Phase::Ended;
+        self.end = Some(end);
+        Ok(())
+    }
+
+    /// `color` resigns. Resignation is an act, not a move: the history is unchanged.
+    ///
+    /// # Errors
+    /// When the game has already ended.
+    pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
+        self.finish(GameEnd::Resignation(color))
+    }
+
+    /// `color` loses on time.
+    ///
+    /// # Errors
+    /// When the game has already ended.
+    pub fn lose_on_time(&mut self, color: Color) -> Result<(), GameError> {
+        self.finish(GameEnd::Time(color))
+    }
+
+    /// `color` forfeits, for `reason`.
+    ///
+    /// # Errors
+    /// When the game has already ended.
+    pub fn forfeit(&mut self, color: Color, reason: &str) -> Result<(), GameError> {
+        self.finish(GameEnd::Forfeit(color, reason.to_string()))
+    }
+
+    /// Counts the board as it stands with the stones on `dead` removed (spec §5), with this
+    /// game's komi, penalties and tie rule.
+    pub fn count(&self, dead: &[Point]) -> Score {
+        let tie = if self.is_handicap() {
+            self.rules.tie_handicap
+        } else {
+            self.rules.tie_even
+        };
+        count::score(&self.board, dead, self.rules.komi, self.penalties, tie)
+    }
+
+    /// The count of an ended game: the agreed dead stones removed, or none after four passes.
+    /// `None` while the game goes on or when it ended otherwise than by counting.
+    pub fn score(&self) -> Option<Score> {
+        match &self.end {
+            Some(GameEnd::Passes) => Some(self.count(&[])),
+            Some(GameEnd::Agreement(dead)) => Some(self.count(dead)),
+            _ => None,
+        }
+    }
+
+    /// The winner, once the game has ended: by count, or the opponent of who resigned, lost on
+    /// time or forfeited.
+    pub fn winner(&self) -> Option<Color> {
+        match &self.end {
+            None => None,
+            Some(GameEnd::Passes | GameEnd::Agreement(_)) => self.score().map(|s| s.winner),
+            Some(GameEnd::Resignation(c) | GameEnd::Time(c) | GameEnd::Forfeit(c, _)) => {
+                Some(c.opponent())
+            }
+        }
+    }
+}
