@@ -1,0 +1,1 @@
+//! SGF records for ingo (in progress).
