@@ -1,0 +1,100 @@
+//! `Engine` against a real engine, GNU Go.
+//!
+//! Skipped with a note when GNU Go is not installed, except under CI (the
+//! `CI` environment variable is set), where a missing GNU Go fails the test:
+//! a silently skipped test would hide a broken CI setup. Install it with
+//! `apt-get install gnugo`.
+
+use std::{path::PathBuf, time::Duration};
+
+use ingo_gtp::{
+    engine::{Engine, EngineBuilder, EngineError},
+    protocol::{GenmoveReply, Vertex},
+};
+
+/// GNU Go answers in milliseconds at level 1 on 9×9; this is only reached
+/// when something is wrong.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Finds `gnugo` on `PATH`, or in `/usr/games`, where Debian installs it
+/// (and which is not on root's `PATH`).
+fn find_gnugo() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join("gnugo"))
+        .find(|candidate| candidate.is_file())
+}
+
+fn gnugo() -> Option<Engine> {
+    let Some(program) = find_gnugo() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "gnugo not found on PATH or in /usr/games, and CI is set: install it (apt-get install gnugo)"
+        );
+        eprintln!("note: gnugo not found on PATH or in /usr/games; skipping the GNU Go test");
+        return None;
+    };
+    let program = program.to_str().expect("UTF-8 path").to_owned();
+    let engine = EngineBuilder::new(program)
+        .args(["--mode", "gtp", "--level", "1"])
+        .spawn()
+        .expect("gnugo starts");
+    Some(engine)
+}
+
+#[test]
+fn plays_a_few_moves_with_gnugo() {
+    let Some(mut engine) = gnugo() else {
+        return;
+    };
+    let mut ok = |name: &str, args: &[&str]| {
+        engine
+            .send(name, args, TIMEOUT)
+            .unwrap_or_else(|e| panic!("{name} {args:?}: {e}"))
+            .text
+    };
+    assert_eq!(ok("protocol_version", &[]), "2");
+    assert_eq!(ok("name", &[]), "GNU Go");
+    assert!(!ok("version", &[]).is_empty());
+    ok("boardsize", &["9"]);
+    ok("clear_board", &[]);
+    ok("komi", &["8"]);
+    ok("play", &["black", "e5"]);
+    // A multi-line response, starting with an empty first line.
+    let board = ok("showboard", &[]);
+    assert!(board.starts_with('\n'), "{board:?}");
+    assert!(board.lines().count() >= 11, "{board}");
+
+    let reply = engine
+        .send("genmove", &["w"], TIMEOUT)
+        .expect("gnugo moves");
+    assert!(reply.elapsed < TIMEOUT);
+    match GenmoveReply::parse(&reply.text, 9) {
+        Ok(GenmoveReply::Move(Vertex::Point { col, row })) => {
+            assert!(col < 9 && (1..=9).contains(&row));
+            assert_ne!((col, row), (4, 5), "E5 is taken");
+        }
+        other => panic!("unexpected genmove reply {:?}: {other:?}", reply.text),
+    }
+
+    // An occupied point: a GTP failure, and the engine stays usable.
+    match engine.send("play", &["b", "E5"], TIMEOUT) {
+        Err(EngineError::Failure { message, .. }) => assert_eq!(message, "illegal move"),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    match engine.send("no_such_command", &[], TIMEOUT) {
+        Err(EngineError::Failure { message, .. }) => assert_eq!(message, "unknown command"),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    assert_eq!(
+        engine
+            .send("list_stones", &["black"], TIMEOUT)
+            .expect("answers")
+            .text,
+        "E5"
+    );
+
+    let status = engine.quit(TIMEOUT).expect("gnugo quits");
+    assert!(status.success(), "{status}");
+}
