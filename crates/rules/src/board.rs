@@ -153,6 +153,12 @@ impl Board {
         Ok(b)
     }
 
+    /// Whether this is one of the board sizes Ing's rules allow: square, with 9, 11, 13, 15, 17 or
+    /// 19 lines ("枰道道數除標準棋枰為縱橫各19道外，尚有17*17…15*15…13*13…11*11…9*9…等五種").
+    pub fn is_standard_size(&self) -> bool {
+        self.width == self.height && matches!(self.width, 9 | 11 | 13 | 15 | 17 | 19)
+    }
+
     /// Board width (columns).
     #[inline]
     pub fn width(&self) -> usize {
