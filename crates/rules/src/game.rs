@@ -99,11 +99,7 @@ impl PlayError {
             color,
             mv,
             kind,
-            mv_name: match mv {
-                Move::Play(p) if p.row() < height => mv.to_gtp(height),
-                Move::Play(p) => p.to_sgf(),
-                Move::Pass => "pass".into(),
-            },
+            mv_name: mv.to_gtp(height),
         }
     }
 }

@@ -50,7 +50,12 @@ impl Point {
     }
 
     /// The GTP name on a board `height` rows high, for example `Q16` (columns skip `I`).
+    ///
+    /// A point below the board's last row has no GTP name; it is named by its SGF letters then.
     pub fn to_gtp(self, height: usize) -> String {
+        if self.row() >= height {
+            return self.to_sgf();
+        }
         format!("{}{}", gtp_column(self.col()), height - self.row())
     }
 

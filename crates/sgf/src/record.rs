@@ -1,0 +1,684 @@
+//! A game read from SGF: its size, komi, rules, players, setup and main line.
+
+use std::str::FromStr;
+
+use ingo_rules::{Board, ByColor, Color, Komi, Move, Point, Preset, Rules, Setup};
+use sgf_parse::go::{self, Prop};
+use sgf_parse::{GameTree, SgfNode};
+
+use crate::error::{ErrorKind, SgfError, Warning};
+
+/// One move of the main line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RecordedMove {
+    /// Who moved (`B` or `W`).
+    pub color: Color,
+    /// The move. `B[]`, and `B[tt]` on boards up to 19×19, are passes.
+    pub mv: Move,
+    /// The node of the main line holding it (0 = the root).
+    pub node_number: usize,
+}
+
+/// The setup properties of one node of the main line: `AB`, `AW`, `AE` and `PL`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SetupEvent {
+    /// The node of the main line (0 = the root).
+    pub node_number: usize,
+    /// How many moves of the main line come before it (0 for the starting position).
+    pub after_move: usize,
+    /// `AB`: Black stones added, sorted.
+    pub black: Vec<Point>,
+    /// `AW`: White stones added, sorted.
+    pub white: Vec<Point>,
+    /// `AE`: points cleared, sorted.
+    pub empty: Vec<Point>,
+    /// `PL`: who is to move.
+    pub to_move: Option<Color>,
+}
+
+fn has_stones(ev: &SetupEvent) -> bool {
+    !(ev.black.is_empty() && ev.white.is_empty() && ev.empty.is_empty())
+}
+
+impl SetupEvent {
+    fn is_empty(&self) -> bool {
+        self.black.is_empty()
+            && self.white.is_empty()
+            && self.empty.is_empty()
+            && self.to_move.is_none()
+    }
+}
+
+/// Game information, as written (SGF "game-info" and a few root properties). Every value is the
+/// unescaped text, trimmed; `None` when the property is absent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo {
+    /// `PB` and `PW`: the players' names.
+    pub players: ByColor<Option<String>>,
+    /// `BR` and `WR`: the players' ranks.
+    pub ranks: ByColor<Option<String>>,
+    /// `BT` and `WT`: the players' teams.
+    pub teams: ByColor<Option<String>>,
+    /// `EV`: the event.
+    pub event: Option<String>,
+    /// `RO`: the round.
+    pub round: Option<String>,
+    /// `DT`: the date.
+    pub date: Option<String>,
+    /// `PC`: the place.
+    pub place: Option<String>,
+    /// `GN`: the name of the game.
+    pub name: Option<String>,
+    /// `RE`: the result, raw (`B+R`, `W+2.5`, `B+1 5/6`, `Void`…).
+    pub result: Option<String>,
+    /// `RU`: the rules, raw (see [`Record::rules`] for the preset it maps to).
+    pub rules: Option<String>,
+    /// `KM`: the komi, raw (see [`Record::komi`]).
+    pub komi: Option<String>,
+    /// `HA`: the handicap, raw (see [`Record::handicap`]).
+    pub handicap: Option<String>,
+    /// `TM`: the main time, in seconds.
+    pub time: Option<String>,
+    /// `OT`: the overtime.
+    pub overtime: Option<String>,
+    /// `GC`: the game comment.
+    pub comment: Option<String>,
+    /// `SO`: the source.
+    pub source: Option<String>,
+    /// `AP`: the application that wrote the file, `name:version`.
+    pub application: Option<String>,
+}
+
+/// How an `RU` value was mapped to a [`Preset`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RulesMapping {
+    /// The preset.
+    pub preset: Preset,
+    /// Whether the preset is the ruleset itself (rather than the nearest one).
+    pub exact: bool,
+    /// Which mapping was done, in a few words.
+    pub note: &'static str,
+}
+
+/// Maps an SGF `RU` value to the nearest [`Preset`].
+///
+/// `GOE`, `Ing`, `Ing Goe`, `SST` (and 應氏/应氏) are Ing's rules. Chinese, Japanese and
+/// Tromp–Taylor map to their presets; Korean to Japanese (territory rules), AGA to Chinese (area
+/// counting), New Zealand to Tromp–Taylor (area counting, suicide allowed, superko). Anything else
+/// (`Pair go`, `Free handicap placement`…) is `None`.
+///
+/// ```
+/// use ingo_sgf::map_rules;
+/// use ingo_rules::Preset;
+/// assert_eq!(map_rules("GOE").map(|m| m.preset), Some(Preset::Ing));
+/// assert_eq!(map_rules("Tromp/Taylor").map(|m| m.preset), Some(Preset::TrompTaylor));
+/// assert!(!map_rules("New Zealand").expect("known").exact);
+/// assert_eq!(map_rules("Pair go"), None);
+/// ```
+pub fn map_rules(ru: &str) -> Option<RulesMapping> {
+    let norm: String = ru
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    let norm = norm.split_whitespace().collect::<Vec<_>>().join(" ");
+    let m = |preset, exact, note| {
+        Some(RulesMapping {
+            preset,
+            exact,
+            note,
+        })
+    };
+    let has = |s: &str| ru.contains(s);
+    match norm.as_str() {
+        "ing" | "goe" | "ing goe" | "sst" | "ing s" | "ing rules" | "ing s rules" | "ing sst" => {
+            m(Preset::Ing, true, "Ing's rules")
+        }
+        "katago ing" | "ogs ing" | "psk ing" => m(
+            Preset::KataGoIng,
+            true,
+            "Ing as KataGo and OGS play it (positional superko)",
+        ),
+        "chinese" | "cn" | "chn" | "china" | "chinese rules" => m(
+            Preset::Chinese,
+            true,
+            "Chinese rules (area counting, simple ko)",
+        ),
+        "old chinese" => m(
+            Preset::Chinese,
+            false,
+            "old Chinese rules read as Chinese (area counting, simple ko)",
+        ),
+        "japanese" | "jp" | "jpn" | "japan" | "japanese rules" => m(
+            Preset::Japanese,
+            true,
+            "Japanese rules (simple ko, no suicide)",
+        ),
+        "korean" | "kr" | "kor" | "korea" => m(
+            Preset::Japanese,
+            false,
+            "Korean rules read as Japanese (territory rules, simple ko, no suicide)",
+        ),
+        "aga" | "aga rules" => m(
+            Preset::Chinese,
+            false,
+            "AGA rules read as Chinese (area counting; AGA's situational superko becomes simple ko)",
+        ),
+        "nz" | "new zealand" | "new zealand rules" => m(
+            Preset::TrompTaylor,
+            false,
+            "New Zealand rules read as Tromp-Taylor (area counting, suicide allowed; situational \
+             superko becomes positional)",
+        ),
+        "tromp taylor" | "tromptaylor" | "tt" | "tromp taylor rules" => {
+            m(Preset::TrompTaylor, true, "Tromp-Taylor rules")
+        }
+        _ if has("應氏") || has("应氏") => m(Preset::Ing, true, "Ing's rules"),
+        _ if has("中国") || has("中國") => m(Preset::Chinese, true, "Chinese rules"),
+        _ if has("日本") => m(Preset::Japanese, true, "Japanese rules"),
+        _ if has("韩国") || has("韓國") || has("한국") => m(
+            Preset::Japanese,
+            false,
+            "Korean rules read as Japanese (territory rules, simple ko, no suicide)",
+        ),
+        _ => None,
+    }
+}
+
+/// A game read from SGF: one game tree of a collection.
+///
+/// The main line (the first variation at every branch) is read into [`Record::moves`]; the
+/// whole parsed tree, unknown properties included, stays available from [`Record::sgf_root`] for
+/// tools that write records back.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Board width (`SZ[w:h]` or `SZ[n]`; 19 when absent).
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// The komi, when `KM` gives one that is a whole or half point (Fox's ×100 values are
+    /// converted, with a warning). The raw text is in [`GameInfo::komi`].
+    pub komi: Option<Komi>,
+    /// `HA`, when it is a whole number.
+    pub handicap: Option<u32>,
+    /// The preset that `RU` maps to (see [`map_rules`]); `None` when `RU` is absent or unknown.
+    pub rules: Option<RulesMapping>,
+    /// Players, event, result and the other game information, as written.
+    pub info: GameInfo,
+    /// The setup properties of the main line, in order. Those with `after_move == 0` make the
+    /// starting position ([`Record::setup`]); later ones change the board inside the game, which
+    /// [`crate::replay`] refuses.
+    pub setup_events: Vec<SetupEvent>,
+    /// The moves of the main line, passes included, in order.
+    pub moves: Vec<RecordedMove>,
+    /// What the reader noticed: encoding guesses, repairs, values ignored or converted.
+    pub warnings: Vec<Warning>,
+    root: SgfNode<Prop>,
+}
+
+impl Record {
+    /// The parsed SGF tree of this game (sgf-parse's type): every property, unknown ones
+    /// included, and every variation.
+    pub fn sgf_root(&self) -> &SgfNode<Prop> {
+        &self.root
+    }
+
+    /// The starting position: the setup of the root and of any node before the first move
+    /// (`AE`, then `AB` and `AW`, node by node), and who moves first: `PL`, else the colour of the
+    /// first move, else Black. `handicap_passes` is `HA − 1` for a handicap game with no Black
+    /// setup stones (Ing's handicap by passes); it is 0 otherwise.
+    ///
+    /// # Errors
+    /// When the board size is not supported (never, for a record built by this crate).
+    pub fn setup(&self) -> Result<Setup, SgfError> {
+        let mut board = Board::with_dims(self.width, self.height).map_err(ErrorKind::from)?;
+        let mut to_move = None;
+        for ev in self.setup_events.iter().take_while(|e| e.after_move == 0) {
+            apply_setup(&mut board, ev);
+            if ev.to_move.is_some() {
+                to_move = ev.to_move;
+            }
+        }
+        let to_move = to_move
+            .or(self.moves.first().map(|m| m.color))
+            .unwrap_or(Color::Black);
+        let handicap = self.handicap.unwrap_or(0);
+        let handicap_passes = if handicap >= 2 && board.stone_count(Color::Black) == 0 {
+            u8::try_from(handicap - 1).unwrap_or(u8::MAX)
+        } else {
+            0
+        };
+        Ok(Setup {
+            board,
+            to_move,
+            handicap_passes,
+        })
+    }
+
+    /// The rules to replay this record under: the preset `RU` maps to, else `default`, with the
+    /// record's komi when it has one.
+    pub fn rules_or(&self, default: Preset) -> Rules {
+        let preset = self.rules.map_or(default, |m| m.preset);
+        let mut rules = preset.rules();
+        if let Some(komi) = self.komi {
+            rules.komi = komi;
+        }
+        rules
+    }
+
+    /// The first setup that changes the board inside the game (after a move), if any.
+    pub fn setup_in_game(&self) -> Option<&SetupEvent> {
+        self.setup_events.iter().find(|e| e.after_move > 0)
+    }
+
+    /// Builds the record of one game tree.
+    pub(crate) fn from_tree(tree: GameTree) -> Result<Record, ErrorKind> {
+        match tree {
+            GameTree::GoGame(root) => Record::from_root(root),
+            GameTree::Unknown(root) => {
+                let gm = root
+                    .get_property("GM")
+                    .map(|p| match p {
+                        sgf_parse::unknown_game::Prop::GM(n) => n.to_string(),
+                        sgf_parse::unknown_game::Prop::Invalid(_, v)
+                        | sgf_parse::unknown_game::Prop::Unknown(_, v) => v.join(","),
+                        _ => String::new(),
+                    })
+                    .unwrap_or_default();
+                Err(ErrorKind::NotGo(gm))
+            }
+        }
+    }
+
+    fn from_root(root: SgfNode<Prop>) -> Result<Record, ErrorKind> {
+        let (width, height) = board_size(&root)?;
+        let mut info = GameInfo::default();
+        let mut warnings = Vec::new();
+        let mut setup_events = Vec::new();
+        let mut moves: Vec<RecordedMove> = Vec::new();
+        for (node_number, node) in root.main_variation().enumerate() {
+            // Setup written before the node's move applies before it, setup written after it
+            // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
+            let mut before = SetupEvent {
+                node_number,
+                after_move: moves.len(),
+                ..SetupEvent::default()
+            };
+            let mut after = before.clone();
+            let mut node_moves = Vec::new();
+            for prop in &node.properties {
+                let setup = if node_moves.is_empty() {
+                    &mut before
+                } else {
+                    &mut after
+                };
+                read_prop(
+                    prop,
+                    node_number,
+                    (width, height),
+                    &mut info,
+                    setup,
+                    &mut node_moves,
+                    &mut warnings,
+                )?;
+            }
+            if node_moves.len() > 1 {
+                warnings.push(Warning::TwoMoves(node_number));
+            }
+            if !node_moves.is_empty() && (has_stones(&before) || has_stones(&after)) {
+                warnings.push(Warning::SetupAndMove(node_number));
+            }
+            after.after_move += node_moves.len();
+            for mut ev in [before, after] {
+                if !ev.is_empty() {
+                    ev.black.sort();
+                    ev.white.sort();
+                    ev.empty.sort();
+                    setup_events.push(ev);
+                }
+            }
+            moves.extend(node_moves.into_iter().map(|(color, mv)| RecordedMove {
+                color,
+                mv,
+                node_number,
+            }));
+        }
+        let rules = info.rules.as_deref().and_then(|ru| {
+            let mapping = map_rules(ru);
+            match mapping {
+                None => warnings.push(Warning::UnknownRules(ru.to_string())),
+                Some(m) if !m.exact => warnings.push(Warning::RulesMapped {
+                    raw: ru.to_string(),
+                    preset: m.preset,
+                    note: m.note,
+                }),
+                Some(_) => {}
+            }
+            mapping
+        });
+        let komi = info.komi.as_deref().and_then(|raw| {
+            let (komi, warning) = read_komi(raw, rules.map(|m| m.preset));
+            warnings.extend(warning);
+            komi
+        });
+        let handicap = info.handicap.as_deref().and_then(|raw| {
+            let h = raw.trim().parse::<u32>().ok();
+            if h.is_none() {
+                warnings.push(Warning::Handicap(raw.to_string()));
+            }
+            h
+        });
+        Ok(Record {
+            width,
+            height,
+            komi,
+            handicap,
+            rules,
+            info,
+            setup_events,
+            moves,
+            warnings,
+            root,
+        })
+    }
+}
+
+/// Applies one setup node to `board`: `AE` first, then `AB` and `AW` (replacing any stone there).
+pub(crate) fn apply_setup(board: &mut Board, ev: &SetupEvent) {
+    for &p in &ev.empty {
+        board.clear_stone(p);
+    }
+    for (points, color) in [(&ev.black, Color::Black), (&ev.white, Color::White)] {
+        for &p in points {
+            if board.color_at(p) == Some(color.opponent()) {
+                board.clear_stone(p);
+            }
+            board.set_stone(p, color);
+        }
+    }
+}
+
+/// `SZ` of the root: `(width, height)`, 19×19 when absent.
+fn board_size(root: &SgfNode<Prop>) -> Result<(usize, usize), ErrorKind> {
+    let (w, h) = match root.get_property("SZ") {
+        None => (19, 19),
+        Some(Prop::SZ((w, h))) => (usize::from(*w), usize::from(*h)),
+        Some(Prop::Invalid(_, v) | Prop::Unknown(_, v)) => {
+            // sgf-parse refuses sizes above 255 and anything that is not `n` or `w:h`;
+            // whitespace around the number is common enough to accept.
+            let raw = v.join("][");
+            let t = raw.trim();
+            let parse = |s: &str| s.trim().parse::<usize>().ok();
+            match t.split_once(':') {
+                Some((a, b)) => parse(a).zip(parse(b)),
+                None => parse(t).map(|n| (n, n)),
+            }
+            .ok_or_else(|| ErrorKind::BoardSize(raw.clone()))?
+        }
+        Some(_) => (19, 19),
+    };
+    if !(1..=ingo_rules::MAX_SIZE).contains(&w) || !(1..=ingo_rules::MAX_SIZE).contains(&h) {
+        let raw = if w == h {
+            w.to_string()
+        } else {
+            format!("{w}:{h}")
+        };
+        return Err(ErrorKind::BoardSize(raw));
+    }
+    Ok((w, h))
+}
+
+/// The SGF letters of a sgf-parse point (`a`–`z`, then `A`–`Z`).
+fn sgf_name(p: &go::Point) -> String {
+    let letter = |v: u8| match v {
+        0..=25 => (b'a' + v) as char,
+        26..=51 => (b'A' + v - 26) as char,
+        _ => '?',
+    };
+    format!("{}{}", letter(p.x), letter(p.y))
+}
+
+fn bad_value(node: usize, property: &str, value: String) -> ErrorKind {
+    ErrorKind::BadValue {
+        node,
+        property: property.to_string(),
+        value,
+    }
+}
+
+/// A move value: `[]` is a pass, and so is `[tt]` on boards up to 19×19 (FF\[3] and many
+/// programs still write it). Points off the board but within 25×25 are kept, for the replay to
+/// refuse as `off-board`.
+fn read_move(
+    m: &go::Move,
+    size: (usize, usize),
+    node: usize,
+    prop: &str,
+) -> Result<Move, ErrorKind> {
+    match m {
+        go::Move::Pass => Ok(Move::Pass),
+        go::Move::Move(p) if p.x == 19 && p.y == 19 && size.0 <= 19 && size.1 <= 19 => {
+            Ok(Move::Pass)
+        }
+        go::Move::Move(p) => Point::new(usize::from(p.x), usize::from(p.y))
+            .map(Move::Play)
+            .ok_or_else(|| bad_value(node, prop, sgf_name(p))),
+    }
+}
+
+fn first_text(slot: &mut Option<String>, text: &str) {
+    if slot.is_none() {
+        *slot = Some(text.trim().to_string());
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_prop(
+    prop: &Prop,
+    node: usize,
+    size: (usize, usize),
+    info: &mut GameInfo,
+    ev: &mut SetupEvent,
+    moves: &mut Vec<(Color, Move)>,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ErrorKind> {
+    let points = |set: &std::collections::HashSet<go::Point>,
+                  id: &str,
+                  out: &mut Vec<Point>,
+                  warnings: &mut Vec<Warning>| {
+        for p in set {
+            let (x, y) = (usize::from(p.x), usize::from(p.y));
+            match Point::new(x, y) {
+                Some(pt) if x < size.0 && y < size.1 => out.push(pt),
+                _ => warnings.push(Warning::Ignored {
+                    node,
+                    property: id.to_string(),
+                    value: sgf_name(p),
+                    why: "off the board",
+                }),
+            }
+        }
+    };
+    match prop {
+        Prop::B(m) => moves.push((Color::Black, read_move(m, size, node, "B")?)),
+        Prop::W(m) => moves.push((Color::White, read_move(m, size, node, "W")?)),
+        Prop::AB(set) => points(set, "AB", &mut ev.black, warnings),
+        Prop::AW(set) => points(set, "AW", &mut ev.white, warnings),
+        Prop::AE(set) => points(set, "AE", &mut ev.empty, warnings),
+        Prop::PL(c) => {
+            ev.to_move = Some(match c {
+                sgf_parse::Color::Black => Color::Black,
+                sgf_parse::Color::White => Color::White,
+            })
+        }
+        Prop::PB(t) => first_text(&mut info.players.black, &t.text),
+        Prop::PW(t) => first_text(&mut info.players.white, &t.text),
+        Prop::BR(t) => first_text(&mut info.ranks.black, &t.text),
+        Prop::WR(t) => first_text(&mut info.ranks.white, &t.text),
+        Prop::BT(t) => first_text(&mut info.teams.black, &t.text),
+        Prop::WT(t) => first_text(&mut info.teams.white, &t.text),
+        Prop::EV(t) => first_text(&mut info.event, &t.text),
+        Prop::RO(t) => first_text(&mut info.round, &t.text),
+        Prop::DT(t) => first_text(&mut info.date, &t.text),
+        Prop::PC(t) => first_text(&mut info.place, &t.text),
+        Prop::GN(t) => first_text(&mut info.name, &t.text),
+        Prop::RE(t) => first_text(&mut info.result, &t.text),
+        Prop::RU(t) => first_text(&mut info.rules, &t.text),
+        Prop::OT(t) => first_text(&mut info.overtime, &t.text),
+        Prop::SO(t) => first_text(&mut info.source, &t.text),
+        Prop::GC(t) => first_text(&mut info.comment, &t.text),
+        Prop::TM(v) => first_text(&mut info.time, &v.to_string()),
+        Prop::KM(v) => first_text(&mut info.komi, &v.to_string()),
+        Prop::HA(v) => first_text(&mut info.handicap, &v.to_string()),
+        Prop::AP((name, version)) => {
+            let ap = if version.text.is_empty() {
+                name.text.clone()
+            } else {
+                format!("{}:{}", name.text, version.text)
+            };
+            first_text(&mut info.application, &ap);
+        }
+        Prop::Invalid(id, values) => read_invalid(id, values, node, info, ev, warnings)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Properties that sgf-parse found invalid: some are still readable (`HA[1]`, `KM[6.5 ]`,
+/// `PL[b]`, `AB[]`, a duplicated `CA[UTF-8][UTF-8]`), others are fatal (a bad move).
+fn read_invalid(
+    id: &str,
+    values: &[String],
+    node: usize,
+    info: &mut GameInfo,
+    ev: &mut SetupEvent,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ErrorKind> {
+    let raw = values.join("][");
+    let first = values.first().map(String::as_str).unwrap_or_default();
+    match id {
+        "B" | "W" => return Err(bad_value(node, id, raw)),
+        // An empty list (`AE[]`) means nothing; anything else names an impossible point.
+        "AB" | "AW" | "AE" if values.iter().any(|v| !v.trim().is_empty()) => {
+            return Err(bad_value(node, id, raw))
+        }
+        "PL" => match Color::from_str(first.trim()) {
+            Ok(c) => ev.to_move = Some(c),
+            Err(_) => warnings.push(Warning::Ignored {
+                node,
+                property: id.to_string(),
+                value: raw,
+                why: "not B or W",
+            }),
+        },
+        "KM" => first_text(&mut info.komi, first),
+        "HA" => first_text(&mut info.handicap, first),
+        "TM" => first_text(&mut info.time, first),
+        "SZ" => {}
+        // Game-info text with several values, such as a doubled `PB[x][x]`: keep the first.
+        "PB" => first_text(&mut info.players.black, first),
+        "PW" => first_text(&mut info.players.white, first),
+        "BR" => first_text(&mut info.ranks.black, first),
+        "WR" => first_text(&mut info.ranks.white, first),
+        "EV" => first_text(&mut info.event, first),
+        "RO" => first_text(&mut info.round, first),
+        "DT" => first_text(&mut info.date, first),
+        "PC" => first_text(&mut info.place, first),
+        "GN" => first_text(&mut info.name, first),
+        "RE" => first_text(&mut info.result, first),
+        "RU" => first_text(&mut info.rules, first),
+        "AP" => first_text(&mut info.application, first),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Reads a `KM` value. Ordinary values (`6.5`, `7.50`, `6.500000`, `-1.5`) are exact. Fox writes
+/// komi ×100 (`KM[650]` for 6.5), and for Chinese rules in stones (`KM[375]`: 3¾ stones, that is
+/// 7.5 points); a whole value of 100 or more is read that way, with a warning. Anything else that
+/// is not a whole or half point is ignored, with a warning.
+fn read_komi(raw: &str, preset: Option<Preset>) -> (Option<Komi>, Option<Warning>) {
+    let t = raw.trim();
+    if t.is_empty() {
+        return (None, None);
+    }
+    if let Ok(k) = Komi::from_str(t) {
+        if k.halves().abs() < 200 {
+            return (Some(k), None);
+        }
+    }
+    let warn = |note: String| {
+        Some(Warning::Komi {
+            raw: raw.to_string(),
+            note,
+        })
+    };
+    let Ok(v) = t.parse::<f64>() else {
+        return (None, warn("not a number; ignored".into()));
+    };
+    if v.is_finite() && v.abs() >= 100.0 && v.abs() < 100_000.0 && v.fract() == 0.0 {
+        let hundredths = v as i64;
+        if hundredths % 50 == 0 {
+            let k = Komi((hundredths / 50) as i32);
+            return (
+                Some(k),
+                warn(format!("read as {k} (komi ×100, as Fox writes it)")),
+            );
+        }
+        if hundredths % 25 == 0 && preset == Some(Preset::Chinese) {
+            let k = Komi((hundredths / 25) as i32);
+            return (
+                Some(k),
+                warn(format!(
+                    "read as {} stones = {k} points (Fox writes Chinese komi ×100, in stones)",
+                    v / 100.0
+                )),
+            );
+        }
+    }
+    (None, warn("not a whole or half point; ignored".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn komi_values() {
+        let k = |s: &str, p| read_komi(s, p).0;
+        assert_eq!(k("6.5", None), Some(Komi(13)));
+        assert_eq!(k("6.500000", None), Some(Komi(13)));
+        assert_eq!(k("7.50", None), Some(Komi(15)));
+        assert_eq!(k("-1.5", None), Some(Komi(-3)));
+        assert_eq!(k("8", None), Some(Komi(16)));
+        assert_eq!(k("750", None), Some(Komi(15)));
+        assert_eq!(k("650", Some(Preset::Japanese)), Some(Komi(13)));
+        assert_eq!(k("375", Some(Preset::Chinese)), Some(Komi(15)));
+        assert_eq!(k("375", None), None);
+        assert_eq!(k("3.75", None), None);
+        assert_eq!(k("six", None), None);
+        assert!(read_komi("375", None).1.is_some());
+        assert!(read_komi("7.5", None).1.is_none());
+    }
+
+    #[test]
+    fn rules_names() {
+        let p = |s: &str| map_rules(s).map(|m| (m.preset, m.exact));
+        assert_eq!(p("Ing"), Some((Preset::Ing, true)));
+        assert_eq!(p("Ing Goe"), Some((Preset::Ing, true)));
+        assert_eq!(p("GOE"), Some((Preset::Ing, true)));
+        assert_eq!(p("sst"), Some((Preset::Ing, true)));
+        assert_eq!(p("Chinese"), Some((Preset::Chinese, true)));
+        assert_eq!(p("japanese"), Some((Preset::Japanese, true)));
+        assert_eq!(p("JPN"), Some((Preset::Japanese, true)));
+        assert_eq!(p("Korean"), Some((Preset::Japanese, false)));
+        assert_eq!(p("AGA"), Some((Preset::Chinese, false)));
+        assert_eq!(p("NZ"), Some((Preset::TrompTaylor, false)));
+        assert_eq!(p("New Zealand"), Some((Preset::TrompTaylor, false)));
+        assert_eq!(p("Tromp/Taylor"), Some((Preset::TrompTaylor, true)));
+        assert_eq!(p("TT--"), Some((Preset::TrompTaylor, true)));
+        assert_eq!(p("應氏規則"), Some((Preset::Ing, true)));
+        assert_eq!(p("Pair go"), None);
+        assert_eq!(p("Uchikomi"), None);
+    }
+}
