@@ -1,13 +1,15 @@
 //! `ingo`: Ing's rules of Go as a command-line tool. The binary is thin: it parses arguments,
 //! calls the libraries, and maps errors to exit codes.
 
-use std::io;
+use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use ingo_rules::{KoRule, Komi, Preset, Rules, SuicideRule};
 
 mod gtp;
+mod judge;
 mod records;
 mod report;
 
@@ -23,6 +25,50 @@ struct Cli {
 enum Cmd {
     /// Speak GTP v2 on standard input and output (for GoGui, Sabaki, referees, engines).
     Gtp(GtpArgs),
+    /// Replay game records under Ing's rules: report the first illegal move, the phase and the count.
+    ///
+    /// Exit code 0 when every file was judged cleanly, 1 when some record has an illegal move, 2
+    /// when some file could not be read.
+    Judge(JudgeArgs),
+    /// The fill-in count of a record's final position, as a referee reads it off the board.
+    Score(ScoreArgs),
+}
+
+#[derive(Args)]
+struct JudgeArgs {
+    /// SGF files, or folders searched recursively for *.sgf.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One JSON object per game on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Rules preset for every record, instead of the record's RU (Ing when RU is absent).
+    #[arg(long)]
+    rules: Option<Preset>,
+    /// Count the final position even when the game has not ended (every stone alive unless --dead).
+    #[arg(long)]
+    count: bool,
+    /// Dead stones to take off before counting, GTP names separated by commas (C3,D4).
+    #[arg(long, value_delimiter = ',')]
+    dead: Vec<String>,
+    /// Accept ko retakes that Ing's rules refuse (mistaken captures, 誤提) and list them.
+    #[arg(long)]
+    tolerant: bool,
+}
+
+#[derive(Args)]
+struct ScoreArgs {
+    /// The SGF file (its first game).
+    file: PathBuf,
+    /// Dead stones to take off before counting, GTP names separated by commas (C3,D4).
+    #[arg(long, value_delimiter = ',')]
+    dead: Vec<String>,
+    /// Rules preset instead of the record's RU (Ing when RU is absent).
+    #[arg(long)]
+    rules: Option<Preset>,
+    /// Count the position after this many moves instead of the final one.
+    #[arg(long = "move")]
+    move_number: Option<usize>,
 }
 
 /// Rule selection shared by the subcommands.
@@ -75,12 +121,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             gtp::run(&mut front, stdin.lock(), io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::Judge(args) => {
+            let opts = judge::JudgeOptions {
+                rules: args.rules.map(Preset::rules),
+                rules_name: args.rules.map(Preset::name),
+                count: args.count,
+                dead: args.dead,
+                tolerant: args.tolerant,
+            };
+            let summary = judge::run(&args.paths, args.json, &opts, &mut io::stdout().lock())?;
+            Ok(ExitCode::from(summary.exit_code()))
+        }
+        Cmd::Score(args) => {
+            let text = records::score_text(&args.file, args.rules, args.move_number, &args.dead)?;
+            io::stdout().lock().write_all(text.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
+        // A reader that stops early (`ingo judge DIR | head`) is not an error.
+        Err(e)
+            if e.downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("ingo: {e:#}");
             ExitCode::from(2)

@@ -1,10 +1,10 @@
-//! Positions from game records, for GTP `loadsgf`.
+//! Positions from game records, for GTP `loadsgf` and `ingo score`.
 
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use ingo_rules::{Game, Rules};
-use ingo_sgf::{replay_moves, ReplayMode};
+use ingo_rules::{Game, Preset, Rules};
+use ingo_sgf::{replay_moves, Record, ReplayMode};
 
 /// The position of the first game of the SGF file at `path` before move `upto` (GTP: "the
 /// position before move_number is played"; all moves when `None`), replayed under `rules` with
@@ -13,11 +13,7 @@ use ingo_sgf::{replay_moves, ReplayMode};
 /// # Errors
 /// When the file cannot be read or a move of the record is illegal under `rules`.
 pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> anyhow::Result<Game> {
-    let records = ingo_sgf::parse_file(path)?;
-    let record = records
-        .into_iter()
-        .next()
-        .with_context(|| format!("{}: no game in the file", path.display()))?;
+    let record = first_record(path)?;
     if record.width != record.height || !(2..=25).contains(&record.width) {
         bail!(
             "{}: a {}x{} board cannot be played over GTP",
@@ -36,4 +32,61 @@ pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> anyhow::
         bail!("{}: {illegal}", path.display());
     }
     Ok(replay.game)
+}
+
+/// The first game of the SGF file at `path`.
+fn first_record(path: &Path) -> anyhow::Result<Record> {
+    ingo_sgf::parse_file(path)?
+        .into_iter()
+        .next()
+        .with_context(|| format!("{}: no game in the file", path.display()))
+}
+
+/// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
+/// stones named in `dead` taken off, as text.
+///
+/// # Errors
+/// When the file cannot be read, a move is illegal, or a dead stone is not on the board.
+pub fn score_text(
+    path: &Path,
+    preset: Option<Preset>,
+    upto: Option<usize>,
+    dead: &[String],
+) -> anyhow::Result<String> {
+    let record = first_record(path)?;
+    let rules = match preset {
+        Some(p) => {
+            let mut r = p.rules();
+            if let Some(k) = record.komi {
+                r.komi = k;
+            }
+            r
+        }
+        None => record.rules_or(Preset::Ing),
+    };
+    let count = upto.unwrap_or(record.moves.len()).min(record.moves.len());
+    let replay = replay_moves(&record, rules, ReplayMode::Strict, count)?;
+    if let Some(illegal) = &replay.illegal {
+        bail!("{}: {illegal}", path.display());
+    }
+    let game = replay.game;
+    let board = game.board();
+    let dead = crate::judge::parse_points(dead, board.width(), board.height())?;
+    if let Some(p) = dead.iter().find(|p| board.color_at(**p).is_none()) {
+        bail!("--dead: there is no stone at {}", p.to_gtp(board.height()));
+    }
+    let score = game.count(&dead);
+    let mut text = format!(
+        "{} after {} moves ({}): rules {}\n",
+        path.display(),
+        count,
+        match game.phase() {
+            ingo_rules::Phase::Playing => "play goes on",
+            ingo_rules::Phase::Suspended => "play suspended",
+            ingo_rules::Phase::Ended => "game ended",
+        },
+        crate::gtp::describe_rules(game.rules())
+    );
+    text.push_str(&crate::report::count_text(&score, board));
+    Ok(text)
 }

@@ -45,7 +45,12 @@ pub fn count_text(score: &Score, board: &Board) -> String {
         s.push_str(&format!("Dead stones removed: {}\n", score.dead.len()));
     }
     s.push_str(&format!(
-        "Fill-in (填滿計點): each side fills its area from {} stones\n",
+        "Fill-in (填滿計點): each side fills its area{} from {} stones\n",
+        if f.shared_filled > 0 {
+            format!(" and {} shared points", f.shared_filled)
+        } else {
+            String::new()
+        },
         f.supply
     ));
     for c in Color::ALL {

@@ -19,10 +19,11 @@ pub enum Owner {
     Shared,
 }
 
-/// The fill-in breakdown of a count (填滿計點): each side fills its own area from a supply of
-/// `(N²−1)/2` stones; the side with spaces left over is ahead (勝空), the other has stones left
-/// over (負子); compensation stones (還子, komi at 2 points a stone, "每子二點") and penalty
-/// stones (罰子) are then placed in the area of the side that owes them.
+/// The fill-in breakdown of a count (填滿計點): each side fills its own area, and half of the
+/// shared points ("雙方各填其半"; a single shared point stays empty: "僅有唯一分空時，雙方不得填子"),
+/// from a supply of `(N²−1)/2` stones; the side with spaces left over is ahead (勝空), the other
+/// has stones left over (負子). Compensation stones (還子: komi at 2 points a stone, "每子二點")
+/// and penalty stones (罰子) then go into the area of the side that owes them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FillIn {
     /// Stones each side has to fill with: `(points − 1) / 2` (180 on 19×19; half the points on
@@ -30,20 +31,23 @@ pub struct FillIn {
     pub supply: usize,
     /// The point left over when the board has an odd number of points (`points − 2·supply`).
     pub odd_point: usize,
-    /// Stones each side places in its own area: `min(area, supply)`.
+    /// Shared points each side fills: half of them, rounded down.
+    pub shared_filled: usize,
+    /// Stones each side places: `min(area + shared_filled, supply)`.
     pub filled: ByColor<usize>,
-    /// Spaces each side has left after filling (勝空 before the exchanges): `area − supply`.
+    /// Spaces each side has left after filling (勝空 before the exchanges).
     pub spaces_left: ByColor<usize>,
-    /// Stones each side has left after filling (負子 before the exchanges): `supply − area`.
+    /// Stones each side has left after filling (負子 before the exchanges).
     pub stones_left: ByColor<usize>,
     /// Compensation stones White receives: komi / 2 (4 stones for komi 8).
     pub compensation_stones: f64,
     /// Penalty stones each side owes: its penalty points / 2.
     pub penalty_stones: ByColor<f64>,
     /// Black's net after the exchanges, in stones: positive = spaces left (勝空), negative =
-    /// stones left (負子). White's net is `odd_point − shared − black_net`.
+    /// stones left (負子).
     pub black_net: f64,
-    /// White's net after the exchanges, in stones, as for Black.
+    /// White's net after the exchanges, in stones, as for Black. The two nets add up to the
+    /// board's odd point minus an odd shared point left empty (−1, 0 or 1).
     pub white_net: f64,
 }
 
@@ -233,33 +237,39 @@ pub fn score(
     // "(N²−1)/2" stones each on Ing's odd boards; half the points on an even board.
     let supply = points / 2;
     let odd_point = points - 2 * supply;
+    let shared_filled = shared / 2;
     let compensation_stones = komi.halves() as f64 / 4.0;
     let penalty_stones = ByColor {
         black: penalties.black as f64 / 2.0,
         white: penalties.white as f64 / 2.0,
     };
-    let b = area.black as f64 - supply as f64;
-    let black_net = b - compensation_stones - penalty_stones.black + penalty_stones.white;
-    let white_net = odd_point as f64 - shared as f64 - black_net;
+    let filled_area = ByColor {
+        black: area.black + shared_filled,
+        white: area.white + shared_filled,
+    };
+    let b = filled_area.black as f64 - supply as f64;
+    let w = filled_area.white as f64 - supply as f64;
+    let owed_by_black = compensation_stones + penalty_stones.black - penalty_stones.white;
     let fill_in = FillIn {
         supply,
         odd_point,
+        shared_filled,
         filled: ByColor {
-            black: area.black.min(supply),
-            white: area.white.min(supply),
+            black: filled_area.black.min(supply),
+            white: filled_area.white.min(supply),
         },
         spaces_left: ByColor {
-            black: area.black.saturating_sub(supply),
-            white: area.white.saturating_sub(supply),
+            black: filled_area.black.saturating_sub(supply),
+            white: filled_area.white.saturating_sub(supply),
         },
         stones_left: ByColor {
-            black: supply.saturating_sub(area.black),
-            white: supply.saturating_sub(area.white),
+            black: supply.saturating_sub(filled_area.black),
+            white: supply.saturating_sub(filled_area.white),
         },
         compensation_stones,
         penalty_stones,
-        black_net,
-        white_net,
+        black_net: b - owed_by_black,
+        white_net: w + owed_by_black,
     };
     Score {
         size: (board.width(), board.height()),

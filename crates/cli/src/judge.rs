@@ -1,0 +1,318 @@
+//! `ingo judge`: replay game records under Ing's rules (or another preset), stop at the first
+//! illegal move, and report; `--count` counts the final position.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use ingo_rules::{Phase, Point, Preset, Rules, Score};
+use ingo_sgf::{replay, Record, ReplayMode};
+use serde_json::{json, Value};
+use walkdir::WalkDir;
+
+/// What to judge and how.
+pub struct JudgeOptions {
+    /// Rules for every record instead of the record's own `RU` (Ing when absent).
+    pub rules: Option<Rules>,
+    /// The preset name reported with `rules`.
+    pub rules_name: Option<&'static str>,
+    /// Count the final position even when the game has not ended.
+    pub count: bool,
+    /// Stones to take off as dead before counting (GTP names).
+    pub dead: Vec<String>,
+    /// Accept moves that only a ko rule refuses (誤提), reporting them.
+    pub tolerant: bool,
+}
+
+/// Totals over a run.
+#[derive(Default)]
+pub struct Summary {
+    /// Files read (or tried).
+    pub files: usize,
+    /// Games judged.
+    pub games: usize,
+    /// Moves replayed.
+    pub moves: usize,
+    /// Games stopped by an illegal move.
+    pub illegal: usize,
+    /// Files that could not be read.
+    pub errors: usize,
+}
+
+impl Summary {
+    /// The exit code: 2 when a file could not be read, 1 when a record has an illegal move, 0
+    /// when every file was judged cleanly.
+    pub fn exit_code(&self) -> u8 {
+        if self.errors > 0 {
+            2
+        } else if self.illegal > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// The `.sgf` files named by `inputs`: files as given, folders searched recursively, sorted.
+pub fn collect_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found: Vec<PathBuf> = Vec::new();
+            for entry in WalkDir::new(input).follow_links(true) {
+                let entry = entry.with_context(|| format!("cannot read {}", input.display()))?;
+                let is_sgf = entry
+                    .path()
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
+                if entry.file_type().is_file() && is_sgf {
+                    found.push(entry.into_path());
+                }
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(input.clone());
+        }
+    }
+    Ok(files)
+}
+
+pub fn parse_points(names: &[String], width: usize, height: usize) -> anyhow::Result<Vec<Point>> {
+    let mut out = Vec::new();
+    for n in names
+        .iter()
+        .flat_map(|s| s.split([',', ' ']))
+        .filter(|s| !s.is_empty())
+    {
+        out.push(Point::from_gtp(n, width, height).with_context(|| {
+            format!("--dead: {n:?} is not a point of a {width}x{height} board")
+        })?);
+    }
+    Ok(out)
+}
+
+fn halves_json(h: i32) -> Value {
+    if h % 2 == 0 {
+        json!(h / 2)
+    } else {
+        json!(h as f64 / 2.0)
+    }
+}
+
+/// The JSON `result` object of a count.
+pub fn result_json(score: &Score) -> Value {
+    json!({
+        "black_area": score.area.black,
+        "white_area": score.area.white,
+        "shared": score.shared,
+        "komi": halves_json(score.komi.halves()),
+        "margin": halves_json(score.margin_halves),
+        "winner": score.winner.letter().to_string(),
+    })
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Playing => "playing",
+        Phase::Suspended => "suspended",
+        Phase::Ended => "ended",
+    }
+}
+
+/// Judges one game of a file; returns its JSON report and text line.
+fn judge_record(
+    file: &Path,
+    game_index: Option<usize>,
+    record: &Record,
+    opts: &JudgeOptions,
+    summary: &mut Summary,
+) -> anyhow::Result<(Value, String)> {
+    let (rules, rules_name) = match opts.rules {
+        Some(r) => (r, opts.rules_name.unwrap_or("custom")),
+        None => {
+            let preset = record.rules.map_or(Preset::Ing, |m| m.preset);
+            (record.rules_or(Preset::Ing), preset.name())
+        }
+    };
+    let mode = if opts.tolerant {
+        ReplayMode::Tolerant
+    } else {
+        ReplayMode::Strict
+    };
+    let rep = replay(record, rules, mode)?;
+    summary.games += 1;
+    summary.moves += rep.played;
+    let game = &rep.game;
+    let illegal = rep.illegal.as_ref().map(|m| {
+        json!({
+            "move_number": m.move_number,
+            "color": m.color.letter().to_string(),
+            "point": m.point_gtp,
+            "reason": m.reason.code(),
+        })
+    });
+    if rep.illegal.is_some() {
+        summary.illegal += 1;
+    }
+    let score = if game.phase() == Phase::Ended && opts.dead.is_empty() {
+        game.score()
+    } else if opts.count || (game.phase() == Phase::Ended && !opts.dead.is_empty()) {
+        let b = game.board();
+        let dead = parse_points(&opts.dead, b.width(), b.height())?;
+        Some(game.count(&dead))
+    } else {
+        None
+    };
+    let mut obj = json!({
+        "file": file.display().to_string(),
+        "rules": rules_name,
+        "size": record.width,
+        "moves": record.moves.len(),
+        "illegal": illegal,
+        "phase": phase_name(game.phase()),
+        "result": score.as_ref().map(result_json),
+    });
+    if let Value::Object(map) = &mut obj {
+        if let Some(i) = game_index {
+            map.insert("game".into(), json!(i + 1));
+        }
+        if record.width != record.height {
+            map.insert("height".into(), json!(record.height));
+        }
+        if !rep.forced.is_empty() {
+            let forced: Vec<Value> = rep
+                .forced
+                .iter()
+                .map(|m| json!({"move_number": m.move_number, "color": m.color.letter().to_string(), "point": m.point_gtp, "reason": m.reason.code()}))
+                .collect();
+            map.insert("forced".into(), Value::Array(forced));
+        }
+        if !rep.inserted_passes.is_empty() {
+            map.insert("inserted_passes".into(), json!(rep.inserted_passes.len()));
+        }
+        if let Some(m) = record.rules {
+            if !m.exact && opts.rules.is_none() {
+                map.insert("rules_note".into(), json!(m.note));
+            }
+        }
+        if !record.warnings.is_empty() {
+            let w: Vec<String> = record.warnings.iter().map(|w| w.to_string()).collect();
+            map.insert("warnings".into(), json!(w));
+        }
+    }
+    let mut line = format!(
+        "{}{}: {rules_name}, {}x{}, {} moves, ",
+        file.display(),
+        game_index
+            .map(|i| format!(" (game {})", i + 1))
+            .unwrap_or_default(),
+        record.width,
+        record.height,
+        record.moves.len()
+    );
+    match &rep.illegal {
+        Some(m) => line.push_str(&format!("illegal {m}")),
+        None => line.push_str(&format!("legal, {}", phase_name(game.phase()))),
+    }
+    if !rep.forced.is_empty() {
+        line.push_str(&format!(
+            ", {} ko retakes accepted (tolerant)",
+            rep.forced.len()
+        ));
+    }
+    if let Some(s) = &score {
+        line.push_str(&format!(
+            ", Black {} White {} shared {}, {}",
+            s.area.black,
+            s.area.white,
+            s.shared,
+            s.result_string()
+        ));
+    }
+    for w in &record.warnings {
+        line.push_str(&format!("\n  warning: {w}"));
+    }
+    Ok((obj, line))
+}
+
+/// Judges every file, printing one line (or JSON object) per game, and returns the totals.
+pub fn run(
+    inputs: &[PathBuf],
+    json_out: bool,
+    opts: &JudgeOptions,
+    out: &mut impl Write,
+) -> anyhow::Result<Summary> {
+    let files = collect_files(inputs)?;
+    let mut summary = Summary::default();
+    let progress = if files.len() > 1 {
+        let bar = ProgressBar::new(files.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    for file in &files {
+        summary.files += 1;
+        let read = ingo_sgf::parse_file(file);
+        let records = match read {
+            Ok(r) => r,
+            Err(e) => {
+                summary.errors += 1;
+                progress.suspend(|| {
+                    if json_out {
+                        let obj =
+                            json!({"file": file.display().to_string(), "error": e.to_string()});
+                        writeln!(out, "{obj}")
+                    } else {
+                        // The reader's errors name the file already.
+                        writeln!(out, "error: {e}")
+                    }
+                })?;
+                progress.inc(1);
+                continue;
+            }
+        };
+        let many = records.len() > 1;
+        for (i, record) in records.iter().enumerate() {
+            match judge_record(file, many.then_some(i), record, opts, &mut summary) {
+                Ok((obj, line)) => progress.suspend(|| {
+                    if json_out {
+                        writeln!(out, "{obj}")
+                    } else {
+                        writeln!(out, "{line}")
+                    }
+                })?,
+                Err(e) => {
+                    summary.errors += 1;
+                    progress.suspend(|| {
+                        if json_out {
+                            let obj = json!({"file": file.display().to_string(), "error": format!("{e:#}")});
+                            writeln!(out, "{obj}")
+                        } else {
+                            writeln!(out, "{}: error: {e:#}", file.display())
+                        }
+                    })?;
+                }
+            }
+        }
+        progress.set_message(format!(
+            "{} illegal, {} errors",
+            summary.illegal, summary.errors
+        ));
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    out.flush()?;
+    if files.len() > 1 {
+        eprintln!(
+            "judged {} files: {} games, {} moves, {} with an illegal move, {} errors",
+            summary.files, summary.games, summary.moves, summary.illegal, summary.errors
+        );
+    }
+    Ok(summary)
+}

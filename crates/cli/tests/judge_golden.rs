@@ -1,0 +1,124 @@
+//! Golden tests of `ingo judge` and `ingo score`: output, JSON fields and exit codes, on the
+//! small records in `tests/judge/` (each has a comment saying what it shows). Regenerate the
+//! `.out` files with `INGO_BLESS=1 cargo test --test judge_golden` and review the diff.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+fn ingo(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge"))
+        .output()
+        .expect("ingo runs");
+    let code = out
+        .status
+        .code()
+        .expect("ingo exits normally, not by a signal");
+    (String::from_utf8(out.stdout).expect("UTF-8 output"), code)
+}
+
+fn golden(name: &str, args: &[&str], want_code: i32) {
+    let (got, code) = ingo(args);
+    assert_eq!(
+        code, want_code,
+        "exit code of ingo {args:?}; output:\n{got}"
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/judge")
+        .join(format!("{name}.out"));
+    if std::env::var_os("INGO_BLESS").is_some() {
+        fs::write(&path, &got).expect("writable");
+        return;
+    }
+    let want = fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("missing {} (run with INGO_BLESS=1)", path.display()));
+    assert_eq!(want, got, "ingo {args:?} differs from {}", path.display());
+}
+
+#[test]
+fn judge_json_of_an_ended_game_has_the_count() {
+    golden("t14_json", &["judge", "--json", "t14_four_passes.sgf"], 0);
+    let (out, _) = ingo(&["judge", "--json", "t14_four_passes.sgf"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["phase"], "ended");
+    assert_eq!(v["result"]["margin"], 0);
+    assert_eq!(v["result"]["winner"], "B");
+    assert_eq!(v["result"]["shared"], 1);
+    assert_eq!(v["illegal"], serde_json::Value::Null);
+}
+
+#[test]
+fn judge_reports_the_illegal_move_and_exits_1() {
+    golden(
+        "illegal_json",
+        &["judge", "--json", "illegal_retake.sgf"],
+        1,
+    );
+    golden("illegal_text", &["judge", "illegal_retake.sgf"], 1);
+    golden(
+        "tolerant_text",
+        &["judge", "--tolerant", "illegal_retake.sgf"],
+        0,
+    );
+}
+
+#[test]
+fn judge_counts_unfinished_games_on_request() {
+    golden(
+        "unfinished_plain",
+        &["judge", "--json", "unfinished.sgf"],
+        0,
+    );
+    golden(
+        "unfinished_count",
+        &["judge", "--json", "--count", "unfinished.sgf"],
+        0,
+    );
+    golden(
+        "unfinished_dead",
+        &[
+            "judge",
+            "--json",
+            "--count",
+            "--dead",
+            "C7,C3",
+            "--rules",
+            "ing",
+            "unfinished.sgf",
+        ],
+        0,
+    );
+}
+
+#[test]
+fn judge_an_unreadable_file_exits_2_and_names_the_place() {
+    golden("not_sgf_json", &["judge", "--json", "not_sgf.sgf"], 2);
+    golden("not_sgf_text", &["judge", "not_sgf.sgf"], 2);
+    golden("missing_text", &["judge", "no_such_file.sgf"], 2);
+}
+
+#[test]
+fn judge_reports_what_the_lenient_reader_repaired() {
+    golden("truncated_json", &["judge", "--json", "truncated.sgf"], 0);
+    golden("truncated_text", &["judge", "truncated.sgf"], 0);
+}
+
+#[test]
+fn judge_a_folder_and_a_collection() {
+    golden("folder_json", &["judge", "--json", "."], 2);
+}
+
+#[test]
+fn score_prints_the_fill_in() {
+    golden("score_t14", &["score", "t14_four_passes.sgf"], 0);
+    golden("score_t15", &["score", "t15_resumed.sgf"], 0);
+    golden(
+        "score_dead",
+        &["score", "--dead", "C7", "unfinished.sgf"],
+        0,
+    );
+    let (_, code) = ingo(&["score", "--dead", "A1", "unfinished.sgf"]);
+    assert_eq!(code, 2, "a dead stone where there is none is an error");
+}
