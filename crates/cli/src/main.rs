@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use ingo_competition::{handicap, HandicapScale, Rank};
 use ingo_rules::{KoRule, Komi, Preset, Rules, SuicideRule};
 
 mod gtp;
@@ -32,6 +33,25 @@ enum Cmd {
     Judge(JudgeArgs),
     /// The fill-in count of a record's final position, as a referee reads it off the board.
     Score(ScoreArgs),
+    /// The handicap between two ranks (3p/3品, 5d/5段, 2k/2級, 級外): White's passes and komi.
+    Handicap(HandicapArgs),
+}
+
+#[derive(Args)]
+struct HandicapArgs {
+    /// One player's rank.
+    a: Rank,
+    /// The other player's rank.
+    b: Rank,
+    /// Print {"black", "white", "handicap_passes", "komi", ...} as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Points from 1級 up to 初段 (an assumption of the spec: one 級 step).
+    #[arg(long, default_value_t = 8)]
+    kyu_to_dan: i32,
+    /// Points from 9段 up to 9品 (an assumption of the spec: one 段 step).
+    #[arg(long, default_value_t = 4)]
+    dan_to_pro: i32,
 }
 
 #[derive(Args)]
@@ -131,6 +151,49 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let summary = judge::run(&args.paths, args.json, &opts, &mut io::stdout().lock())?;
             Ok(ExitCode::from(summary.exit_code()))
+        }
+        Cmd::Handicap(args) => {
+            let scale = HandicapScale {
+                kyu_to_dan: args.kyu_to_dan,
+                dan_to_pro: args.dan_to_pro,
+                ..HandicapScale::ing()
+            };
+            let h = handicap(args.a, args.b, &scale);
+            let mut out = io::stdout().lock();
+            if args.json {
+                let komi = if h.komi.halves() % 2 == 0 {
+                    serde_json::json!(h.komi.halves() / 2)
+                } else {
+                    serde_json::json!(h.komi.as_f64())
+                };
+                let v = serde_json::json!({
+                    "black": h.black.to_string(),
+                    "white": h.white.to_string(),
+                    "handicap_passes": h.handicap_passes,
+                    "komi": komi,
+                    "nigiri": h.nigiri,
+                    "difference": h.difference,
+                    "explanation": h.explanation,
+                });
+                writeln!(out, "{v}")?;
+            } else {
+                writeln!(out, "{}", h.explanation)?;
+                if h.nigiri {
+                    writeln!(out, "Colours by nigiri; Black gives {} points.", h.komi)?;
+                } else {
+                    writeln!(
+                        out,
+                        "Black: {} ({}), White: {} ({}); White passes {} time(s) after Black's moves; komi {}.",
+                        h.black,
+                        h.black.to_chinese(),
+                        h.white,
+                        h.white.to_chinese(),
+                        h.handicap_passes,
+                        h.komi
+                    )?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Cmd::Score(args) => {
             let text = records::score_text(&args.file, args.rules, args.move_number, &args.dead)?;

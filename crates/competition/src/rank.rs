@@ -1,0 +1,127 @@
+//! Ranks: 品 (professional, 1品 strongest … 9品), 段 (amateur, 9段 … 初段), 級 (1級 … 9級) and 級外.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A player's rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rank {
+    /// n品, 1 (strongest) to 9: written `3p`.
+    Pro(u8),
+    /// n段, 1 (初段) to 9: written `5d`.
+    Dan(u8),
+    /// n級, 1 to 9: written `2k`.
+    Kyu(u8),
+    /// 級外: below 9級, one class.
+    BelowKyu,
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rank::Pro(n) => write!(f, "{n}p"),
+            Rank::Dan(n) => write!(f, "{n}d"),
+            Rank::Kyu(n) => write!(f, "{n}k"),
+            Rank::BelowKyu => f.write_str("級外"),
+        }
+    }
+}
+
+impl Rank {
+    /// The rank in Ing's own notation: `3品`, `5段`, `2級`, `級外`.
+    pub fn to_chinese(self) -> String {
+        match self {
+            Rank::Pro(n) => format!("{n}品"),
+            Rank::Dan(1) => "初段".to_string(),
+            Rank::Dan(n) => format!("{n}段"),
+            Rank::Kyu(n) => format!("{n}級"),
+            Rank::BelowKyu => "級外".to_string(),
+        }
+    }
+}
+
+/// The error for text that is not a rank.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid rank {0:?}: expected 1-9 followed by p/品, d/段 or k/級 (for example 3p, 5段, 2k), 初段, or 級外")]
+pub struct ParseRankError(pub String);
+
+fn digit(c: char) -> Option<u8> {
+    match c {
+        '1'..='9' => Some(c as u8 - b'0'),
+        '一' | '初' => Some(1),
+        '二' => Some(2),
+        '三' => Some(3),
+        '四' => Some(4),
+        '五' => Some(5),
+        '六' => Some(6),
+        '七' => Some(7),
+        '八' => Some(8),
+        '九' => Some(9),
+        _ => None,
+    }
+}
+
+impl FromStr for Rank {
+    type Err = ParseRankError;
+
+    /// Reads `3p`, `3P`, `3 pro`, `3品`; `5d`, `5 dan`, `5段`, `初段`, `五段`; `2k`, `2 kyu`,
+    /// `2級`, `2级`; `級外`, `级外`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || ParseRankError(s.to_string());
+        let t: String = s
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if t == "級外" || t == "级外" {
+            return Ok(Rank::BelowKyu);
+        }
+        let mut chars = t.chars();
+        let n = chars.next().and_then(digit).ok_or_else(err)?;
+        let class: String = chars.collect();
+        match class.as_str() {
+            "p" | "pro" | "品" => Ok(Rank::Pro(n)),
+            "d" | "dan" | "段" => Ok(Rank::Dan(n)),
+            "k" | "kyu" | "級" | "级" => Ok(Rank::Kyu(n)),
+            _ => Err(err()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_notations() {
+        for (text, rank) in [
+            ("3p", Rank::Pro(3)),
+            ("3P", Rank::Pro(3)),
+            ("3品", Rank::Pro(3)),
+            ("5d", Rank::Dan(5)),
+            ("5 dan", Rank::Dan(5)),
+            ("5段", Rank::Dan(5)),
+            ("五段", Rank::Dan(5)),
+            ("初段", Rank::Dan(1)),
+            ("2k", Rank::Kyu(2)),
+            ("2級", Rank::Kyu(2)),
+            ("2级", Rank::Kyu(2)),
+            ("級外", Rank::BelowKyu),
+            ("级外", Rank::BelowKyu),
+        ] {
+            assert_eq!(text.parse::<Rank>(), Ok(rank), "{text}");
+        }
+        for bad in ["", "0d", "10k", "3x", "p", "段", "3段段"] {
+            assert!(bad.parse::<Rank>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for r in (1..=9).flat_map(|n| [Rank::Pro(n), Rank::Dan(n), Rank::Kyu(n)]) {
+            assert_eq!(r.to_string().parse::<Rank>(), Ok(r));
+            assert_eq!(r.to_chinese().parse::<Rank>(), Ok(r));
+        }
+    }
+}
