@@ -39,11 +39,13 @@ impl fmt::Display for Position {
 ///
 /// It names the file (when it was read from one) and the game of the collection (when the
 /// collection holds several), then says what went wrong:
-/// `games/x.sgf: line 3, column 7: property value not closed (missing "]")`.
+/// `games/x.sgf: line 3, column 7: property value not closed (missing "]")`, or for a variation
+/// `games/x.sgf: variation 3 at move 57: node 60: invalid B[zz]`.
 #[derive(Debug)]
 pub struct SgfError {
     file: Option<PathBuf>,
     game: Option<usize>,
+    line: Option<String>,
     kind: ErrorKind,
 }
 
@@ -53,6 +55,7 @@ impl SgfError {
         SgfError {
             file: None,
             game: None,
+            line: None,
             kind,
         }
     }
@@ -66,6 +69,13 @@ impl SgfError {
     /// The same error, naming the game (1-based) of the collection it came from.
     pub fn in_game(mut self, game: usize) -> SgfError {
         self.game = Some(game);
+        self
+    }
+
+    /// The same error, naming the line of play it came from (`variation 3 at move 57`, see
+    /// [`crate::Line`]).
+    pub fn in_line(mut self, line: impl Into<String>) -> SgfError {
+        self.line = Some(line.into());
         self
     }
 
@@ -83,6 +93,11 @@ impl SgfError {
     pub fn game(&self) -> Option<usize> {
         self.game
     }
+
+    /// The line of play, when the error is about one variation.
+    pub fn line(&self) -> Option<&str> {
+        self.line.as_deref()
+    }
 }
 
 impl fmt::Display for SgfError {
@@ -92,6 +107,9 @@ impl fmt::Display for SgfError {
         }
         if let Some(game) = self.game {
             write!(f, "game {game}: ")?;
+        }
+        if let Some(line) = &self.line {
+            write!(f, "{line}: ")?;
         }
         write!(f, "{}", self.kind)
     }

@@ -9,6 +9,13 @@
 //!   [`RecordedMove`]s (`B[]`, and `B[tt]` on boards up to 19×19, are passes).
 //! * **[`Record`] → [`Game`](ingo_rules::Game)**: [`replay`] plays the main line through
 //!   ingo-rules, strictly or tolerating ko violations, and says where and why a move is refused.
+//!   [`Record::lines`] lists every line of play (the main line and each variation) and
+//!   [`replay_line`] replays one.
+//! * **Writing**: [`write()`] gives back the text of a record read from a file, losslessly (every
+//!   property and variation kept); [`write_game`] writes a game played through
+//!   [`Game`](ingo_rules::Game) in ingo's own format (`RU[GOE]`, passes as `B[]`/`W[]`, handicap
+//!   passes as the `W[]` moves they are, dead stones as territory markup), which reads back into
+//!   the same game.
 //!
 //! ```
 //! use ingo_rules::{Preset, Rules};
@@ -46,17 +53,23 @@
 
 mod decode;
 mod error;
+mod lines;
 mod record;
 mod replay;
 mod syntax;
+mod write;
 
 use std::path::Path;
 
 pub use error::{ErrorKind, Position, Repair, SgfError, SyntaxReason, Warning};
+pub use lines::{replay_line, Departure, Line, Lines};
 pub use record::{map_rules, GameInfo, Record, RecordedMove, RulesMapping, SetupEvent};
 pub use replay::{replay, replay_moves, IllegalMove, InsertedPass, Replay, ReplayMode};
 /// The SGF parser this crate builds on, re-exported for [`Record::sgf_root`].
 pub use sgf_parse;
+pub use write::{
+    preset_of, rules_sgf_name, write, write_collection, write_game, write_tree, MoveInfo, WriteInfo,
+};
 
 /// The most nodes in one line of play (root to leaf, variations included) that the reader
 /// accepts. sgf-parse nests each node inside the one before it and frees the tree recursively,

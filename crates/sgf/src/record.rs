@@ -211,6 +211,13 @@ pub struct Record {
     pub setup_events: Vec<SetupEvent>,
     /// The moves of the main line, passes included, in order.
     pub moves: Vec<RecordedMove>,
+    /// `TB` and `TW` of the last node of the main line, when it has either: the territory as
+    /// the game was scored, dead stones included (how [`crate::write_game`] records dead stones
+    /// agreed at the end, and how CGoban and KGS mark them). See [`Record::dead_stones`].
+    pub territory: Option<ByColor<Vec<Point>>>,
+    /// Ing's time-penalty points (罰點) of each side, from ingo's private root properties `BP`
+    /// and `WP` (0 when absent). [`crate::replay`] gives them to the game, so its count matches.
+    pub penalties: ByColor<i32>,
     /// What the reader noticed: encoding guesses, repairs, values ignored or converted.
     pub warnings: Vec<Warning>,
     root: SgfNode<Prop>,
@@ -231,28 +238,12 @@ impl Record {
     /// # Errors
     /// When the board size is not supported (never, for a record built by this crate).
     pub fn setup(&self) -> Result<Setup, SgfError> {
-        let mut board = Board::with_dims(self.width, self.height).map_err(ErrorKind::from)?;
-        let mut to_move = None;
-        for ev in self.setup_events.iter().take_while(|e| e.after_move == 0) {
-            apply_setup(&mut board, ev);
-            if ev.to_move.is_some() {
-                to_move = ev.to_move;
-            }
-        }
-        let to_move = to_move
-            .or(self.moves.first().map(|m| m.color))
-            .unwrap_or(Color::Black);
-        let handicap = self.handicap.unwrap_or(0);
-        let handicap_passes = if handicap >= 2 && board.stone_count(Color::Black) == 0 {
-            u8::try_from(handicap - 1).unwrap_or(u8::MAX)
-        } else {
-            0
-        };
-        Ok(Setup {
-            board,
-            to_move,
-            handicap_passes,
-        })
+        setup_of(
+            (self.width, self.height),
+            self.handicap,
+            &self.setup_events,
+            &self.moves,
+        )
     }
 
     /// The rules to replay this record under: the preset `RU` maps to, else `default`, with the
@@ -269,6 +260,52 @@ impl Record {
     /// The first setup that changes the board inside the game (after a move), if any.
     pub fn setup_in_game(&self) -> Option<&SetupEvent> {
         self.setup_events.iter().find(|e| e.after_move > 0)
+    }
+
+    /// The stones that the territory markup of the last node ([`Record::territory`]) counts for
+    /// the other side: the dead stones agreed at the end of the game, as [`crate::write_game`]
+    /// writes them. `board` is the final position, as the replay leaves it (dead stones are not
+    /// taken off the board by the record). `None` when the record has no `TB`/`TW` at the end.
+    ///
+    /// ```
+    /// use ingo_rules::{GameEnd, Preset};
+    /// use ingo_sgf::{parse, replay, ReplayMode};
+    ///
+    /// // Black's stone at `aa` is agreed dead: it lies in White's territory (TW).
+    /// let text = "(;GM[1]FF[4]SZ[3]KM[0];B[aa];W[bb];B[];W[]\
+    ///             ;TB[]TW[aa][ab][ac][ba][bc][ca][cb][cc])";
+    /// let record = &parse(text)?[0];
+    /// let mut replayed = replay(record, record.rules_or(Preset::Ing), ReplayMode::Strict)?;
+    /// let dead = record.dead_stones(replayed.game.board()).expect("territory markup");
+    /// assert_eq!(dead.len(), 1);
+    /// replayed.game.agree_dead(&dead).expect("play is suspended after two passes");
+    /// assert!(matches!(replayed.game.end(), Some(GameEnd::Agreement(_))));
+    /// assert_eq!(replayed.game.score().expect("counted").result_string(), "W+9");
+    /// # Ok::<(), ingo_sgf::SgfError>(())
+    /// ```
+    pub fn dead_stones(&self, board: &Board) -> Option<Vec<Point>> {
+        let territory = self.territory.as_ref()?;
+        let mut dead = Vec::new();
+        for color in [Color::Black, Color::White] {
+            for &p in territory.get(color) {
+                if board.contains(p) && board.color_at(p) == Some(color.opponent()) {
+                    dead.push(p);
+                }
+            }
+        }
+        dead.sort();
+        dead.dedup();
+        Some(dead)
+    }
+
+    /// Every line of play of the game tree, the main line first: see [`Line`](crate::Line).
+    pub fn lines(&self) -> crate::Lines<'_> {
+        crate::lines::Lines::new(self)
+    }
+
+    /// The board size, `(width, height)`.
+    pub(crate) fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
     }
 
     /// Builds the record of one game tree.
@@ -294,55 +331,17 @@ impl Record {
         let (width, height) = board_size(&root)?;
         let mut info = GameInfo::default();
         let mut warnings = Vec::new();
-        let mut setup_events = Vec::new();
-        let mut moves: Vec<RecordedMove> = Vec::new();
-        for (node_number, node) in root.main_variation().enumerate() {
-            // Setup written before the node's move applies before it, setup written after it
-            // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
-            let mut before = SetupEvent {
-                node_number,
-                after_move: moves.len(),
-                ..SetupEvent::default()
-            };
-            let mut after = before.clone();
-            let mut node_moves = Vec::new();
-            for prop in &node.properties {
-                let setup = if node_moves.is_empty() {
-                    &mut before
-                } else {
-                    &mut after
-                };
-                read_prop(
-                    prop,
-                    node_number,
-                    (width, height),
-                    &mut info,
-                    setup,
-                    &mut node_moves,
-                    &mut warnings,
-                )?;
-            }
-            if node_moves.len() > 1 {
-                warnings.push(Warning::TwoMoves(node_number));
-            }
-            if !node_moves.is_empty() && (has_stones(&before) || has_stones(&after)) {
-                warnings.push(Warning::SetupAndMove(node_number));
-            }
-            after.after_move += node_moves.len();
-            for mut ev in [before, after] {
-                if !ev.is_empty() {
-                    ev.black.sort();
-                    ev.white.sort();
-                    ev.empty.sort();
-                    setup_events.push(ev);
-                }
-            }
-            moves.extend(node_moves.into_iter().map(|(color, mv)| RecordedMove {
-                color,
-                mv,
-                node_number,
-            }));
-        }
+        let (setup_events, moves) = read_nodes(
+            root.main_variation(),
+            (width, height),
+            &mut info,
+            &mut warnings,
+        )?;
+        let territory = root
+            .main_variation()
+            .last()
+            .and_then(|last| read_territory(last, (width, height)));
+        let penalties = read_penalties(&root, &mut warnings);
         let rules = info.rules.as_deref().and_then(|ru| {
             let mapping = map_rules(ru);
             match mapping {
@@ -377,10 +376,155 @@ impl Record {
             info,
             setup_events,
             moves,
+            territory,
+            penalties,
             warnings,
             root,
         })
     }
+}
+
+/// Reads the nodes of one line of play (root first): setup, moves, and the game information
+/// they hold (the first value of each property wins).
+pub(crate) fn read_nodes<'a>(
+    nodes: impl Iterator<Item = &'a SgfNode<Prop>>,
+    size: (usize, usize),
+    info: &mut GameInfo,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Vec<SetupEvent>, Vec<RecordedMove>), ErrorKind> {
+    let mut setup_events = Vec::new();
+    let mut moves: Vec<RecordedMove> = Vec::new();
+    for (node_number, node) in nodes.enumerate() {
+        // Setup written before the node's move applies before it, setup written after it
+        // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
+        let mut before = SetupEvent {
+            node_number,
+            after_move: moves.len(),
+            ..SetupEvent::default()
+        };
+        let mut after = before.clone();
+        let mut node_moves = Vec::new();
+        for prop in &node.properties {
+            let setup = if node_moves.is_empty() {
+                &mut before
+            } else {
+                &mut after
+            };
+            read_prop(
+                prop,
+                node_number,
+                size,
+                info,
+                setup,
+                &mut node_moves,
+                warnings,
+            )?;
+        }
+        if node_moves.len() > 1 {
+            warnings.push(Warning::TwoMoves(node_number));
+        }
+        if !node_moves.is_empty() && (has_stones(&before) || has_stones(&after)) {
+            warnings.push(Warning::SetupAndMove(node_number));
+        }
+        after.after_move += node_moves.len();
+        for mut ev in [before, after] {
+            if !ev.is_empty() {
+                ev.black.sort();
+                ev.white.sort();
+                ev.empty.sort();
+                setup_events.push(ev);
+            }
+        }
+        moves.extend(node_moves.into_iter().map(|(color, mv)| RecordedMove {
+            color,
+            mv,
+            node_number,
+        }));
+    }
+    Ok((setup_events, moves))
+}
+
+/// The starting position of a line of play: its setup before the first move, who moves first
+/// (`PL`, else the colour of the first move, else Black) and Ing's handicap passes (`HA − 1` when
+/// there are no Black setup stones).
+pub(crate) fn setup_of(
+    (width, height): (usize, usize),
+    handicap: Option<u32>,
+    setup_events: &[SetupEvent],
+    moves: &[RecordedMove],
+) -> Result<Setup, SgfError> {
+    let mut board = Board::with_dims(width, height).map_err(ErrorKind::from)?;
+    let mut to_move = None;
+    for ev in setup_events.iter().take_while(|e| e.after_move == 0) {
+        apply_setup(&mut board, ev);
+        if ev.to_move.is_some() {
+            to_move = ev.to_move;
+        }
+    }
+    let to_move = to_move
+        .or(moves.first().map(|m| m.color))
+        .unwrap_or(Color::Black);
+    let handicap = handicap.unwrap_or(0);
+    let handicap_passes = if handicap >= 2 && board.stone_count(Color::Black) == 0 {
+        u8::try_from(handicap - 1).unwrap_or(u8::MAX)
+    } else {
+        0
+    };
+    Ok(Setup {
+        board,
+        to_move,
+        handicap_passes,
+    })
+}
+
+/// `TB` and `TW` of `node` (the last node of the main line), when it has either.
+fn read_territory(node: &SgfNode<Prop>, size: (usize, usize)) -> Option<ByColor<Vec<Point>>> {
+    let on_board = |set: &std::collections::HashSet<go::Point>| {
+        let mut points: Vec<Point> = set
+            .iter()
+            .filter(|p| usize::from(p.x) < size.0 && usize::from(p.y) < size.1)
+            .filter_map(|p| Point::new(usize::from(p.x), usize::from(p.y)))
+            .collect();
+        points.sort();
+        points
+    };
+    let mut territory: Option<ByColor<Vec<Point>>> = None;
+    for prop in &node.properties {
+        let (color, set) = match prop {
+            Prop::TB(set) => (Color::Black, set),
+            Prop::TW(set) => (Color::White, set),
+            _ => continue,
+        };
+        let t = territory.get_or_insert_with(ByColor::default);
+        t.get_mut(color).extend(on_board(set));
+    }
+    territory
+}
+
+/// Ing's time-penalty points, from ingo's private root properties `BP` and `WP`.
+fn read_penalties(root: &SgfNode<Prop>, warnings: &mut Vec<Warning>) -> ByColor<i32> {
+    let mut penalties = ByColor::default();
+    for prop in &root.properties {
+        let Prop::Unknown(id, values) = prop else {
+            continue;
+        };
+        let color = match id.as_str() {
+            crate::write::BLACK_PENALTY => Color::Black,
+            crate::write::WHITE_PENALTY => Color::White,
+            _ => continue,
+        };
+        let raw = values.join("][");
+        match raw.trim().parse::<i32>() {
+            Ok(points) => *penalties.get_mut(color) = points,
+            Err(_) => warnings.push(Warning::Ignored {
+                node: 0,
+                property: id.clone(),
+                value: raw,
+                why: "not a whole number of penalty points",
+            }),
+        }
+    }
+    penalties
 }
 
 /// Applies one setup node to `board`: `AE` first, then `AB` and `AW` (replacing any stone there).

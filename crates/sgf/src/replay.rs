@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use ingo_rules::{Color, Game, Move, Phase, PlayErrorKind, Rules};
+use ingo_rules::{Color, Game, Move, Phase, PlayErrorKind, Rules, Setup};
 
 use crate::error::{ErrorKind, SgfError};
-use crate::record::{Record, SetupEvent};
+use crate::record::{Record, RecordedMove, SetupEvent};
 
 /// How refusals are handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -91,6 +91,7 @@ impl Replay {
 ///
 /// * A move by the colour not to move gets a pass by the other colour first
 ///   ([`InsertedPass`]); after the end of the game (four passes) it is refused as `game-over`.
+/// * The record's time-penalty points ([`Record::penalties`]) are given to the game.
 /// * Setup inside the game that changes the board is refused with
 ///   [`ErrorKind::SetupInGame`]; setup that changes nothing, `PL` alone, and setup after the last
 ///   move (some programs clear dead stones with `AE` at the end) are ignored.
@@ -129,15 +130,39 @@ pub fn replay_moves(
     mode: ReplayMode,
     count: usize,
 ) -> Result<Replay, SgfError> {
-    let count = count.min(record.moves.len());
-    let mut game = Game::new(record.setup()?, rules);
-    let mut in_game = record
-        .setup_events
-        .iter()
-        .filter(|e| e.after_move > 0)
-        .peekable();
+    replay_parts(
+        record,
+        record.setup()?,
+        &record.setup_events,
+        &record.moves,
+        rules,
+        mode,
+        count,
+    )
+}
+
+/// Replays the first `count` of `moves` from `setup`, checking `setup_events` inside the game: the
+/// main line of `record` or one of its variations.
+pub(crate) fn replay_parts(
+    record: &Record,
+    setup: Setup,
+    setup_events: &[SetupEvent],
+    moves: &[RecordedMove],
+    rules: Rules,
+    mode: ReplayMode,
+    count: usize,
+) -> Result<Replay, SgfError> {
+    let count = count.min(moves.len());
+    let mut game = Game::new(setup, rules);
+    for color in [Color::Black, Color::White] {
+        let points = *record.penalties.get(color);
+        if points != 0 {
+            game.set_penalty(color, points);
+        }
+    }
+    let mut in_game = setup_events.iter().filter(|e| e.after_move > 0).peekable();
     let mut replay_state = ReplayState::default();
-    for (i, rm) in record.moves.iter().take(count).enumerate() {
+    for (i, rm) in moves.iter().take(count).enumerate() {
         while let Some(ev) = in_game.next_if(|e| e.after_move <= i) {
             if changes_board(&game, ev) {
                 return Err(ErrorKind::SetupInGame {
