@@ -1,6 +1,7 @@
 //! A game: the board plus history, Ing's ko rules (IKF, spec §4), passes and the end of play.
 
 use std::fmt;
+use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -82,7 +83,7 @@ impl fmt::Display for PlayErrorKind {
 
 /// A refused move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {} {}: {kind}", color.letter(), mv_name)]
+#[error("illegal move {} {}: {kind}", color.letter(), mv.to_gtp(*height as usize))]
 pub struct PlayError {
     /// Who tried to move.
     pub color: Color,
@@ -90,7 +91,9 @@ pub struct PlayError {
     pub mv: Move,
     /// Why.
     pub kind: PlayErrorKind,
-    mv_name: String,
+    /// The board height, to name the point in GTP style. The name is made only when the error
+    /// is displayed: playouts try and drop many refused moves.
+    height: u8,
 }
 
 impl PlayError {
@@ -99,7 +102,7 @@ impl PlayError {
             color,
             mv,
             kind,
-            mv_name: mv.to_gtp(height),
+            height: height as u8,
         }
     }
 }
@@ -241,8 +244,10 @@ struct Plan {
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
-    setup: Setup,
-    board: Board,
+    /// Shared by clones: only undo needs it, and a board is 15 KB.
+    setup: Arc<Setup>,
+    /// Boxed so that moving a game moves a pointer, not 15 KB.
+    board: Box<Board>,
     to_move: Color,
     start_hash: u64,
     hist: Vec<Ply>,
@@ -265,18 +270,24 @@ pub struct Game {
 impl Game {
     /// A new game from `setup` under `rules`.
     pub fn new(setup: Setup, rules: Rules) -> Game {
-        let board = setup.board.clone();
+        Game::new_shared(Arc::new(setup), rules)
+    }
+
+    fn new_shared(setup: Arc<Setup>, rules: Rules) -> Game {
+        let board = Box::new(setup.board.clone());
         let to_move = setup.to_move;
         let start_hash = board.hash();
+        // Room for a typical game without rehashing: most games last one to two moves per point.
+        let expected = board.area() * 2;
         let mut g = Game {
             rules,
             setup,
             board,
             to_move,
             start_hash,
-            hist: Vec::new(),
+            hist: Vec::with_capacity(expected),
             removed: Vec::new(),
-            last_seen: FxHashMap::default(),
+            last_seen: FxHashMap::with_capacity_and_hasher(expected, Default::default()),
             pos_seen: FxHashMap::default(),
             bans: FxHashMap::default(),
             disturb_used: FxHashSet::default(),
@@ -859,7 +870,7 @@ impl Game {
                 )
             })
             .collect();
-        let mut g = Game::new(self.setup.clone(), self.rules);
+        let mut g = Game::new_shared(Arc::clone(&self.setup), self.rules);
         g.penalties = self.penalties;
         for (color, mv, forced) in moves {
             let ok = if forced {
