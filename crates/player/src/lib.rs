@@ -1,0 +1,46 @@
+//! A Monte Carlo tree search player for Ing Chang-ki's rules of Go (應氏計點制), built on
+//! [`ingo_rules`], which stays the only judge of legality and of the count.
+//!
+//! * [`Player`]: UCT with RAVE over light random playouts; [`Player::genmove`] returns a
+//!   [`Decision`] (a move, or resignation when enabled) with [`SearchInfo`] statistics.
+//! * [`Budget`] (playouts and/or time per move), [`TimeLeft`] and [`TimePolicy`] (thinking time
+//!   from the clock), [`Config`].
+//! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
+//!
+//! What the player does under Ing's rules:
+//!
+//! * It never fills one of its own eyes ([`ingo_rules::Board::is_eye`]).
+//! * Every stone left on the board at the end counts as alive ("連續四次虛手" ends play and
+//!   there is no agreement in bot play), so dead stones must be captured: the search values a
+//!   pass that suspends play by counting the board as it stands, and plays on while that loses.
+//! * It passes when it has no board play left, when a handicap pass is due (讓手), or when the
+//!   opponent has just passed and the board as it stands already wins.
+//!
+//! ```
+//! use ingo_player::{Action, Budget, Config, Player};
+//! use ingo_rules::{Game, Move, Rules, Setup};
+//!
+//! let mut game = Game::new(Setup::empty(7).unwrap(), Rules::ing());
+//! let config = Config { budget: Budget::playouts(100), ..Config::default() };
+//! let mut player = Player::new(config).unwrap();
+//! let decision = player.genmove(&game, None);
+//! let Action::Move(mv) = decision.action else { panic!("resignation is off by default") };
+//! assert!(matches!(mv, Move::Play(_)));
+//! game.play(mv).unwrap();
+//! assert_eq!(decision.info.playouts, 100);
+//! ```
+#![deny(missing_docs)]
+
+mod player;
+mod playout;
+mod rng;
+mod time;
+mod tree;
+
+pub use player::{
+    Action, Budget, Candidate, Config, ConfigError, Decision, Player, RandomPlayer, Reason,
+    ResignPolicy, SearchInfo,
+};
+pub use playout::playout;
+pub use rng::Rng;
+pub use time::{TimeLeft, TimePolicy};

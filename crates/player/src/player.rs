@@ -1,0 +1,523 @@
+//! The player: configuration, the move decision and what the search found.
+
+use std::time::{Duration, Instant};
+
+use ingo_rules::{Game, Move, Phase};
+
+use crate::playout;
+use crate::rng::Rng;
+use crate::time::{TimeLeft, TimePolicy};
+use crate::tree::{self, Params, Tree};
+
+/// How much search one move gets: a number of playouts, a wall-clock time, or both (whichever
+/// runs out first). At least one must be set, so that a search always ends.
+///
+/// With a clock ([`Player::genmove`]'s `time_left`) the clock's allotment limits the time as
+/// well; a front playing on the clock would set `playouts: None` and `time` to a per-move cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// The most playouts (search iterations) per move.
+    pub playouts: Option<u64>,
+    /// The most thinking time per move (further limited by the clock, see [`Player::genmove`]).
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A budget of `n` playouts and no time limit: the search is then deterministic for a seed.
+    pub fn playouts(n: u64) -> Budget {
+        Budget {
+            playouts: Some(n),
+            time: None,
+        }
+    }
+
+    /// A budget of `t` of thinking time.
+    pub fn time(t: Duration) -> Budget {
+        Budget {
+            playouts: None,
+            time: Some(t),
+        }
+    }
+}
+
+/// When to resign. Resignation is an act, not a move ([`Action::Resign`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResignPolicy {
+    /// Resign when the best move's value ([`SearchInfo::win_rate`]) is below this (for example
+    /// 0.05).
+    pub below: f64,
+    /// ...and the search made at least this many playouts, so that the estimate means something.
+    pub min_playouts: u64,
+}
+
+/// The player's settings. [`Config::default`] suits a 9×9 to 19×19 game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// Search per move.
+    pub budget: Budget,
+    /// How thinking time is derived from the clock.
+    pub time: TimePolicy,
+    /// The seed of the random number generator: equal seeds and playout budgets give equal moves.
+    pub seed: u64,
+    /// The UCT exploration constant (added `c·√(ln N / (n+1))`). RAVE does most of the
+    /// exploring, so it is small.
+    pub exploration: f64,
+    /// RAVE: the number of real visits at which a move's own statistics weigh as much as its
+    /// AMAF statistics; `0` turns RAVE off (plain UCT).
+    pub rave_equiv: f64,
+    /// The value of a move with no statistics at all (first-play urgency).
+    pub first_play_urgency: f64,
+    /// Visits a leaf needs before it is expanded (the root always is).
+    pub expand_visits: u32,
+    /// The most tree nodes (40 bytes each); past it leaves are no longer expanded.
+    pub max_nodes: usize,
+    /// Stop searching once the most visited move can no longer be overtaken within the budget.
+    pub early_stop: bool,
+    /// Pass at once when the opponent has just passed and the board as it stands (every stone
+    /// alive) already wins.
+    pub pass_when_winning: bool,
+    /// When to resign; `None` (the default): never.
+    pub resign: Option<ResignPolicy>,
+    /// The weight of the margin in a playout's reward (the rest is the win): small, so that the
+    /// search prefers bigger wins without giving up winning chances for points.
+    pub score_weight: f64,
+    /// Virtual lost playouts given to a pass that does not end play (one not answering a pass):
+    /// mid-game such a pass only loses a tempo, and without them the unsteady value of a
+    /// rarely tried pass sometimes wins the vote by chance.
+    pub pass_prior: f64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            budget: Budget::playouts(10_000),
+            time: TimePolicy::default(),
+            seed: 0x1D60_5EED,
+            exploration: 0.1,
+            rave_equiv: 1000.0,
+            first_play_urgency: 1.1,
+            expand_visits: 2,
+            max_nodes: 2_000_000,
+            early_stop: true,
+            pass_when_winning: true,
+            resign: None,
+            score_weight: 0.02,
+            pass_prior: 10.0,
+        }
+    }
+}
+
+/// An invalid [`Config`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The budget sets neither playouts nor time, so a search without a clock would not end.
+    #[error("the budget needs a playout or time limit")]
+    UnboundedBudget,
+    /// A playout budget of zero: no move could be chosen by search.
+    #[error("the playout budget must be at least 1")]
+    ZeroPlayouts,
+    /// A numeric parameter is negative or not a number.
+    #[error("parameter {name} must be a finite number >= 0, not {value}")]
+    BadParameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// A resignation threshold outside 0..=1.
+    #[error("resignation threshold {0} is not within 0..=1")]
+    ResignThreshold(f64),
+}
+
+impl Config {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// The first problem found.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.budget.playouts.is_none() && self.budget.time.is_none() {
+            return Err(ConfigError::UnboundedBudget);
+        }
+        if self.budget.playouts == Some(0) {
+            return Err(ConfigError::ZeroPlayouts);
+        }
+        for (name, value) in [
+            ("exploration", self.exploration),
+            ("rave_equiv", self.rave_equiv),
+            ("first_play_urgency", self.first_play_urgency),
+            ("time.byo_fraction", self.time.byo_fraction),
+            ("score_weight", self.score_weight),
+            ("pass_prior", self.pass_prior),
+        ] {
+            if !value.is_finite() || value < 0.0 {
+                return Err(ConfigError::BadParameter { name, value });
+            }
+        }
+        if self.score_weight > 1.0 {
+            return Err(ConfigError::BadParameter {
+                name: "score_weight",
+                value: self.score_weight,
+            });
+        }
+        if let Some(r) = self.resign {
+            if !(0.0..=1.0).contains(&r.below) {
+                return Err(ConfigError::ResignThreshold(r.below));
+            }
+        }
+        Ok(())
+    }
+
+    fn params(&self) -> Params {
+        Params {
+            exploration: self.exploration as f32,
+            rave_equiv: self.rave_equiv as f32,
+            first_play_urgency: self.first_play_urgency as f32,
+            expand_visits: self.expand_visits,
+            max_nodes: self.max_nodes,
+            score_weight: self.score_weight as f32,
+            pass_prior: self.pass_prior as f32,
+        }
+    }
+}
+
+/// What the player does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Play this move (a board play or a pass).
+    Move(Move),
+    /// Resign the game.
+    Resign,
+}
+
+/// Why the player chose what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The search chose it.
+    Search,
+    /// The game is over; the move returned is a pass, which the game will refuse.
+    GameOver,
+    /// A handicap pass of White's was due (讓手).
+    HandicapPass,
+    /// There is no legal board play that does not fill one of the player's own eyes.
+    NoPlay,
+    /// The opponent passed and the board as it stands (every stone alive) already wins.
+    Winning,
+    /// The search found the game lost beyond the resignation threshold.
+    Resign,
+}
+
+/// The statistics of one candidate move at the root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Playouts through it.
+    pub visits: u32,
+    /// Their mean reward for the player to move: the share won, blended with the margin term of
+    /// [`Config::score_weight`].
+    pub win_rate: f64,
+    /// AMAF (RAVE) playouts that credited it.
+    pub amaf_visits: u32,
+    /// Their mean reward for the player to move.
+    pub amaf_win_rate: f64,
+}
+
+/// What the search found, for logs and GTP analysis output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Why this action.
+    pub reason: Reason,
+    /// Playouts made (0 when no search was needed).
+    pub playouts: u64,
+    /// Time spent deciding.
+    pub elapsed: Duration,
+    /// The time the clock allowed for this move, if a clock was given.
+    pub allotted: Option<Duration>,
+    /// The search's value of the chosen move for the player to move: about the chance of
+    /// winning (the share of playouts won, blended with the small margin term of
+    /// [`Config::score_weight`]); 0.5 when no search was made, 1 when passing wins outright.
+    pub win_rate: f64,
+    /// Playouts through the chosen move.
+    pub visits: u32,
+    /// The expected continuation, starting with the chosen move.
+    pub pv: Vec<Move>,
+    /// The most visited root moves, best first (at most ten).
+    pub candidates: Vec<Candidate>,
+    /// Nodes in the search tree.
+    pub nodes: usize,
+}
+
+impl SearchInfo {
+    fn without_search(reason: Reason, win_rate: f64, start: Instant) -> SearchInfo {
+        SearchInfo {
+            reason,
+            playouts: 0,
+            elapsed: start.elapsed(),
+            allotted: None,
+            win_rate,
+            visits: 0,
+            pv: Vec::new(),
+            candidates: Vec::new(),
+            nodes: 0,
+        }
+    }
+}
+
+/// The player's decision: an action and how it was reached.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// What to do.
+    pub action: Action,
+    /// What the search found.
+    pub info: SearchInfo,
+}
+
+impl Decision {
+    /// The move, unless the player resigns.
+    pub fn mv(&self) -> Option<Move> {
+        match self.action {
+            Action::Move(m) => Some(m),
+            Action::Resign => None,
+        }
+    }
+}
+
+/// A Monte Carlo tree search player (UCT with RAVE over light random playouts) for Ing's rules.
+///
+/// It never fills its own eyes, passes when nothing is left or when the opponent passed and the
+/// board as it stands wins, and otherwise plays on: because Ing counts every stone left on the
+/// board at the end as alive, dead stones must be captured, and the search, which scores a pass
+/// after a pass by counting the board as it stands, does so.
+#[derive(Clone, Debug)]
+pub struct Player {
+    config: Config,
+    rng: Rng,
+}
+
+impl Player {
+    /// A player with `config`.
+    ///
+    /// # Errors
+    /// When the configuration is invalid ([`Config::validate`]).
+    pub fn new(config: Config) -> Result<Player, ConfigError> {
+        config.validate()?;
+        Ok(Player {
+            config,
+            rng: Rng::new(config.seed),
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Changes the search budget per move (a GTP front's strength setting, say).
+    ///
+    /// # Errors
+    /// When the budget is unbounded or zero; the player is then unchanged.
+    pub fn set_budget(&mut self, budget: Budget) -> Result<(), ConfigError> {
+        let config = Config {
+            budget,
+            ..self.config
+        };
+        config.validate()?;
+        self.config = config;
+        Ok(())
+    }
+
+    /// Restarts the random number generator from `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.config.seed = seed;
+        self.rng = Rng::new(seed);
+    }
+
+    /// Chooses an action for the player to move in `game`.
+    ///
+    /// `time_left` is this player's clock, if there is one: the thinking time is then the lesser
+    /// of the budget's time and what [`TimePolicy::allot`] allows.
+    pub fn genmove(&mut self, game: &Game, time_left: Option<TimeLeft>) -> Decision {
+        let start = Instant::now();
+        let pass = |reason, win_rate| Decision {
+            action: Action::Move(Move::Pass),
+            info: SearchInfo::without_search(reason, win_rate, start),
+        };
+        let me = game.to_move();
+        if game.phase() == Phase::Ended {
+            return pass(Reason::GameOver, 0.5);
+        }
+        if game.handicap_pass_due() {
+            return pass(Reason::HandicapPass, 0.5);
+        }
+        if !has_play(game) {
+            return pass(Reason::NoPlay, 0.5);
+        }
+        // The opponent passed: passing too suspends play (and after four passes ends the game)
+        // with the board counted as it stands. If that wins, there is nothing to gain by playing
+        // on. If it does not (dead stones of the opponent's left in our area count as alive
+        // under Ing), the search below plays on to capture them.
+        if self.config.pass_when_winning
+            && game.consecutive_passes() >= 1
+            && !tree::after_handicap_pass(game)
+            && game.count(&[]).winner == me
+        {
+            return pass(Reason::Winning, 1.0);
+        }
+        let mut limits = self.config.budget;
+        let allotted = time_left.map(|t| self.config.time.allot(&t, game.board().empty_count()));
+        if let Some(a) = allotted {
+            limits.time = Some(limits.time.map_or(a, |t| t.min(a)));
+        }
+        let (tree, playouts) = self.search(game, limits, start);
+        let root_best = tree.best_child(0);
+        let candidates = candidates(&tree);
+        let (mv, visits, win_rate) = match root_best {
+            Some(c) => {
+                let n = tree.node(c);
+                (n.mv, n.visits, n.win_rate())
+            }
+            // Cannot happen (the search makes at least one playout through a child of the
+            // root), but a pass is always legal.
+            None => (Move::Pass, 0, 0.5),
+        };
+        let resign = self
+            .config
+            .resign
+            .is_some_and(|r| playouts >= r.min_playouts && win_rate < r.below);
+        Decision {
+            action: if resign {
+                Action::Resign
+            } else {
+                Action::Move(mv)
+            },
+            info: SearchInfo {
+                reason: if resign {
+                    Reason::Resign
+                } else {
+                    Reason::Search
+                },
+                playouts,
+                elapsed: start.elapsed(),
+                allotted,
+                win_rate,
+                visits,
+                pv: tree.pv(),
+                candidates,
+                nodes: tree.len(),
+            },
+        }
+    }
+
+    /// Runs the search from `game` within `limits`; returns the tree and the playouts made.
+    fn search(&mut self, game: &Game, limits: Budget, start: Instant) -> (Tree, u64) {
+        let params = self.config.params();
+        let mut tree = Tree::new(game);
+        let mut done: u64 = 0;
+        loop {
+            tree.iterate(game, &mut self.rng, &params);
+            done += 1;
+            if limits.playouts.is_some_and(|max| done >= max) {
+                break;
+            }
+            // Reading the clock costs tens of nanoseconds, a playout tens of microseconds.
+            let elapsed = start.elapsed();
+            if limits.time.is_some_and(|t| elapsed >= t) {
+                break;
+            }
+            if self.config.early_stop && done % 64 == 0 && done >= 256 {
+                let remaining = remaining(limits, done, elapsed);
+                if decided(&tree, remaining) {
+                    break;
+                }
+            }
+        }
+        (tree, done)
+    }
+}
+
+/// An estimate of the playouts still to come: from the playout budget, or from the rate so far
+/// and the time left.
+fn remaining(limits: Budget, done: u64, elapsed: Duration) -> u64 {
+    let by_count = limits
+        .playouts
+        .map_or(u64::MAX, |max| max.saturating_sub(done));
+    let by_time = limits.time.map_or(u64::MAX, |t| {
+        let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
+        (rate * t.saturating_sub(elapsed).as_secs_f64()) as u64
+    });
+    by_count.min(by_time)
+}
+
+/// Whether the most visited root move stays the most visited even if every remaining playout
+/// went to the runner-up.
+fn decided(tree: &Tree, remaining: u64) -> bool {
+    let (mut first, mut second) = (0u64, 0u64);
+    for c in tree.children(0) {
+        let v = u64::from(tree.node(c).visits);
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    first > second.saturating_add(remaining)
+}
+
+fn candidates(tree: &Tree) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = tree
+        .children(0)
+        .map(|c| tree.node(c))
+        .filter(|n| n.visits > 0)
+        .map(|n| Candidate {
+            mv: n.mv,
+            visits: n.visits,
+            win_rate: n.win_rate(),
+            amaf_visits: n.amaf_visits,
+            amaf_win_rate: if n.amaf_visits == 0 {
+                0.5
+            } else {
+                f64::from(n.amaf_wins) / f64::from(n.amaf_visits)
+            },
+        })
+        .collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.visits));
+    out.truncate(10);
+    out
+}
+
+/// Whether the player to move has a legal board play that does not fill its own eye.
+fn has_play(game: &Game) -> bool {
+    let color = game.to_move();
+    let board = game.board();
+    board
+        .empty_points()
+        .any(|p| !board.is_eye(p, color) && game.is_legal(Move::Play(p)))
+}
+
+/// A player that plays uniformly at random among its legal board plays that neither fill its own
+/// eye nor commit suicide, and passes when it has none (or a handicap pass is due): the playout
+/// policy as a player, a baseline for tests and a weakest level for a GTP front.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    /// A random player seeded with `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// A move for the player to move in `game` (a pass once the game has ended).
+    pub fn genmove(&mut self, game: &Game) -> Move {
+        if game.phase() == Phase::Ended || game.handicap_pass_due() {
+            return Move::Pass;
+        }
+        playout::choose_random(game, &mut self.rng).map_or(Move::Pass, Move::Play)
+    }
+}

@@ -1,0 +1,388 @@
+//! The search tree: UCT with RAVE (rapid action value estimation, "all moves as first").
+//!
+//! Nodes live in one arena; a node's children are contiguous, created all at once when the node
+//! is expanded. The root is the current game; the game of any other node is reached by replaying
+//! the moves of its path on a clone of the root game, so nodes store no positions.
+
+use ingo_rules::{Color, Game, Move, Point, Score};
+
+use crate::playout;
+use crate::rng::Rng;
+
+/// The search parameters a tree needs (taken from [`crate::Config`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    pub exploration: f32,
+    pub rave_equiv: f32,
+    pub first_play_urgency: f32,
+    pub expand_visits: u32,
+    pub max_nodes: usize,
+    pub score_weight: f32,
+    pub pass_prior: f32,
+}
+
+/// The reward of a counted position for Black, in 0..=1: mostly the win (by the count, so the
+/// tie rule applies), plus `weight` times the margin scaled to the board. The margin term makes
+/// the search prefer the larger of two wins (and the smaller of two losses) instead of playing
+/// aimlessly once every move wins, without ever trading much winning chance for points.
+pub(crate) fn black_reward(score: &Score, weight: f32) -> f32 {
+    let win = if score.winner == Color::Black {
+        1.0
+    } else {
+        0.0
+    };
+    let area = (score.size.0 * score.size.1).max(1) as f32;
+    let margin = (score.margin_halves as f32 / 2.0 / area).clamp(-1.0, 1.0);
+    (1.0 - weight) * win + weight * (0.5 + 0.5 * margin)
+}
+
+/// One node: the move that leads to it and the statistics of that move.
+///
+/// `wins` count for `color`, the player who made `mv`, which is what the parent compares when
+/// it chooses among its children.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub mv: Move,
+    pub color: Color,
+    /// Black's reward, when play stops at this node: two consecutive passes suspend play and the
+    /// position is counted as it stands, every stone alive.
+    pub terminal: Option<f32>,
+    expanded: bool,
+    n_children: u16,
+    first_child: u32,
+    pub visits: u32,
+    pub wins: f32,
+    pub amaf_visits: u32,
+    pub amaf_wins: f32,
+}
+
+impl Node {
+    fn new(mv: Move, color: Color, terminal: Option<f32>) -> Node {
+        Node {
+            mv,
+            color,
+            terminal,
+            expanded: false,
+            n_children: 0,
+            first_child: 0,
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        }
+    }
+
+    /// The mean reward of the playouts through this node for the player who made its move:
+    /// mostly the share won (see [`black_reward`]).
+    pub fn win_rate(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            f64::from(self.wins) / f64::from(self.visits)
+        }
+    }
+}
+
+/// Whether Black is to move right after one of White's handicap passes (讓手). Black passing
+/// there would make two passes in a row and suspend play, which handicap passes never mean to do
+/// ("They never create 2 consecutive passes because Black plays in between", spec §2).
+pub(crate) fn after_handicap_pass(game: &Game) -> bool {
+    if !game.is_handicap() || game.to_move() != Color::Black || game.consecutive_passes() == 0 {
+        return false;
+    }
+    let mut white_moves = 0;
+    for m in game.history() {
+        if m.color == Color::White {
+            if m.mv != Move::Pass {
+                return false;
+            }
+            white_moves += 1;
+        }
+    }
+    white_moves <= usize::from(game.setup().handicap_passes)
+}
+
+/// A search tree rooted at one game.
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    width: usize,
+    /// Node ids from the root to the node evaluated in the current iteration.
+    path: Vec<u32>,
+    /// Board plays of the current playout: (colour, point index).
+    seq: Vec<(Color, u16)>,
+    /// Per point, who played there first after the node being updated (0 none, 1 B, 2 W).
+    first: Vec<u8>,
+}
+
+fn code(c: Color) -> u8 {
+    match c {
+        Color::Black => 1,
+        Color::White => 2,
+    }
+}
+
+impl Tree {
+    /// A tree with just the root, the position of `game`.
+    pub fn new(game: &Game) -> Tree {
+        let area = game.board().area();
+        Tree {
+            nodes: vec![Node::new(Move::Pass, game.to_move().opponent(), None)],
+            width: game.board().width(),
+            path: Vec::new(),
+            seq: Vec::with_capacity(playout::MOVES_PER_POINT * area),
+            first: vec![0; area],
+        }
+    }
+
+    fn index(width: usize, p: Point) -> usize {
+        p.row() * width + p.col()
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The node `id`.
+    pub fn node(&self, id: usize) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// The ids of the children of `id`.
+    pub fn children(&self, id: usize) -> std::ops::Range<usize> {
+        let n = &self.nodes[id];
+        let start = n.first_child as usize;
+        start..start + usize::from(n.n_children)
+    }
+
+    /// The child of `id` with the most visits (ties: the more wins), if any was visited.
+    pub fn best_child(&self, id: usize) -> Option<usize> {
+        self.children(id)
+            .filter(|&c| self.nodes[c].visits > 0)
+            .max_by(|&a, &b| {
+                let (na, nb) = (&self.nodes[a], &self.nodes[b]);
+                na.visits
+                    .cmp(&nb.visits)
+                    .then(na.wins.total_cmp(&nb.wins))
+                    // On a full tie prefer the earlier child, as `max_by` would the later.
+                    .then(b.cmp(&a))
+            })
+    }
+
+    /// The principal variation: the most visited child, repeatedly, from the root.
+    pub fn pv(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        let mut id = 0;
+        while let Some(c) = self.best_child(id) {
+            out.push(self.nodes[c].mv);
+            id = c;
+        }
+        out
+    }
+
+    /// Creates the children of `id`, whose position is `game`: every legal board play that does
+    /// not fill the mover's own eye, and the pass.
+    fn expand(&mut self, id: usize, game: &Game, params: &Params) {
+        let color = game.to_move();
+        let start = self.nodes.len();
+        let board = game.board();
+        // "讓手": a handicap pass that is due is White's only move.
+        let handicap_due = game.is_handicap() && game.handicap_pass_due();
+        if !handicap_due {
+            for i in 0..board.empty_count() {
+                let p = board.empty_point(i);
+                let mv = Move::Play(p);
+                // Never fill one's own eye: in a playout or in the tree it only ever destroys
+                // life, and leaving it out shrinks the tree.
+                if !board.is_eye(p, color) && game.is_legal(mv) {
+                    self.nodes.push(Node::new(mv, color, None));
+                }
+            }
+        }
+        if self.nodes.len() == start || !after_handicap_pass(game) {
+            // A pass after a pass suspends play: the node is terminal, valued by counting the
+            // board as it stands (every stone alive, as Ing counts after the final passes). This
+            // is what makes the search capture dead stones before passing: a pass leaving them
+            // on the board is scored with them alive.
+            let terminal = (game.consecutive_passes() >= 1)
+                .then(|| black_reward(&game.count(&[]), params.score_weight));
+            self.nodes.push(Node::new(Move::Pass, color, terminal));
+        }
+        // At most one child per point plus the pass: 626 fits.
+        let count = (self.nodes.len() - start) as u16;
+        let n = &mut self.nodes[id];
+        n.expanded = true;
+        n.first_child = start as u32;
+        n.n_children = count;
+    }
+
+    fn select(&self, parent: usize, params: &Params) -> usize {
+        let log_n = (self.nodes[parent].visits.max(1) as f32).ln();
+        let mut best = self.nodes[parent].first_child as usize;
+        let mut best_value = f32::NEG_INFINITY;
+        for c in self.children(parent) {
+            let v = self.value(c, log_n, params);
+            if v > best_value {
+                best_value = v;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// The selection value of a child: its win rate blended with its AMAF win rate (the weight
+    /// of AMAF, β = ñ / (n + ñ + n·ñ/k), falls as real visits n accumulate; k is the number of
+    /// visits at which both count equally, after Gelly and Silver), plus a UCT exploration term.
+    fn value(&self, id: usize, log_n: f32, params: &Params) -> f32 {
+        let node = &self.nodes[id];
+        let mut n = node.visits as f32;
+        // A pass that does not end play only gives the opponent a free move; it gets virtual
+        // losses so that it is chosen when every board play is worse, not when noise favours
+        // it (a pass has no AMAF statistics to steady its value).
+        if node.mv == Move::Pass && node.terminal.is_none() {
+            n += params.pass_prior;
+        }
+        let na = if params.rave_equiv > 0.0 {
+            node.amaf_visits as f32
+        } else {
+            0.0
+        };
+        if n == 0.0 && na == 0.0 {
+            return params.first_play_urgency;
+        }
+        let q = if n > 0.0 { node.wins / n } else { 0.0 };
+        let mean = if na > 0.0 {
+            let qa = node.amaf_wins / na;
+            let beta = na / (n + na + n * na / params.rave_equiv);
+            (1.0 - beta) * q + beta * qa
+        } else {
+            q
+        };
+        mean + params.exploration * (log_n / (n + 1.0)).sqrt()
+    }
+
+    /// One iteration: select down the tree from `root`, expand, play out, back up.
+    pub fn iterate(&mut self, root: &Game, rng: &mut Rng, params: &Params) {
+        let mut game = root.clone();
+        self.path.clear();
+        self.path.push(0);
+        let mut id = 0;
+        loop {
+            if self.nodes[id].terminal.is_some() {
+                break;
+            }
+            if !self.nodes[id].expanded {
+                let room = self.nodes.len() + game.board().empty_count() < params.max_nodes;
+                if id != 0 && (self.nodes[id].visits < params.expand_visits || !room) {
+                    break;
+                }
+                self.expand(id, &game, params);
+            }
+            if self.nodes[id].n_children == 0 {
+                break;
+            }
+            let c = self.select(id, params);
+            self.path.push(c as u32);
+            if game.play(self.nodes[c].mv).is_err() {
+                // Legality depends only on the history, which the path fixes, so a child made
+                // from a legal move stays legal. Should that ever fail, retire the child as a
+                // loss for its mover rather than panic in the middle of a game.
+                let loser = self.nodes[c].color;
+                self.nodes[c].terminal = Some(if loser == Color::Black { 0.0 } else { 1.0 });
+                break;
+            }
+            id = c;
+        }
+        self.seq.clear();
+        let last = self.path[self.path.len() - 1] as usize;
+        let reward = match self.nodes[last].terminal {
+            Some(r) => r,
+            None => {
+                let (seq, width) = (&mut self.seq, self.width);
+                let score = playout::run(&mut game, rng, |c, p| {
+                    seq.push((c, Tree::index(width, p) as u16));
+                });
+                black_reward(&score, params.score_weight)
+            }
+        };
+        self.backup(reward, params.rave_equiv > 0.0);
+    }
+
+    fn backup(&mut self, black_reward: f32, rave: bool) {
+        let reward = |c: Color| match c {
+            Color::Black => black_reward,
+            Color::White => 1.0 - black_reward,
+        };
+        self.first.fill(0);
+        // Walk the playout backwards so that the earliest play on a point is the one kept.
+        for &(c, i) in self.seq.iter().rev() {
+            self.first[usize::from(i)] = code(c);
+        }
+        for k in (0..self.path.len()).rev() {
+            let id = self.path[k] as usize;
+            let (mv, color, expanded) = {
+                let n = &mut self.nodes[id];
+                n.visits += 1;
+                n.wins += reward(n.color);
+                (n.mv, n.color, n.expanded)
+            };
+            // `first` now holds the plays made after this node: AMAF credits each child whose
+            // point its player was first to play in the rest of the game.
+            if rave && expanded {
+                for c in self.children(id) {
+                    let child = &mut self.nodes[c];
+                    if let Move::Play(p) = child.mv {
+                        if self.first[Tree::index(self.width, p)] == code(child.color) {
+                            child.amaf_visits += 1;
+                            child.amaf_wins += reward(child.color);
+                        }
+                    }
+                }
+            }
+            if let (Move::Play(p), true) = (mv, id != 0) {
+                self.first[Tree::index(self.width, p)] = code(color);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ingo_rules::{Rules, Setup};
+
+    use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        // `Config::max_nodes` documents the size; a 19×19 search makes millions of nodes.
+        assert!(std::mem::size_of::<Node>() <= 40);
+    }
+
+    #[test]
+    fn root_children_are_the_legal_non_eye_moves_and_the_pass() {
+        let game = Game::new(Setup::empty(5).expect("size"), Rules::ing());
+        let mut tree = Tree::new(&game);
+        let params = Params {
+            exploration: 0.1,
+            rave_equiv: 1000.0,
+            first_play_urgency: 1.1,
+            expand_visits: 2,
+            max_nodes: 10_000,
+            score_weight: 0.02,
+            pass_prior: 10.0,
+        };
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            tree.iterate(&game, &mut rng, &params);
+        }
+        assert_eq!(tree.children(0).len(), 26);
+        assert_eq!(tree.node(0).visits, 200);
+        let child_visits: u32 = tree.children(0).map(|c| tree.node(c).visits).sum();
+        assert_eq!(child_visits, 200);
+        // Every playout passes through one root child and credits AMAF to the root children
+        // whose points Black played first, so AMAF counts exceed real visits.
+        let amaf: u32 = tree.children(0).map(|c| tree.node(c).amaf_visits).sum();
+        assert!(amaf > 200);
+        assert!(tree.len() > 26);
+    }
+}
