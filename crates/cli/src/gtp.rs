@@ -3,13 +3,15 @@
 
 use std::io::{BufRead, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use ingo_gtp::protocol::{GtpColor, Vertex};
 use ingo_gtp::server::{CommandReader, ReadError};
 use ingo_gtp::{Command, Response};
+use ingo_player::{Action, Player, Rng, TimeLeft};
 use ingo_rules::{
-    Board, Color, Game, GameEnd, KoRule, Komi, Move, Phase, Point, Preset, Rules, Setup,
-    SuicideRule,
+    Board, ByColor, Color, Game, GameEnd, KoRule, Komi, Move, Owner, Phase, Point, Preset, Rules,
+    Setup, SuicideRule,
 };
 
 /// The commands this engine knows, in the order `list_commands` gives them.
@@ -31,6 +33,11 @@ pub const COMMANDS: &[&str] = &[
     "is_legal",
     "all_legal",
     "loadsgf",
+    "genmove",
+    "kgs-genmove_cleanup",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
     "ingo-rules",
     "ingo-ko",
     "ingo-suicide",
@@ -41,12 +48,50 @@ pub const COMMANDS: &[&str] = &[
     "ingo-handicap_passes",
 ];
 
+/// The clock as the controller describes it (`time_settings`, `kgs-time_settings`, `time_left`).
+#[derive(Clone, Copy, Debug, Default)]
+struct TimeInfo {
+    /// Main time, byo-yomi period, stones per period; `None` until `time_settings`.
+    settings: Option<(Duration, Duration, u32)>,
+    /// What `time_left` last said for each colour: time and stones.
+    left: ByColor<Option<(Duration, u32)>>,
+}
+
+impl TimeInfo {
+    /// The time the player has for `color`, if the controller said anything about time.
+    fn for_player(&self, color: Color) -> Option<TimeLeft> {
+        let (main, byo, stones) = self.settings?;
+        if main.is_zero() && byo.is_zero() && stones == 0 {
+            return None; // GTP: "time_settings 0 0 0" means no time limit
+        }
+        Some(match *self.left.get(color) {
+            Some((time, 0)) => TimeLeft {
+                main: time,
+                byo_period: byo,
+                byo_stones: stones,
+            },
+            Some((time, stones)) => TimeLeft {
+                main: Duration::ZERO,
+                byo_period: time,
+                byo_stones: stones,
+            },
+            None => TimeLeft {
+                main,
+                byo_period: byo,
+                byo_stones: stones,
+            },
+        })
+    }
+}
+
 /// The state of the GTP engine: the game and the settings for the next one.
 pub struct GtpFront {
     game: Game,
     size: usize,
     rules: Rules,
     handicap_passes: u8,
+    player: Player,
+    time: TimeInfo,
 }
 
 fn color_of(c: GtpColor) -> Color {
@@ -65,14 +110,16 @@ pub struct Outcome {
 }
 
 impl GtpFront {
-    /// A front with an empty `size × size` board under `rules`.
-    pub fn new(size: usize, rules: Rules) -> anyhow::Result<GtpFront> {
+    /// A front with an empty `size × size` board under `rules`, whose moves come from `player`.
+    pub fn new(size: usize, rules: Rules, player: Player) -> anyhow::Result<GtpFront> {
         let setup = Setup::empty(size)?;
         Ok(GtpFront {
             game: Game::new(setup, rules),
             size,
             rules,
             handicap_passes: 0,
+            player,
+            time: TimeInfo::default(),
         })
     }
 
@@ -244,6 +291,86 @@ impl GtpFront {
                 Ok(list.join(" "))
             }
             "loadsgf" => self.loadsgf(cmd),
+            // Under Ing every stone left on the board counts as alive, so the player always
+            // plays on to capture dead stones before passing: cleanup is the same search.
+            "genmove" | "kgs-genmove_cleanup" => {
+                let color = Self::color_arg(cmd, 0)?;
+                if self.game.phase() == Phase::Ended {
+                    return Err("game is over".into());
+                }
+                if color != self.game.to_move() {
+                    return Err(format!("it is {}'s turn", self.game.to_move()));
+                }
+                let decision = self.player.genmove(&self.game, self.time.for_player(color));
+                match decision.action {
+                    Action::Resign => Ok("resign".into()),
+                    Action::Move(mv) => {
+                        self.game
+                            .play_as(color, mv)
+                            .map_err(|e| format!("internal error: the player chose {e}"))?;
+                        Ok(mv.to_gtp(self.game.board().height()))
+                    }
+                }
+            }
+            "time_settings" => {
+                let num = |i: usize, what: &str| -> Result<u64, String> {
+                    Self::arg(cmd, i, what)?
+                        .parse::<u64>()
+                        .map_err(|_| format!("syntax error: {what} must be a whole number"))
+                };
+                let (main, byo, stones) = (
+                    num(0, "main time")?,
+                    num(1, "byo-yomi time")?,
+                    num(2, "byo-yomi stones")?,
+                );
+                self.time.settings = Some((
+                    Duration::from_secs(main),
+                    Duration::from_secs(byo),
+                    u32::try_from(stones)
+                        .map_err(|_| "syntax error: too many stones".to_string())?,
+                ));
+                self.time.left = ByColor::default();
+                Ok(String::new())
+            }
+            "kgs-time_settings" => {
+                let kind = Self::arg(cmd, 0, "time system")?;
+                let num = |i: usize| -> Result<u64, String> {
+                    Self::arg(cmd, i, "number")?
+                        .parse::<u64>()
+                        .map_err(|_| "syntax error: expected whole numbers".to_string())
+                };
+                let settings = match kind {
+                    "none" => (0, 0, 0),
+                    "absolute" => (num(1)?, 0, 0),
+                    // Japanese byo-yomi: M main, then periods of T seconds with one stone each.
+                    "byoyomi" => (num(1)?, num(2)?, 1),
+                    "canadian" => (num(1)?, num(2)?, num(3)?),
+                    _ => return Err(format!("syntax error: unknown time system {kind:?}")),
+                };
+                self.time.settings = Some((
+                    Duration::from_secs(settings.0),
+                    Duration::from_secs(settings.1),
+                    u32::try_from(settings.2)
+                        .map_err(|_| "syntax error: too many stones".to_string())?,
+                ));
+                self.time.left = ByColor::default();
+                Ok(String::new())
+            }
+            "time_left" => {
+                let color = Self::color_arg(cmd, 0)?;
+                let time: f64 = Self::arg(cmd, 1, "time")?
+                    .parse()
+                    .map_err(|_| "syntax error: time must be a number".to_string())?;
+                let stones: u32 = Self::arg(cmd, 2, "stones")?
+                    .parse()
+                    .map_err(|_| "syntax error: stones must be a whole number".to_string())?;
+                if !time.is_finite() || time < 0.0 {
+                    return Err("syntax error: time must not be negative".into());
+                }
+                *self.time.left.get_mut(color) =
+                    Some((Duration::from_secs_f64(time.min(1e9)), stones));
+                Ok(String::new())
+            }
             "ingo-rules" => {
                 if cmd.args.is_empty() {
                     return Ok(describe_rules(&self.rules));
@@ -339,10 +466,13 @@ impl GtpFront {
         Ok(self.game.to_move().to_string())
     }
 
+    /// The dead stones: those agreed at the end, or else the stones that random playouts from
+    /// here capture nearly always (an estimate for controllers that ask before agreeing).
     fn dead_stones(&self) -> Vec<Point> {
         match self.game.end() {
             Some(GameEnd::Agreement(dead)) => dead.clone(),
-            _ => Vec::new(),
+            Some(_) => Vec::new(),
+            None => estimate_dead(&self.game, DEAD_PLAYOUTS),
         }
     }
 
@@ -373,6 +503,38 @@ impl GtpFront {
         ));
         s
     }
+}
+
+/// Playouts behind `final_status_list dead` during a game.
+const DEAD_PLAYOUTS: u32 = 200;
+
+/// Stones that belong to the opponent's area at the end of at least 80% of `n` random
+/// playouts from the current position. Deterministic (fixed seed), so that a controller asking
+/// twice gets the same answer.
+fn estimate_dead(game: &Game, n: u32) -> Vec<Point> {
+    let board = game.board();
+    let width = board.width();
+    let mut lost = vec![0u32; board.area()];
+    let mut rng = Rng::new(0x1D_EAD5);
+    for _ in 0..n {
+        let mut g = game.clone();
+        let score = ingo_player::playout(&mut g, &mut rng);
+        for p in board.points() {
+            let owner = score.owners[p.row() * width + p.col()];
+            let lost_it = match board.color_at(p) {
+                Some(Color::Black) => owner != Owner::Black,
+                Some(Color::White) => owner != Owner::White,
+                None => false,
+            };
+            if lost_it {
+                lost[p.row() * width + p.col()] += 1;
+            }
+        }
+    }
+    board
+        .points()
+        .filter(|p| board.color_at(*p).is_some() && lost[p.row() * width + p.col()] * 5 >= n * 4)
+        .collect()
 }
 
 /// One line describing the rules, e.g. `ko=ing suicide=block komi=8`.

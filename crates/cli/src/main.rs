@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use ingo_competition::{handicap, HandicapScale, Rank};
@@ -131,12 +132,36 @@ struct GtpArgs {
     /// Board size of the first game (2 to 25).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
     size: u8,
+    /// Playouts per move of the built-in player (its strength).
+    #[arg(long, default_value_t = 10_000)]
+    playouts: u64,
+    /// Most seconds per move of the built-in player (the clock, when the controller sets one, may
+    /// allow less).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Seed of the built-in player's random numbers.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Cmd::Gtp(args) => {
-            let mut front = gtp::GtpFront::new(args.size as usize, args.rules.rules())?;
+            let time = match args.time {
+                Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+                Some(t) => anyhow::bail!("--time must be a positive number of seconds, not {t}"),
+                None => None,
+            };
+            let config = ingo_player::Config {
+                budget: ingo_player::Budget {
+                    playouts: Some(args.playouts),
+                    time,
+                },
+                seed: args.seed,
+                ..ingo_player::Config::default()
+            };
+            let player = ingo_player::Player::new(config)?;
+            let mut front = gtp::GtpFront::new(args.size as usize, args.rules.rules(), player)?;
             let stdin = io::stdin();
             gtp::run(&mut front, stdin.lock(), io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
