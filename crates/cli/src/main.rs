@@ -34,6 +34,8 @@ enum Cmd {
     Judge(JudgeArgs),
     /// The fill-in count of a record's final position, as a referee reads it off the board.
     Score(ScoreArgs),
+    /// Draw a position of a record as SVG or PNG: coordinates, stones, last move, move numbers.
+    Render(RenderArgs),
     /// The handicap between two ranks (3p/3品, 5d/5段, 2k/2級, 級外): White's passes and komi.
     Handicap(HandicapArgs),
 }
@@ -90,6 +92,40 @@ struct ScoreArgs {
     /// Count the position after this many moves instead of the final one.
     #[arg(long = "move")]
     move_number: Option<usize>,
+    /// Also draw the counted board, territory and shared points marked, as SVG to this file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Also draw the counted board as PNG to this file.
+    #[arg(long)]
+    png: Option<PathBuf>,
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["svg", "png"])))]
+struct RenderArgs {
+    /// The SGF file (its first game).
+    file: PathBuf,
+    /// Draw the position after this many moves (default: the end of the main line).
+    #[arg(long = "move")]
+    move_number: Option<usize>,
+    /// Write SVG to this file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Write PNG to this file.
+    #[arg(long)]
+    png: Option<PathBuf>,
+    /// Number the stones by the move that played them.
+    #[arg(long)]
+    numbers: bool,
+    /// Leave out the coordinates.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Pixels between two lines.
+    #[arg(long, default_value_t = 32)]
+    point_size: u32,
+    /// Rules preset to replay under, instead of the record's RU.
+    #[arg(long)]
+    rules: Option<Preset>,
 }
 
 /// Rule selection shared by the subcommands.
@@ -221,11 +257,61 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Score(args) => {
-            let text = records::score_text(&args.file, args.rules, args.move_number, &args.dead)?;
-            io::stdout().lock().write_all(text.as_bytes())?;
+            let report =
+                records::score_report(&args.file, args.rules, args.move_number, &args.dead)?;
+            io::stdout().lock().write_all(report.text.as_bytes())?;
+            if args.svg.is_some() || args.png.is_some() {
+                let diagram =
+                    ingo_render::Diagram::new(report.game.board()).with_score(Some(&report.score));
+                let options = ingo_render::DiagramOptions {
+                    shade_territory: true,
+                    last_move: false,
+                    title: Some(format!(
+                        "{}: counted under {}",
+                        args.file.file_name().map_or_else(
+                            || args.file.display().to_string(),
+                            |n| n.to_string_lossy().into_owned()
+                        ),
+                        gtp::describe_rules(report.game.rules())
+                    )),
+                    ..ingo_render::DiagramOptions::default()
+                };
+                write_pictures(&diagram, &options, args.svg.as_deref(), args.png.as_deref())?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Render(args) => {
+            let game = records::position(&args.file, args.rules, args.move_number)?;
+            let diagram = ingo_render::Diagram::from_game(&game);
+            let options = ingo_render::DiagramOptions {
+                coordinates: !args.no_coordinates,
+                move_numbers: args.numbers,
+                point_size_px: args.point_size,
+                ..ingo_render::DiagramOptions::default()
+            };
+            write_pictures(&diagram, &options, args.svg.as_deref(), args.png.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Writes the diagram as SVG and/or PNG.
+fn write_pictures(
+    diagram: &ingo_render::Diagram<'_>,
+    options: &ingo_render::DiagramOptions,
+    svg: Option<&std::path::Path>,
+    png: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    if let Some(path) = svg {
+        std::fs::write(path, ingo_render::render_svg(diagram, options))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = png {
+        let bytes = ingo_render::render_png(diagram, options)?;
+        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -42,17 +42,12 @@ fn first_record(path: &Path) -> anyhow::Result<Record> {
         .with_context(|| format!("{}: no game in the file", path.display()))
 }
 
-/// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
-/// stones named in `dead` taken off, as text.
+/// The game of the record at `path` after `upto` moves (all when `None`), under `preset` (the
+/// record's own rules when `None`) with the record's komi.
 ///
 /// # Errors
-/// When the file cannot be read, a move is illegal, or a dead stone is not on the board.
-pub fn score_text(
-    path: &Path,
-    preset: Option<Preset>,
-    upto: Option<usize>,
-    dead: &[String],
-) -> anyhow::Result<String> {
+/// When the file cannot be read or a move is illegal.
+pub fn position(path: &Path, preset: Option<Preset>, upto: Option<usize>) -> anyhow::Result<Game> {
     let record = first_record(path)?;
     let rules = match preset {
         Some(p) => {
@@ -69,7 +64,32 @@ pub fn score_text(
     if let Some(illegal) = &replay.illegal {
         bail!("{}: {illegal}", path.display());
     }
-    let game = replay.game;
+    Ok(replay.game)
+}
+
+/// What `ingo score` reports: the count of the position as text, and the pictures asked for.
+pub struct ScoreReport {
+    /// The count in words and numbers.
+    pub text: String,
+    /// The counted game.
+    pub game: Game,
+    /// The count.
+    pub score: ingo_rules::Score,
+}
+
+/// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
+/// stones named in `dead` taken off.
+///
+/// # Errors
+/// When the file cannot be read, a move is illegal, or a dead stone is not on the board.
+pub fn score_report(
+    path: &Path,
+    preset: Option<Preset>,
+    upto: Option<usize>,
+    dead: &[String],
+) -> anyhow::Result<ScoreReport> {
+    let game = position(path, preset, upto)?;
+    let count = game.move_count();
     let board = game.board();
     let dead = crate::judge::parse_points(dead, board.width(), board.height())?;
     if let Some(p) = dead.iter().find(|p| board.color_at(**p).is_none()) {
@@ -88,5 +108,5 @@ pub fn score_text(
         crate::gtp::describe_rules(game.rules())
     );
     text.push_str(&crate::report::count_text(&score, board));
-    Ok(text)
+    Ok(ScoreReport { text, game, score })
 }

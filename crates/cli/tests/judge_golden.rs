@@ -122,3 +122,47 @@ fn score_prints_the_fill_in() {
     let (_, code) = ingo(&["score", "--dead", "A1", "unfinished.sgf"]);
     assert_eq!(code, 2, "a dead stone where there is none is an error");
 }
+
+#[test]
+fn render_and_score_write_pictures() {
+    let dir = std::env::temp_dir().join(format!("ingo-render-test-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("temp dir");
+    let svg = dir.join("pos.svg");
+    let png = dir.join("pos.png");
+    let (_, code) = ingo(&[
+        "render",
+        "t15_resumed.sgf",
+        "--move",
+        "4",
+        "--numbers",
+        "--svg",
+        svg.to_str().expect("UTF-8 path"),
+        "--png",
+        png.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(code, 0);
+    let text = fs::read_to_string(&svg).expect("SVG written");
+    assert!(
+        text.starts_with("<svg") || text.starts_with("<?xml"),
+        "an SVG document"
+    );
+    // Move 4 is White's B5, the missed dame: it is numbered.
+    assert!(text.contains(">4<"), "move numbers are drawn");
+    let bytes = fs::read(&png).expect("PNG written");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG file");
+
+    let count_png = dir.join("count.png");
+    let (out, code) = ingo(&[
+        "score",
+        "t14_four_passes.sgf",
+        "--png",
+        count_png.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("result B+0"));
+    assert_eq!(&fs::read(&count_png).expect("PNG written")[..4], b"\x89PNG");
+
+    let (_, code) = ingo(&["render", "t14_four_passes.sgf"]);
+    assert_eq!(code, 2, "render needs --svg or --png");
+    let _ = fs::remove_dir_all(&dir);
+}
