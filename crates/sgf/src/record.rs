@@ -328,6 +328,15 @@ impl Record {
     }
 
     fn from_root(root: SgfNode<Prop>) -> Result<Record, ErrorKind> {
+        // sgf-parse picks the game from an identifier spelt exactly `GM`, but then reads FF[3]
+        // identifiers with lowercase letters (`bbGM`) as the property they name. Check the
+        // property it read too, or `bbGM[2]` would be taken for Go here and refused once
+        // written back as `GM[2]` (found by the sgf_parse fuzz target).
+        if let Some(Prop::GM(n)) = root.get_property("GM") {
+            if *n != 1 {
+                return Err(ErrorKind::NotGo(n.to_string()));
+            }
+        }
         let (width, height) = board_size(&root)?;
         let mut info = GameInfo::default();
         let mut warnings = Vec::new();

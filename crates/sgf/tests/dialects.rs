@@ -659,3 +659,12 @@ fn replay_prefix() {
     let all = replay_moves(&r, Rules::ing(), ReplayMode::Strict, 99).expect("replay");
     assert_eq!(all.played, 3);
 }
+
+/// Found by the `sgf_parse` fuzz target: `bbGM[2]` (an FF[3] identifier with lowercase letters)
+/// was read as Go, then written back as `GM[2]`, which is not Go.
+#[test]
+fn lowercase_gm_of_another_game_is_not_go() {
+    let err = ingo_sgf::parse("(;bbGM[2]SZ[9];B[aa])").expect_err("GM[2] is not Go");
+    assert!(err.to_string().contains("not a game of Go"), "{err}");
+    assert!(ingo_sgf::parse("(;bbGM[1]SZ[9];B[aa])").is_ok());
+}
