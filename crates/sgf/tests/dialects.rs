@@ -668,3 +668,25 @@ fn lowercase_gm_of_another_game_is_not_go() {
     assert!(err.to_string().contains("not a game of Go"), "{err}");
     assert!(ingo_sgf::parse("(;bbGM[1]SZ[9];B[aa])").is_ok());
 }
+
+/// Inputs the fuzz targets found once (`tests/data/fuzz/`): each must read, or fail to read,
+/// without a panic, and whatever reads must read back the same after writing.
+#[test]
+fn fuzz_regressions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/data/fuzz exists") {
+        let path = entry.expect("readable dir").path();
+        let bytes = std::fs::read(&path).expect("readable file");
+        n += 1;
+        if let Ok(records) = ingo_sgf::parse_bytes(&bytes, &ingo_sgf::ReadOptions::default()) {
+            for r in &records {
+                let again = ingo_sgf::parse(&ingo_sgf::write(r)).unwrap_or_else(|e| {
+                    panic!("{}: written text does not read: {e}", path.display())
+                });
+                assert_eq!(again[0].moves, r.moves, "{}", path.display());
+            }
+        }
+    }
+    assert!(n > 0, "no fuzz regression inputs in {}", dir.display());
+}
