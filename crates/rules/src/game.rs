@@ -182,6 +182,10 @@ const F_SUICIDE: u8 = 1;
 const F_KO_CAPTURE: u8 = 2;
 const F_ATTACKING: u8 = 4;
 const F_FORCED: u8 = 8;
+/// The play's (situation, point) is already in `bans`: later cycles need not insert it again.
+const F_BANNED: u8 = 16;
+/// Plies between two snapshots of the board kept for [`Game::cells_at`].
+const SNAPSHOT_EVERY: usize = 64;
 const NO_POINT: u16 = 0;
 
 /// One move of the history, 24 bytes. Removed stones live in a shared arena.
@@ -265,6 +269,10 @@ pub struct Game {
     phase: Phase,
     end: Option<GameEnd>,
     penalties: ByColor<i32>,
+    /// The board after every `SNAPSHOT_EVERY`-th move (`snapshots[k]` after `(k+1)·64` moves),
+    /// so that rebuilding an earlier board walks back at most 63 moves however long the game.
+    /// 729 bytes per 64 moves; shared by clones.
+    snapshots: Vec<Arc<[Cell; CELLS]>>,
 }
 
 impl Game {
@@ -296,6 +304,7 @@ impl Game {
             phase: Phase::Playing,
             end: None,
             penalties: ByColor::default(),
+            snapshots: Vec::new(),
         };
         g.last_seen.insert(start_hash ^ zobrist::side(to_move), 0);
         if rules.ko == KoRule::PositionalSuperko {
@@ -440,8 +449,17 @@ impl Game {
     /// The cells of the position after the first `t` moves, rebuilt by walking back from the
     /// current one. Used only to confirm a hash match, so a collision never decides a verdict.
     fn cells_at(&self, t: usize) -> Box<[Cell; CELLS]> {
-        let mut cells = Box::new(self.board.cells);
-        for ply in self.hist[t..].iter().rev() {
+        // Start from the first snapshot at or after `t` (the setup for `t == 0`, the current board
+        // when there is none) and walk back from there.
+        let k = t.div_ceil(SNAPSHOT_EVERY);
+        let (mut cells, from) = if t == 0 {
+            return Box::new(self.setup.board.cells);
+        } else if let Some(snap) = self.snapshots.get(k - 1) {
+            (Box::new(**snap), k * SNAPSHOT_EVERY)
+        } else {
+            (Box::new(self.board.cells), self.hist.len())
+        };
+        for ply in self.hist[t..from].iter().rev() {
             let s = ply.removed_start as usize;
             let lost = if ply.flags & F_SUICIDE != 0 {
                 ply.color
@@ -780,6 +798,9 @@ impl Game {
             color,
             flags,
         });
+        if self.hist.len() % SNAPSHOT_EVERY == 0 {
+            self.snapshots.push(Arc::new(self.board.cells));
+        }
         // R5: a pending disturbing capture becomes "used" only when the opponent's very next
         // move captures the stone of another pair of the complex, the free answer a double ko
         // gives ("攪方迫使對方或利用雙劫循環提取").
@@ -837,7 +858,7 @@ impl Game {
             .any(|p| p.pt != NO_POINT && p.flags & F_ATTACKING != 0);
         for k in seg {
             let ply = self.hist[k];
-            if ply.pt == NO_POINT {
+            if ply.pt == NO_POINT || ply.flags & F_BANNED != 0 {
                 continue;
             }
             let chosen = if any_attacking {
@@ -848,6 +869,7 @@ impl Game {
             if chosen {
                 let sit = self.pos_before(k) ^ zobrist::side(ply.color);
                 self.bans.entry((sit, ply.pt)).or_insert(k as u32);
+                self.hist[k].flags |= F_BANNED;
             }
         }
     }
