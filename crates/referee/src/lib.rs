@@ -1,0 +1,34 @@
+#![doc = include_str!("../README.md")]
+//!
+//! # Layout
+//!
+//! * [`MatchConfig`] (with [`EngineSpec`], [`ColorPolicy`], [`FailurePolicy`], [`Timeouts`]):
+//!   what a match is; [`MatchConfig::assignment`] gives the colours, handicap and komi of each
+//!   game.
+//! * [`play_game`]: one game from a [`GameSpec`], giving a [`GameReport`] (the referee's
+//!   [`Game`](ingo_rules::Game), the outcome, the failure if any, and the SGF).
+//! * [`run_match`]: N games, in parallel, written to the output directory and resumable, with
+//!   a [`Progress`] callback; results as [`GameRecord`]s and a [`MatchSummary`].
+//! * [`RefereeError`]: what stops a match. An engine's misbehaviour is never an error: it is a
+//!   result ([`FailurePolicy`]).
+#![deny(missing_docs)]
+
+mod config;
+mod error;
+mod game;
+mod record;
+mod run;
+mod summary;
+
+pub use config::{
+    Assignment, ColorPolicy, EngineId, EngineSpec, FailureAction, FailurePolicy, MatchConfig,
+    Timeouts, VoidExhausted,
+};
+pub use error::{ConfigError, RefereeError};
+pub use game::{play_game, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec};
+pub use record::{EndKind, GameRecord};
+pub use run::{
+    game_file_name, record_file_name, run_match, void_file_name, write_atomic, NoProgress,
+    Progress, MATCH_FILE,
+};
+pub use summary::{wilson_interval, ColorStats, EndCounts, EngineStats, MatchSummary, Z95};

@@ -1,0 +1,63 @@
+//! Helpers shared by the referee's integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use ingo_referee::MatchConfig;
+
+/// The command line of the fake engine with `args` (see `tests/engines/fake_engine.py`).
+pub fn fake(args: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fake_engine.py");
+    format!("{} '{}' {args}", python(), script.display())
+}
+
+/// The Python to run the fake engine with: `$PYTHON`, else the system's `/usr/bin/python3`
+/// (a version manager's `python3` shim can take half a second to start), else `python3`.
+fn python() -> String {
+    if let Some(p) = std::env::var_os("PYTHON") {
+        return p.to_string_lossy().into_owned();
+    }
+    ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file())
+        .unwrap_or("python3")
+        .to_string()
+}
+
+/// A fresh, empty directory for one test.
+pub fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("ingo-referee-tests")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+    dir
+}
+
+/// A config for fake engines on a small board, untimed, with short timeouts.
+pub fn config(a: &str, b: &str, size: usize, name: &str) -> MatchConfig {
+    let mut config = MatchConfig::new(fake(a), fake(b), out_dir(name));
+    config.size = size;
+    config.timeouts.setup = std::time::Duration::from_secs(10);
+    config.timeouts.grace = std::time::Duration::from_millis(300);
+    config.timeouts.untimed_move = std::time::Duration::from_secs(10);
+    config
+}
+
+/// Finds `gnugo` on `PATH`, or in `/usr/games` where Debian installs it. When it is missing
+/// the test is skipped with a note, except when `CI` is set: then the test fails.
+pub fn gnugo() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join("gnugo"))
+        .find(|candidate| candidate.is_file());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "gnugo not found on PATH or in /usr/games, and CI is set: install it (apt-get install gnugo)"
+        );
+        eprintln!("note: gnugo not found on PATH or in /usr/games; skipping the GNU Go test");
+    }
+    found
+}

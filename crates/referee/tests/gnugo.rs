@@ -1,0 +1,65 @@
+//! Real games: GNU Go against GNU Go on 9×9 with an enforced clock, counted by the referee.
+//!
+//! Skipped with a note when GNU Go is not installed, except under CI (`CI` set), where a
+//! missing GNU Go fails.
+
+mod common;
+
+use ingo_referee::{play_game, run_match, EndKind, MatchConfig, NoProgress, Outcome};
+use ingo_rules::{GameEnd, Preset};
+use ingo_sgf::{parse, replay, ReplayMode};
+
+fn gnugo_config(name: &str) -> Option<MatchConfig> {
+    let gnugo = common::gnugo()?;
+    let cmd = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
+    let mut c = MatchConfig::new(cmd.clone(), cmd, common::out_dir(name));
+    c.size = 9;
+    c.time = "byoyomi:30s+3x5s".parse().expect("time control");
+    Some(c)
+}
+
+#[test]
+fn gnugo_against_gnugo_on_9x9_is_counted_by_the_referee() {
+    let Some(mut c) = gnugo_config("gnugo_game") else {
+        return;
+    };
+    // The clock is enforced, but GNU Go is not told about it: told it has time, it raises its
+    // level to use it, and the game would take half a minute.
+    c.tell_time = false;
+    let mut moves = 0;
+    let r = play_game(&c.game_spec(1, 0), &mut |g| moves = g.move_count()).expect("the game");
+    assert_eq!(r.outcome, Outcome::Decided, "{:?} {:?}", r.failure, r.notes);
+    assert!(r.failure.is_none());
+    assert_eq!(moves, r.game.move_count());
+    assert!(moves > 20, "a real game: {moves} moves");
+    assert!(
+        matches!(r.game.end(), Some(GameEnd::Agreement(_) | GameEnd::Passes)),
+        "{:?}",
+        r.game.end()
+    );
+    let score = r.game.score().expect("counted");
+    assert_eq!(r.result_string(), score.result_string());
+    assert_eq!(r.names.black, "GNU Go 3.8");
+    assert!(r.time_used.black > std::time::Duration::ZERO);
+    let text = r.sgf();
+    assert!(text.contains("BL[") && text.contains("WL[") && text.contains("TM[30]"));
+    assert!(text.contains("OT[3x5 byo-yomi]"));
+    let record = &parse(&text).expect("parses")[0];
+    let replayed = replay(record, Preset::Ing.rules(), ReplayMode::Strict).expect("replays");
+    assert_eq!(replayed.game.board(), r.game.board());
+}
+
+#[test]
+fn a_gnugo_match_told_the_time() {
+    let Some(mut c) = gnugo_config("gnugo_match") else {
+        return;
+    };
+    // Told 4 s of basic time (GNU Go knows it as absolute time), GNU Go paces itself; Ing's
+    // penalty-point overtime would only cost it points, and the loss comes at 6 s.
+    c.time = "ing-pp:4s".parse().expect("time control");
+    let s = run_match(&c, &mut NoProgress).expect("the match");
+    assert_eq!(s.counted, 1);
+    let g = &s.games[0];
+    assert!(g.end == EndKind::Count || g.end == EndKind::Time, "{g:?}");
+    assert!(g.black_time_ms + g.white_time_ms > 0);
+}
