@@ -12,6 +12,7 @@ use ingo_rules::{KoRule, Komi, Preset, Rules, SuicideRule};
 
 mod gtp;
 mod judge;
+mod matches;
 mod records;
 mod report;
 
@@ -36,6 +37,9 @@ enum Cmd {
     Score(ScoreArgs),
     /// Draw a position of a record as SVG or PNG: coordinates, stones, last move, move numbers.
     Render(RenderArgs),
+    /// Run games between two GTP engines with an enforced clock; the referee judges every move
+    /// and counts every game itself.
+    Match(Box<matches::MatchArgs>),
     /// The handicap between two ranks (3p/3品, 5d/5段, 2k/2級, 級外): White's passes and komi.
     Handicap(HandicapArgs),
 }
@@ -130,23 +134,24 @@ struct RenderArgs {
 
 /// Rule selection shared by the subcommands.
 #[derive(Args, Clone)]
-struct RuleArgs {
+pub struct RuleArgs {
     /// Rules preset: ing, katago-ing, chinese, tromp-taylor, japanese.
     #[arg(long, default_value = "ing")]
-    rules: Preset,
+    pub rules: Preset,
     /// Override the ko rule: ing, simple, positional, situational.
     #[arg(long)]
-    ko: Option<KoRule>,
+    pub ko: Option<KoRule>,
     /// Override the suicide rule: none, block, all.
     #[arg(long)]
-    suicide: Option<SuicideRule>,
+    pub suicide: Option<SuicideRule>,
     /// Override the komi (an integer or half-integer).
     #[arg(long, allow_hyphen_values = true)]
-    komi: Option<Komi>,
+    pub komi: Option<Komi>,
 }
 
 impl RuleArgs {
-    fn rules(&self) -> Rules {
+    /// The rules: the preset with the overrides.
+    pub fn rules(&self) -> Rules {
         let mut r = self.rules.rules();
         if let Some(ko) = self.ko {
             r.ko = ko;
@@ -278,6 +283,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 };
                 write_pictures(&diagram, &options, args.svg.as_deref(), args.png.as_deref())?;
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Match(args) => {
+            matches::run(*args)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Render(args) => {

@@ -166,3 +166,70 @@ fn render_and_score_write_pictures() {
     assert_eq!(code, 2, "render needs --svg or --png");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn match_of_the_built_in_player_against_itself() {
+    let dir = std::env::temp_dir().join(format!("ingo-match-test-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let engine = format!("{} gtp --playouts 50", env!("CARGO_BIN_EXE_ingo"));
+    let (out, code) = ingo(&[
+        "match",
+        "--black",
+        &engine,
+        "--white",
+        &engine,
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "--time",
+        "absolute:60s",
+        "--out",
+        dir.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 of 2 games finished"), "{out}");
+    for game in ["game-0001.sgf", "game-0002.sgf"] {
+        let sgf = fs::read_to_string(dir.join(game)).expect("a record per game");
+        assert!(sgf.contains("RU[GOE]") && sgf.contains("RE["), "{sgf}");
+        let (judged, code) = ingo(&["judge", "--json", dir.join(game).to_str().expect("UTF-8")]);
+        assert_eq!(
+            code, 0,
+            "the referee's record replays under Ing's rules: {judged}"
+        );
+    }
+    // Run again: the match is complete, nothing is replayed.
+    let (out, code) = ingo(&[
+        "match",
+        "--black",
+        &engine,
+        "--white",
+        &engine,
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "--time",
+        "absolute:60s",
+        "--out",
+        dir.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 of 2 games finished"), "{out}");
+    // A different board size is a different match.
+    let (_, code) = ingo(&[
+        "match",
+        "--black",
+        &engine,
+        "--white",
+        &engine,
+        "--games",
+        "2",
+        "--size",
+        "7",
+        "--out",
+        dir.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(code, 2, "resuming with another configuration is refused");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -488,13 +488,13 @@ fn candidates(tree: &Tree) -> Vec<Candidate> {
     out
 }
 
-/// Whether the player to move has a legal board play that does not fill its own eye.
+/// Whether the player to move has a legal board play that neither fills its own eye nor is
+/// suicide.
 fn has_play(game: &Game) -> bool {
     let color = game.to_move();
-    let board = game.board();
-    board
+    game.board()
         .empty_points()
-        .any(|p| !board.is_eye(p, color) && game.is_legal(Move::Play(p)))
+        .any(|p| playout::is_candidate(game, p, color) && game.is_legal(Move::Play(p)))
 }
 
 /// A player that plays uniformly at random among its legal board plays that neither fill its own

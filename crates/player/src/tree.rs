@@ -181,7 +181,7 @@ impl Tree {
     }
 
     /// Creates the children of `id`, whose position is `game`: every legal board play that does
-    /// not fill the mover's own eye, and the pass.
+    /// not fill the mover's own eye and is not suicide, and the pass.
     fn expand(&mut self, id: usize, game: &Game, params: &Params) {
         let color = game.to_move();
         let start = self.nodes.len();
@@ -193,8 +193,10 @@ impl Tree {
                 let p = board.empty_point(i);
                 let mv = Move::Play(p);
                 // Never fill one's own eye: in a playout or in the tree it only ever destroys
-                // life, and leaving it out shrinks the tree.
-                if !board.is_eye(p, color) && game.is_legal(mv) {
+                // life, and leaving it out shrinks the tree. Nor commit block suicide: legal
+                // under Ing ("塊子自盡…不禁著") but it only gives stones away, and engines
+                // playing other rules refuse it, which a referee counts against them.
+                if crate::playout::is_candidate(game, p, color) && game.is_legal(mv) {
                     self.nodes.push(Node::new(mv, color, None));
                 }
             }

@@ -1,0 +1,190 @@
+//! `ingo match`: the command-line face of `ingo-referee`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use ingo_clock::TimeControl;
+use ingo_competition::Rank;
+use ingo_referee::{
+    run_match, ColorPolicy, FailureAction, GameRecord, MatchConfig, MatchSummary, Progress,
+    VoidExhausted,
+};
+
+use crate::RuleArgs;
+
+/// Arguments of `ingo match`.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Command line of engine A, Black in game 1 (for example "gnugo --mode gtp --level 1").
+    #[arg(long)]
+    black: String,
+    /// Command line of engine B, White in game 1.
+    #[arg(long)]
+    white: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Board size, 2 to 25.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+    /// Folder for the SGF files, match.json and the results; a match stopped at any moment
+    /// continues where it stopped when run again with the same folder.
+    #[arg(long)]
+    out: PathBuf,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Time control of both engines: none, absolute:30m, byoyomi:30m+5x30s, canadian:20m+25/5m,
+    /// fischer:10m+10s, ing-pp:3h (Ing's penalty points), ing-rs:1h+3x30s (Ing's byo-yomi).
+    #[arg(long, default_value = "none")]
+    time: TimeControl,
+    /// Time control of engine A only (overrides --time).
+    #[arg(long)]
+    black_time: Option<TimeControl>,
+    /// Time control of engine B only (overrides --time).
+    #[arg(long)]
+    white_time: Option<TimeControl>,
+    /// Rank of engine A (3p/3品, 5d/5段, 2k/2級): with --white-rank, Ing's handicap decides
+    /// colours, White's passes and komi.
+    #[arg(long)]
+    black_rank: Option<Rank>,
+    /// Rank of engine B.
+    #[arg(long)]
+    white_rank: Option<Rank>,
+    /// Engine A takes Black in every game (default: colours alternate).
+    #[arg(long)]
+    fixed_colors: bool,
+    /// Games played at once, each with its own engine processes.
+    #[arg(long, default_value_t = 1)]
+    parallel: usize,
+    /// Do not tell engines the time (the clock is still enforced).
+    #[arg(long)]
+    no_tell_time: bool,
+    /// What an illegal move does: forfeit, or void:N (replay the game, at most N times).
+    #[arg(long, default_value = "forfeit")]
+    on_illegal: String,
+    /// What an engine crash does: forfeit or void:N.
+    #[arg(long, default_value = "forfeit")]
+    on_crash: String,
+    /// What a hang past the clock's deadline does: forfeit (a loss on time) or void:N.
+    #[arg(long, default_value = "forfeit")]
+    on_timeout: String,
+    /// What garbage on the wire does: forfeit or void:N.
+    #[arg(long, default_value = "forfeit")]
+    on_garbage: String,
+    /// When a game has been voided too often: forfeit (the last failure loses) or exclude.
+    #[arg(long, default_value = "forfeit")]
+    when_exhausted: String,
+    /// Void and exclude a game still going after this many moves (default: 10 per point).
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Seconds an engine may answer after its clock's deadline before it is killed.
+    #[arg(long, default_value_t = 1.0)]
+    grace: f64,
+    /// Event name for the SGF files.
+    #[arg(long)]
+    event: Option<String>,
+}
+
+fn failure_action(s: &str, flag: &str) -> anyhow::Result<FailureAction> {
+    if s == "forfeit" {
+        return Ok(FailureAction::Forfeit);
+    }
+    if let Some(n) = s.strip_prefix("void:") {
+        let max_replays = n
+            .parse()
+            .with_context(|| format!("{flag}: {n:?} is not a number of replays"))?;
+        return Ok(FailureAction::Void { max_replays });
+    }
+    bail!("{flag}: expected forfeit or void:N, not {s:?}")
+}
+
+/// The progress bar: games finished, with the running score.
+struct Bar {
+    bar: ProgressBar,
+}
+
+impl Progress for Bar {
+    fn match_started(&mut self, planned: u32, done: u32) {
+        self.bar.set_length(u64::from(planned));
+        self.bar.set_position(u64::from(done));
+        if done > 0 {
+            self.bar.println(format!(
+                "resuming: {done} of {planned} games already played"
+            ));
+        }
+    }
+
+    fn game_voided(&mut self, index: u32, attempt: u32, reason: &str) {
+        self.bar.println(format!(
+            "game {index} void (attempt {attempt}): {reason}; replaying"
+        ));
+    }
+
+    fn game_finished(&mut self, record: &GameRecord, summary: &MatchSummary) {
+        self.bar.println(format!(
+            "game {}: {} (B) vs {} (W): {} {}",
+            record.index, record.black_name, record.white_name, record.result, record.reason
+        ));
+        self.bar
+            .set_message(format!("A {} - B {}", summary.a.wins, summary.b.wins));
+        self.bar.inc(1);
+    }
+}
+
+/// Runs the match and prints the results table.
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let mut config = MatchConfig::new(args.black.clone(), args.white.clone(), args.out.clone());
+    config.games = args.games;
+    config.size = args.size as usize;
+    config.rules = args.rules.rules();
+    config.komi = args.rules.komi;
+    config.time = args.time;
+    config.a.time = args.black_time;
+    config.b.time = args.white_time;
+    config.a.rank = args.black_rank;
+    config.b.rank = args.white_rank;
+    config.colors = if args.fixed_colors {
+        ColorPolicy::Fixed
+    } else {
+        ColorPolicy::Alternate
+    };
+    if args.parallel == 0 {
+        bail!("--parallel must be at least 1");
+    }
+    config.parallel = args.parallel;
+    config.tell_time = !args.no_tell_time;
+    config.failure.on_illegal = failure_action(&args.on_illegal, "--on-illegal")?;
+    config.failure.on_crash = failure_action(&args.on_crash, "--on-crash")?;
+    config.failure.on_timeout = failure_action(&args.on_timeout, "--on-timeout")?;
+    config.failure.on_garbage = failure_action(&args.on_garbage, "--on-garbage")?;
+    config.failure.when_exhausted = match args.when_exhausted.as_str() {
+        "forfeit" => VoidExhausted::Forfeit,
+        "exclude" => VoidExhausted::Exclude,
+        other => bail!("--when-exhausted: expected forfeit or exclude, not {other:?}"),
+    };
+    config.max_moves = args.max_moves;
+    if !(args.grace.is_finite() && args.grace >= 0.0) {
+        bail!("--grace must be a number of seconds, not {}", args.grace);
+    }
+    config.timeouts.grace = Duration::from_secs_f64(args.grace);
+    if let Some(event) = args.event {
+        config.event = Some(event);
+    }
+    let bar = ProgressBar::new(u64::from(config.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut progress = Bar { bar };
+    let summary = run_match(&config, &mut progress)?;
+    progress.bar.finish_and_clear();
+    println!("{summary}");
+    println!(
+        "Records and results (results.txt, results.tsv, results.json) are in {}",
+        args.out.display()
+    );
+    Ok(())
+}
