@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use ingo_rules::{Phase, Point, Preset, Rules, Score};
-use ingo_sgf::{replay, Record, ReplayMode};
+use ingo_sgf::{replay, replay_line, Line, Record, ReplayMode};
 use serde_json::{json, Value};
 use walkdir::WalkDir;
 
@@ -23,6 +23,8 @@ pub struct JudgeOptions {
     pub dead: Vec<String>,
     /// Accept moves that only a ko rule refuses (誤提), reporting them.
     pub tolerant: bool,
+    /// Judge every line of play of the game tree, not only the main line.
+    pub variations: bool,
 }
 
 /// Totals over a run.
@@ -126,6 +128,7 @@ fn judge_record(
     file: &Path,
     game_index: Option<usize>,
     record: &Record,
+    line: Option<&Line>,
     opts: &JudgeOptions,
     summary: &mut Summary,
 ) -> anyhow::Result<(Value, String)> {
@@ -141,7 +144,11 @@ fn judge_record(
     } else {
         ReplayMode::Strict
     };
-    let rep = replay(record, rules, mode)?;
+    let rep = match line {
+        Some(l) => replay_line(record, l, rules, mode)?,
+        None => replay(record, rules, mode)?,
+    };
+    let total_moves = line.map_or(record.moves.len(), |l| l.moves.len());
     summary.games += 1;
     summary.moves += rep.played;
     let game = &rep.game;
@@ -169,7 +176,7 @@ fn judge_record(
         "file": file.display().to_string(),
         "rules": rules_name,
         "size": record.width,
-        "moves": record.moves.len(),
+        "moves": total_moves,
         "illegal": illegal,
         "phase": phase_name(game.phase()),
         "result": score.as_ref().map(result_json),
@@ -177,6 +184,9 @@ fn judge_record(
     if let Value::Object(map) = &mut obj {
         if let Some(i) = game_index {
             map.insert("game".into(), json!(i + 1));
+        }
+        if let Some(l) = line {
+            map.insert("variation".into(), json!(l.to_string()));
         }
         if record.width != record.height {
             map.insert("height".into(), json!(record.height));
@@ -202,28 +212,29 @@ fn judge_record(
             map.insert("warnings".into(), json!(w));
         }
     }
-    let mut line = format!(
-        "{}{}: {rules_name}, {}x{}, {} moves, ",
+    let mut text = format!(
+        "{}{}{}: {rules_name}, {}x{}, {} moves, ",
         file.display(),
         game_index
             .map(|i| format!(" (game {})", i + 1))
             .unwrap_or_default(),
+        line.map(|l| format!(" ({l})")).unwrap_or_default(),
         record.width,
         record.height,
-        record.moves.len()
+        total_moves
     );
     match &rep.illegal {
-        Some(m) => line.push_str(&format!("illegal {m}")),
-        None => line.push_str(&format!("legal, {}", phase_name(game.phase()))),
+        Some(m) => text.push_str(&format!("illegal {m}")),
+        None => text.push_str(&format!("legal, {}", phase_name(game.phase()))),
     }
     if !rep.forced.is_empty() {
-        line.push_str(&format!(
+        text.push_str(&format!(
             ", {} ko retakes accepted (tolerant)",
             rep.forced.len()
         ));
     }
     if let Some(s) = &score {
-        line.push_str(&format!(
+        text.push_str(&format!(
             ", Black {} White {} shared {}, {}",
             s.area.black,
             s.area.white,
@@ -231,10 +242,10 @@ fn judge_record(
             s.result_string()
         ));
     }
-    for w in &record.warnings {
-        line.push_str(&format!("\n  warning: {w}"));
+    for w in line.map_or(&record.warnings, |l| &l.warnings) {
+        text.push_str(&format!("\n  warning: {w}"));
     }
-    Ok((obj, line))
+    Ok((obj, text))
 }
 
 /// Judges every file, printing one line (or JSON object) per game, and returns the totals.
@@ -279,17 +290,33 @@ pub fn run(
         };
         let many = records.len() > 1;
         for (i, record) in records.iter().enumerate() {
-            match judge_record(file, many.then_some(i), record, opts, &mut summary) {
-                Ok((obj, line)) => progress.suspend(|| {
-                    if json_out {
-                        writeln!(out, "{obj}")
-                    } else {
-                        writeln!(out, "{line}")
-                    }
-                })?,
-                Err(e) => {
-                    summary.errors += 1;
-                    progress.suspend(|| {
+            let lines: Vec<Result<Option<Line>, ingo_sgf::SgfError>> = if opts.variations {
+                record.lines().map(|l| l.map(Some)).collect()
+            } else {
+                vec![Ok(None)]
+            };
+            for line in lines {
+                let judged = line.map_err(anyhow::Error::from).and_then(|l| {
+                    judge_record(
+                        file,
+                        many.then_some(i),
+                        record,
+                        l.as_ref(),
+                        opts,
+                        &mut summary,
+                    )
+                });
+                match judged {
+                    Ok((obj, line)) => progress.suspend(|| {
+                        if json_out {
+                            writeln!(out, "{obj}")
+                        } else {
+                            writeln!(out, "{line}")
+                        }
+                    })?,
+                    Err(e) => {
+                        summary.errors += 1;
+                        progress.suspend(|| {
                         if json_out {
                             let obj = json!({"file": file.display().to_string(), "error": format!("{e:#}")});
                             writeln!(out, "{obj}")
@@ -297,6 +324,7 @@ pub fn run(
                             writeln!(out, "{}: error: {e:#}", file.display())
                         }
                     })?;
+                    }
                 }
             }
         }

@@ -81,6 +81,9 @@ struct JudgeArgs {
     /// Accept ko retakes that Ing's rules refuse (mistaken captures, 誤提) and list them.
     #[arg(long)]
     tolerant: bool,
+    /// Judge every line of play (each variation from the root to a leaf), not only the main line.
+    #[arg(long)]
+    variations: bool,
 }
 
 #[derive(Args)]
@@ -180,9 +183,15 @@ struct GtpArgs {
     /// allow less).
     #[arg(long)]
     time: Option<f64>,
-    /// Seed of the built-in player's random numbers.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed of the built-in player's random numbers: with a playout budget and no time limit,
+    /// the same seed plays the same moves. By default a new seed each run, so that the games of
+    /// a match differ.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Never resign (by default the player resigns when its best move wins less than 2% of
+    /// at least 2,000 playouts, instead of playing out a lost game).
+    #[arg(long)]
+    no_resign: bool,
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -198,7 +207,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     playouts: Some(args.playouts),
                     time,
                 },
-                seed: args.seed,
+                seed: args.seed.unwrap_or_else(fresh_seed),
+                resign: (!args.no_resign).then_some(ingo_player::ResignPolicy {
+                    below: 0.02,
+                    min_playouts: 2_000.min(args.playouts),
+                }),
                 ..ingo_player::Config::default()
             };
             let player = ingo_player::Player::new(config)?;
@@ -214,6 +227,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 count: args.count,
                 dead: args.dead,
                 tolerant: args.tolerant,
+                variations: args.variations,
             };
             let summary = judge::run(&args.paths, args.json, &opts, &mut io::stdout().lock())?;
             Ok(ExitCode::from(summary.exit_code()))
@@ -302,6 +316,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A seed that differs from run to run: the clock and the process id, mixed.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
 }
 
 /// Writes the diagram as SVG and/or PNG.
