@@ -106,6 +106,13 @@ fn judge_reports_what_the_lenient_reader_repaired() {
 }
 
 #[test]
+fn judge_every_variation_on_request() {
+    golden("variations_main", &["judge", "--json", "variations.sgf"], 0);
+    golden("variations_all", &["judge", "--json", "--variations", "variations.sgf"], 1);
+    golden("variations_text", &["judge", "--variations", "variations.sgf"], 1);
+}
+
+#[test]
 fn judge_a_folder_and_a_collection() {
     golden("folder_json", &["judge", "--json", "."], 2);
 }
