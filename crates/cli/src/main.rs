@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use ingo_competition::{handicap, HandicapScale, Rank};
 use ingo_rules::{KoRule, Komi, Preset, Rules, SuicideRule};
 
+mod bench;
 mod gtp;
 mod judge;
 mod matches;
@@ -42,6 +43,8 @@ enum Cmd {
     Match(Box<matches::MatchArgs>),
     /// The handicap between two ranks (3p/3品, 5d/5段, 2k/2級, 級外): White's passes and komi.
     Handicap(HandicapArgs),
+    /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Args)]
@@ -301,6 +304,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Match(args) => {
             matches::run(*args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Bench(args) => {
+            bench::run(args, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Render(args) => {

@@ -108,8 +108,16 @@ fn judge_reports_what_the_lenient_reader_repaired() {
 #[test]
 fn judge_every_variation_on_request() {
     golden("variations_main", &["judge", "--json", "variations.sgf"], 0);
-    golden("variations_all", &["judge", "--json", "--variations", "variations.sgf"], 1);
-    golden("variations_text", &["judge", "--variations", "variations.sgf"], 1);
+    golden(
+        "variations_all",
+        &["judge", "--json", "--variations", "variations.sgf"],
+        1,
+    );
+    golden(
+        "variations_text",
+        &["judge", "--variations", "variations.sgf"],
+        1,
+    );
 }
 
 #[test]

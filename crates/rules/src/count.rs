@@ -148,13 +148,15 @@ pub fn owners(board: &Board, dead: &[Point]) -> Vec<Owner> {
         })
         .collect();
     let mut seen = vec![false; w * h];
+    // One region and one stack for all regions: a final position has dozens of small ones.
     let mut region = Vec::new();
+    let mut stack = Vec::new();
     for start in 0..w * h {
         if color[start].is_some() || seen[start] {
             continue;
         }
         region.clear();
-        let mut stack = vec![start];
+        stack.push(start);
         seen[start] = true;
         let (mut black, mut white) = (false, false);
         while let Some(i) = stack.pop() {

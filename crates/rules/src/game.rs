@@ -245,7 +245,7 @@ struct Plan {
 /// game.play(Move::Play(p)).unwrap();
 /// assert_eq!(game.play(Move::Play(p)).unwrap_err().kind, PlayErrorKind::Occupied);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     rules: Rules,
     /// Shared by clones: only undo needs it, and a board is 15 KB.
@@ -256,7 +256,8 @@ pub struct Game {
     start_hash: u64,
     hist: Vec<Ply>,
     removed: Vec<Point>,
-    /// Situation → the latest history index (number of plies played) where it stood.
+    /// Situation → the latest history index (number of plies played) where it stood (kept only
+    /// for the ko rules that read it, [`tracks_situations`]).
     last_seen: FxHashMap<u64, u32>,
     /// Position → the first index where it stood (positional superko only).
     pos_seen: FxHashMap<u64, u32>,
@@ -275,6 +276,78 @@ pub struct Game {
     snapshots: Vec<Arc<[Cell; CELLS]>>,
 }
 
+/// Whether games under `ko` keep `Game::last_seen`: Ing's cycle rule (R6) and situational
+/// superko read it; simple ko and positional superko never do, so they skip the work.
+fn tracks_situations(ko: KoRule) -> bool {
+    matches!(ko, KoRule::Ing | KoRule::SituationalSuperko)
+}
+
+/// A copy of `v` with `v`'s capacity.
+fn with_room<T: Copy>(v: &Vec<T>) -> Vec<T> {
+    let mut c = Vec::with_capacity(v.capacity());
+    c.extend_from_slice(v);
+    c
+}
+
+/// A copy of `t` with `t`'s capacity. A table mostly empty (a new game's, with room reserved for
+/// a whole game) is rebuilt entry by entry rather than copied bucket by bucket: clearing its
+/// control bytes moves a sixteenth of the memory a full copy would.
+fn clone_table(t: &FxHashMap<u64, u32>) -> FxHashMap<u64, u32> {
+    if t.len() * 4 >= t.capacity() {
+        return t.clone();
+    }
+    let mut c = FxHashMap::with_capacity_and_hasher(t.capacity(), Default::default());
+    c.extend(t.iter().map(|(&k, &v)| (k, v)));
+    c
+}
+
+impl Clone for Game {
+    /// A copy of the game. The history vectors keep the room reserved for them (a derived clone
+    /// would allocate them to their length only), so that a search's clone of a game, played on
+    /// at once, does not reallocate its history move after move.
+    fn clone(&self) -> Game {
+        // Destructured so that a field added later cannot be forgotten here.
+        let Game {
+            rules,
+            setup,
+            board,
+            to_move,
+            start_hash,
+            hist,
+            removed,
+            last_seen,
+            pos_seen,
+            bans,
+            disturb_used,
+            pending,
+            consecutive_passes,
+            phase,
+            end,
+            penalties,
+            snapshots,
+        } = self;
+        Game {
+            rules: *rules,
+            setup: Arc::clone(setup),
+            board: board.clone(),
+            to_move: *to_move,
+            start_hash: *start_hash,
+            hist: with_room(hist),
+            removed: with_room(removed),
+            last_seen: clone_table(last_seen),
+            pos_seen: pos_seen.clone(),
+            bans: bans.clone(),
+            disturb_used: disturb_used.clone(),
+            pending: pending.clone(),
+            consecutive_passes: *consecutive_passes,
+            phase: *phase,
+            end: end.clone(),
+            penalties: *penalties,
+            snapshots: snapshots.clone(),
+        }
+    }
+}
+
 impl Game {
     /// A new game from `setup` under `rules`.
     pub fn new(setup: Setup, rules: Rules) -> Game {
@@ -287,6 +360,11 @@ impl Game {
         let start_hash = board.hash();
         // Room for a typical game without rehashing: most games last one to two moves per point.
         let expected = board.area() * 2;
+        let situations = if tracks_situations(rules.ko) {
+            expected
+        } else {
+            0
+        };
         let mut g = Game {
             rules,
             setup,
@@ -295,7 +373,7 @@ impl Game {
             start_hash,
             hist: Vec::with_capacity(expected),
             removed: Vec::new(),
-            last_seen: FxHashMap::with_capacity_and_hasher(expected, Default::default()),
+            last_seen: FxHashMap::with_capacity_and_hasher(situations, Default::default()),
             pos_seen: FxHashMap::default(),
             bans: FxHashMap::default(),
             disturb_used: FxHashSet::default(),
@@ -306,7 +384,9 @@ impl Game {
             penalties: ByColor::default(),
             snapshots: Vec::new(),
         };
-        g.last_seen.insert(start_hash ^ zobrist::side(to_move), 0);
+        if tracks_situations(rules.ko) {
+            g.last_seen.insert(start_hash ^ zobrist::side(to_move), 0);
+        }
         if rules.ko == KoRule::PositionalSuperko {
             g.pos_seen.insert(start_hash, 0);
         }
@@ -346,6 +426,43 @@ impl Game {
     /// Number of moves played (passes included).
     pub fn move_count(&self) -> usize {
         self.hist.len()
+    }
+
+    /// The heap bytes held by the history: the moves (24 bytes each), the removed stones, the
+    /// tables of situations and positions seen, the cycle bans and disturbances, and the board
+    /// snapshots (shared with clones, counted here in full). Exact for the vectors; for the hash
+    /// tables, the bucket arrays as `hashbrown` lays them out (an entry and a control byte per
+    /// bucket). Reserved room counts, since it is allocated. Not included: the board (about
+    /// 15 KB, boxed), the setup and the `Game` value itself.
+    ///
+    /// ```
+    /// use ingo_rules::{Game, Move, Point, Rules, Setup};
+    /// let mut game = Game::new(Setup::empty(9).unwrap(), Rules::ing());
+    /// game.play(Move::Play(Point::from_gtp("E5", 9, 9).unwrap())).unwrap();
+    /// // Room for two moves per point is reserved from the start: 162 moves of 24 bytes.
+    /// assert!(game.history_bytes() >= 162 * 24);
+    /// ```
+    pub fn history_bytes(&self) -> usize {
+        use std::mem::size_of;
+        fn table_bytes(capacity: usize, entry: usize) -> usize {
+            // hashbrown keeps a power-of-two number of buckets, at most 7/8 full (all but one
+            // below 8 buckets), plus one control byte per bucket and a 16-byte group at the end.
+            let buckets = match capacity {
+                0 => return 0,
+                c if c < 8 => (c + 1).next_power_of_two(),
+                c => (c * 8 / 7).next_power_of_two(),
+            };
+            buckets * (entry + 1) + 16
+        }
+        self.hist.capacity() * size_of::<Ply>()
+            + self.removed.capacity() * size_of::<Point>()
+            + table_bytes(self.last_seen.capacity(), size_of::<(u64, u32)>())
+            + table_bytes(self.pos_seen.capacity(), size_of::<(u64, u32)>())
+            + table_bytes(self.bans.capacity(), size_of::<((u64, u16), u32)>())
+            + table_bytes(self.disturb_used.capacity(), size_of::<u64>())
+            + self.snapshots.capacity() * size_of::<Arc<[Cell; CELLS]>>()
+            // Each snapshot: the cells and the Arc's two counters.
+            + self.snapshots.len() * (size_of::<[Cell; CELLS]>() + 2 * size_of::<usize>())
     }
 
     /// Number of consecutive passes at the end of the history.
@@ -817,9 +934,15 @@ impl Game {
         self.to_move = color.opponent();
         let index = self.hist.len() as u32;
         let sit = self.situation_hash();
+        // One probe of the table: the insert hands back the latest earlier index, if any.
+        let seen_before = if tracks_situations(self.rules.ko) {
+            self.last_seen.insert(sit, index)
+        } else {
+            None
+        };
         if pt != NO_POINT {
             if self.rules.ko == KoRule::Ing {
-                if let Some(&j) = self.last_seen.get(&sit) {
+                if let Some(j) = seen_before {
                     let j = j as usize;
                     if self.color_at_index(j) == self.to_move
                         && *self.cells_at(j) == self.board.cells
@@ -840,7 +963,6 @@ impl Game {
                 self.phase = Phase::Suspended;
             }
         }
-        self.last_seen.insert(sit, index);
         if self.rules.ko == KoRule::PositionalSuperko {
             self.pos_seen.entry(self.board.hash()).or_insert(index);
         }

@@ -1,0 +1,1193 @@
+//! `ingo bench`: the speed of the engine, measured the way a search and a referee use it, each
+//! benchmark checking its own result so that a fast wrong answer cannot pass unseen.
+//!
+//! * `playouts`: light random playouts from the empty board (a template game cloned per playout,
+//!   as a search does), under Ing's ko rules or simple ko. With `--playouts N --seed K` the move
+//!   total is deterministic and printed (`total_moves=`), so a change in what the engine decides
+//!   shows; the last line is `playouts_per_second=<number>` for scripts.
+//! * `compare`: the same under Ing's rules and simple ko, alternating, and the cost of Ing's rules.
+//! * `judge`: parse + strict replay under Ing's rules + count of every record of a corpus, read
+//!   into memory first; checks the move counts against the corpus index and that every Ing Cup
+//!   game replays cleanly.
+//! * `player`: the built-in player's playouts per second over a few moves of a fixed opening.
+//! * `memory`: bytes of history per ply ([`ingo_rules::Game::history_bytes`]) and the peak
+//!   resident memory of judging a corpus.
+//! * `peer`: light playouts of a peer Go library (the `goban` crate, with the `peer` feature) beside
+//!   ingo's, and their ratio; `judge --peer sgfmill` times sgfmill on the same records.
+//!
+//! `BENCHMARKS.md` at the root of the workspace has the commands and the figures.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure, Context};
+use clap::{Args, Subcommand, ValueEnum};
+use ingo_player::{Action, Budget, Config, Player, Rng};
+use ingo_rules::{Color, Game, KoRule, Rules, Score, Setup};
+use ingo_sgf::{ReadOptions, ReplayMode};
+
+/// `ingo bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    what: BenchCmd,
+}
+
+#[derive(Subcommand)]
+enum BenchCmd {
+    /// Light random playouts from the empty board; ends with `playouts_per_second=<number>`.
+    Playouts(PlayoutArgs),
+    /// Playouts under Ing's ko rules and under simple ko, alternating: the cost of Ing's rules.
+    Compare(CompareArgs),
+    /// Parse, replay under Ing's rules and count every record of a corpus (read into memory first).
+    Judge(JudgeBenchArgs),
+    /// The built-in player's search speed over a few moves of a fixed opening.
+    Player(PlayerArgs),
+    /// Bytes of history per ply, and the peak memory of judging a corpus.
+    Memory(MemoryArgs),
+    /// Light playouts of a peer library (the `goban` crate) beside ingo's, and the ratio (needs
+    /// the `peer` feature: `cargo run --release -p ingo-cli --features peer -- bench peer`).
+    Peer(PeerArgs),
+}
+
+/// The ko rule of a playout benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchKo {
+    /// Ing's ko rules (R2–R6 of the spec), the default rules of ingo.
+    Ing,
+    /// Simple ko: only the immediate retake of a single stone is forbidden.
+    Simple,
+}
+
+impl BenchKo {
+    fn rules(self) -> Rules {
+        let mut rules = Rules::ing();
+        rules.ko = match self {
+            BenchKo::Ing => KoRule::Ing,
+            BenchKo::Simple => KoRule::Simple,
+        };
+        rules
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            BenchKo::Ing => "ing",
+            BenchKo::Simple => "simple",
+        }
+    }
+}
+
+#[derive(Args)]
+struct PlayoutArgs {
+    /// Board size.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+    /// Ko rule: `ing` (Ing's rules) or `simple`.
+    #[arg(long, value_enum, default_value = "ing")]
+    ko: BenchKo,
+    /// Run for this many seconds (default 5 when --playouts is not given).
+    #[arg(long, conflicts_with = "playouts")]
+    seconds: Option<f64>,
+    /// Run exactly this many playouts (the move total is then deterministic for the seed).
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Seed of the random numbers.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// Board size.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+    /// Seconds for each ko rule, spent in alternating one-second rounds.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Seed of the random numbers (each round restarts from it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Args)]
+struct JudgeBenchArgs {
+    /// The folder of records, searched recursively for *.sgf (with INDEX.tsv for the move check
+    /// when it has one).
+    #[arg(long, default_value = "../shared/sgf-corpus")]
+    corpus: PathBuf,
+    /// Only records of this board size (19 for real 19×19 games).
+    #[arg(long)]
+    size: Option<u8>,
+    /// Judge the records this many times over (after one untimed pass).
+    #[arg(long, default_value_t = 3)]
+    repeat: u32,
+    /// Also time a peer on the same files: `sgfmill` (python3 with sgfmill installed) or `gnugo`
+    /// (GNU Go's `loadsgf` over GTP).
+    #[arg(long, value_enum)]
+    peer: Vec<JudgePeer>,
+    /// The GNU Go program for `--peer gnugo`.
+    #[arg(long, default_value = "gnugo")]
+    gnugo: PathBuf,
+}
+
+/// A program that replays SGF records, timed on the same files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum JudgePeer {
+    /// sgfmill (Python): parse and replay the main line with captures (no ko check).
+    Sgfmill,
+    /// GNU Go over GTP: `loadsgf` of each file (parse and replay through its board).
+    Gnugo,
+}
+
+impl JudgePeer {
+    fn name(self) -> &'static str {
+        match self {
+            JudgePeer::Sgfmill => "sgfmill",
+            JudgePeer::Gnugo => "gnugo",
+        }
+    }
+}
+
+#[derive(Args)]
+struct PlayerArgs {
+    /// Board size.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+    /// Playouts per move.
+    #[arg(long, default_value_t = 2000)]
+    playouts: u64,
+    /// Moves to generate (each from the position the previous ones made).
+    #[arg(long, default_value_t = 4)]
+    moves: u32,
+    /// Seed of the player.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Args)]
+struct MemoryArgs {
+    /// The folder of records to judge for the peak memory (skipped when missing).
+    #[arg(long, default_value = "../shared/sgf-corpus")]
+    corpus: PathBuf,
+    /// Seed of the random playout games measured.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Args)]
+struct PeerArgs {
+    /// Board size (the peer, `goban`, supports 9, 13 and 19).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+    /// Seconds for each side, in alternating one-second rounds.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Seed of the random numbers.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs `ingo bench`, writing the report to `out`.
+///
+/// # Errors
+/// When a benchmark's self-check fails, an argument is out of range, or a file cannot be read.
+pub fn run(args: BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    match args.what {
+        BenchCmd::Playouts(a) => playouts(&a, out),
+        BenchCmd::Compare(a) => compare(&a, out),
+        BenchCmd::Judge(a) => judge(&a, out),
+        BenchCmd::Player(a) => player(&a, out),
+        BenchCmd::Memory(a) => memory(&a, out),
+        BenchCmd::Peer(a) => peer(&a, out),
+    }
+}
+
+fn positive_seconds(s: f64, flag: &str) -> anyhow::Result<Duration> {
+    ensure!(
+        s.is_finite() && s > 0.0,
+        "{flag} must be a positive number of seconds, not {s}"
+    );
+    Ok(Duration::from_secs_f64(s))
+}
+
+/// Time this thread has spent on a processor, where Linux reports it (`/proc/thread-self/schedstat`,
+/// nanoseconds): on a busy machine it shows how much of the wall-clock time the benchmark had.
+fn cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        s.split_whitespace().next()?.parse().ok()?,
+    ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playouts
+// ---------------------------------------------------------------------------------------------
+
+/// When a batch of playouts stops.
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    Playouts(u64),
+    Time(Duration),
+}
+
+/// What a batch of playouts did; every field but the times is deterministic for a seed and count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Batch {
+    /// Playouts made.
+    pub playouts: u64,
+    /// Moves played in them, passes included.
+    pub moves: u64,
+    /// Playouts Black won by the count.
+    pub black_wins: u64,
+    /// Sum of the margins (for Black, in half points), a checksum of the final positions.
+    pub margin_halves: i64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// Time on a processor, when known.
+    pub cpu: Option<Duration>,
+}
+
+impl Batch {
+    fn add(&mut self, other: &Batch) {
+        self.cpu = if self.elapsed.is_zero() {
+            other.cpu
+        } else {
+            self.cpu.zip(other.cpu).map(|(a, b)| a + b)
+        };
+        self.playouts += other.playouts;
+        self.moves += other.moves;
+        self.black_wins += other.black_wins;
+        self.margin_halves += other.margin_halves;
+        self.elapsed += other.elapsed;
+    }
+
+    /// The share of the wall-clock time spent on a processor, when known.
+    fn cpu_share(&self) -> Option<f64> {
+        self.cpu
+            .map(|c| c.as_secs_f64() / self.elapsed.as_secs_f64().max(1e-9))
+    }
+
+    fn per_second(&self, n: u64) -> f64 {
+        n as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// Playouts per second.
+    pub fn playouts_per_second(&self) -> f64 {
+        self.per_second(self.playouts)
+    }
+
+    /// Moves per second.
+    pub fn moves_per_second(&self) -> f64 {
+        self.per_second(self.moves)
+    }
+}
+
+/// The margin for Black in half points (positive: Black ahead).
+fn black_margin(score: &Score) -> i64 {
+    let m = i64::from(score.margin_halves);
+    if score.winner == Color::Black {
+        m
+    } else {
+        -m
+    }
+}
+
+/// Light random playouts ([`ingo_player::playout`]) from the empty `size`×`size` board under
+/// `ko`, each on a clone of one template game, until `limit`.
+fn run_playouts(size: usize, ko: BenchKo, seed: u64, limit: Limit) -> anyhow::Result<Batch> {
+    let template = Game::new(Setup::empty(size)?, ko.rules());
+    let mut rng = Rng::new(seed);
+    let mut b = Batch::default();
+    let cpu_start = cpu_time();
+    let start = Instant::now();
+    loop {
+        match limit {
+            Limit::Playouts(n) if b.playouts >= n => break,
+            Limit::Time(t) if start.elapsed() >= t => break,
+            _ => {}
+        }
+        let mut game = template.clone();
+        let score = ingo_player::playout(&mut game, &mut rng);
+        b.playouts += 1;
+        b.moves += game.move_count() as u64;
+        b.black_wins += u64::from(score.winner == Color::Black);
+        b.margin_halves += black_margin(&score);
+    }
+    b.elapsed = start.elapsed();
+    b.cpu = cpu_time()
+        .zip(cpu_start)
+        .map(|(end, start)| end.saturating_sub(start));
+    Ok(b)
+}
+
+fn write_batch(out: &mut impl Write, b: &Batch) -> anyhow::Result<()> {
+    writeln!(out, "playouts={}", b.playouts)?;
+    writeln!(out, "total_moves={}", b.moves)?;
+    writeln!(out, "black_wins={}", b.black_wins)?;
+    writeln!(out, "margin_sum_halves={}", b.margin_halves)?;
+    writeln!(
+        out,
+        "moves_per_playout={:.2}",
+        b.moves as f64 / b.playouts.max(1) as f64
+    )?;
+    writeln!(out, "seconds={:.3}", b.elapsed.as_secs_f64())?;
+    if let (Some(share), true) = (b.cpu_share(), b.elapsed.as_secs_f64() >= 0.5) {
+        // Below 1 when other processes took the processor for part of the run.
+        writeln!(out, "cpu_share={share:.2}")?;
+    }
+    writeln!(out, "moves_per_second={:.0}", b.moves_per_second())?;
+    Ok(())
+}
+
+fn playouts(a: &PlayoutArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let limit = match (a.playouts, a.seconds) {
+        (Some(n), _) => Limit::Playouts(n),
+        (None, s) => Limit::Time(positive_seconds(s.unwrap_or(5.0), "--seconds")?),
+    };
+    let cap = 3 * u64::from(a.size) * u64::from(a.size);
+    writeln!(
+        out,
+        "bench playouts: {n}x{n}, ko {ko}, seed {seed}, {limit}; light policy (uniform among legal \
+         plays that fill no own eye), ends at two passes or {cap} moves",
+        n = a.size,
+        ko = a.ko.name(),
+        seed = a.seed,
+        limit = match limit {
+            Limit::Playouts(n) => format!("{n} playouts"),
+            Limit::Time(t) => format!("{:.1} s", t.as_secs_f64()),
+        },
+    )?;
+    let b = run_playouts(a.size.into(), a.ko, a.seed, limit)?;
+    ensure!(b.playouts > 0, "no playout finished");
+    // A playout makes at least one move per side before two passes can end it, and at most
+    // the cap.
+    ensure!(
+        b.moves >= 2 * b.playouts && b.moves <= cap * b.playouts,
+        "{} moves in {} playouts is outside what the policy can play",
+        b.moves,
+        b.playouts
+    );
+    write_batch(out, &b)?;
+    writeln!(out, "playouts_per_second={:.1}", b.playouts_per_second())?;
+    Ok(())
+}
+
+/// Runs one-second rounds under both ko rules, alternating which goes first; the totals.
+fn alternate(
+    seed: u64,
+    total: Duration,
+    mut run: impl FnMut(BenchKo, u64, Limit) -> anyhow::Result<Batch>,
+) -> anyhow::Result<(Batch, Batch)> {
+    let rounds = total.as_secs_f64().ceil().max(1.0) as u32;
+    let round = total / rounds;
+    let (mut ing, mut simple) = (Batch::default(), Batch::default());
+    for r in 0..rounds {
+        // Alternate which goes first, so that neither always runs on a warmer (or busier) machine.
+        let order = if r % 2 == 0 {
+            [BenchKo::Ing, BenchKo::Simple]
+        } else {
+            [BenchKo::Simple, BenchKo::Ing]
+        };
+        for ko in order {
+            let b = run(ko, seed.wrapping_add(u64::from(r)), Limit::Time(round))?;
+            match ko {
+                BenchKo::Ing => ing.add(&b),
+                BenchKo::Simple => simple.add(&b),
+            }
+        }
+    }
+    Ok((ing, simple))
+}
+
+fn compare(a: &CompareArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let total = positive_seconds(a.seconds, "--seconds")?;
+    let size = usize::from(a.size);
+    writeln!(
+        out,
+        "bench compare: {n}x{n}, light playouts under Ing's ko rules and under simple ko, \
+         {s:.1} s each in alternating rounds",
+        n = a.size,
+        s = total.as_secs_f64()
+    )?;
+    let (ing, simple) = alternate(a.seed, total, |ko, seed, limit| {
+        run_playouts(size, ko, seed, limit)
+    })?;
+    ensure!(
+        ing.playouts > 0 && simple.playouts > 0,
+        "no playout finished"
+    );
+    for (name, b) in [("ing", &ing), ("simple", &simple)] {
+        writeln!(
+            out,
+            "{name}: playouts={} moves={} moves_per_playout={:.2} playouts_per_second={:.1} \
+             moves_per_second={:.0} cpu_share={:.2}",
+            b.playouts,
+            b.moves,
+            b.moves as f64 / b.playouts as f64,
+            b.playouts_per_second(),
+            b.moves_per_second(),
+            b.cpu_share().unwrap_or(f64::NAN)
+        )?;
+    }
+    // Per move: the two rules play the same games from the same seed, but a round's time limit
+    // cuts the batches at different points.
+    let per_move = (simple.moves_per_second() / ing.moves_per_second() - 1.0) * 100.0;
+    let per_playout = (simple.playouts_per_second() / ing.playouts_per_second() - 1.0) * 100.0;
+    writeln!(out, "ing_overhead_per_playout_percent={per_playout:.1}")?;
+    writeln!(out, "ing_overhead_percent={per_move:.1}")?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judge
+// ---------------------------------------------------------------------------------------------
+
+/// A row of the corpus's `INDEX.tsv`: what sgfmill found in the file.
+struct IndexRow {
+    /// `B`/`W` nodes of the main line, passes included (`None` when sgfmill could not parse it).
+    moves: Option<usize>,
+    /// Game trees in the file.
+    games: usize,
+}
+
+/// Reads `INDEX.tsv` of a corpus (columns `path`, `SZ`, `moves`, …, `games`, `sgfmill`), if any.
+fn read_index(dir: &Path) -> anyhow::Result<Option<HashMap<String, IndexRow>>> {
+    let path = dir.join("INDEX.tsv");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .with_context(|| format!("{} has no column {name}", path.display()))
+    };
+    let (c_path, c_moves, c_games) = (col("path")?, col("moves")?, col("games")?);
+    let mut rows = HashMap::new();
+    for line in lines.filter(|l| !l.is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let get = |c: usize| f.get(c).copied().unwrap_or_default();
+        rows.insert(
+            get(c_path).to_string(),
+            IndexRow {
+                moves: get(c_moves).parse().ok(),
+                games: get(c_games).parse().unwrap_or(1),
+            },
+        );
+    }
+    Ok(Some(rows))
+}
+
+/// Totals of judging a set of records: all deterministic, so every pass must give the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct JudgeTotals {
+    /// Files judged.
+    files: usize,
+    /// Files that could not be read as SGF, and games whose setup is unusable.
+    unreadable: usize,
+    /// Games replayed.
+    games: usize,
+    /// Moves played (up to the first refused one).
+    moves: usize,
+    /// Games with a move Ing's rules refuse.
+    refused: usize,
+    /// Games that reached the end of play (four passes).
+    ended: usize,
+    /// Sum of the counts' margins for Black, in half points: a checksum of the final positions.
+    margin_halves: i64,
+}
+
+/// What the untimed pass learns about one record, for the checks.
+struct RecordFacts {
+    size: (usize, usize),
+    record_moves: usize,
+    clean: bool,
+}
+
+/// Judges one file as `ingo judge` does, under Ing's rules: parse, strict replay of each game's
+/// main line, count of the final position.
+fn judge_bytes(bytes: &[u8], t: &mut JudgeTotals, mut facts: Option<&mut Vec<RecordFacts>>) {
+    t.files += 1;
+    let Ok(records) = ingo_sgf::parse_bytes(bytes, &ReadOptions::default()) else {
+        t.unreadable += 1;
+        return;
+    };
+    for record in &records {
+        let Ok(rep) = ingo_sgf::replay(record, Rules::ing(), ReplayMode::Strict) else {
+            t.unreadable += 1;
+            continue;
+        };
+        t.games += 1;
+        t.moves += rep.played;
+        t.refused += usize::from(rep.illegal.is_some());
+        t.ended += usize::from(rep.game.phase() == ingo_rules::Phase::Ended);
+        t.margin_halves += black_margin(&rep.game.count(&[]));
+        if let Some(f) = facts.as_deref_mut() {
+            f.push(RecordFacts {
+                size: (record.width, record.height),
+                record_moves: record.moves.len(),
+                clean: rep.is_clean() && rep.played == record.moves.len(),
+            });
+        }
+    }
+}
+
+/// The peak resident memory of this process so far (`VmHWM`), in KiB, where Linux reports it.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn write_totals(out: &mut impl Write, t: &JudgeTotals) -> anyhow::Result<()> {
+    writeln!(out, "files={}", t.files)?;
+    writeln!(out, "unreadable={}", t.unreadable)?;
+    writeln!(out, "games={}", t.games)?;
+    writeln!(out, "total_moves={}", t.moves)?;
+    writeln!(out, "refused={}", t.refused)?;
+    writeln!(out, "ended={}", t.ended)?;
+    writeln!(out, "margin_sum_halves={}", t.margin_halves)?;
+    Ok(())
+}
+
+fn judge(a: &JudgeBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    ensure!(a.repeat >= 1, "--repeat must be at least 1");
+    ensure!(
+        a.corpus.is_dir(),
+        "no corpus at {} (give --corpus DIR)",
+        a.corpus.display()
+    );
+    let paths = crate::judge::collect_files(std::slice::from_ref(&a.corpus))?;
+    let index = read_index(&a.corpus)?;
+    let mut files: Vec<(String, PathBuf, Vec<u8>)> = Vec::with_capacity(paths.len());
+    for p in paths {
+        let bytes = std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
+        let rel = p
+            .strip_prefix(&a.corpus)
+            .unwrap_or(&p)
+            .to_string_lossy()
+            .replace('\\', "/");
+        files.push((rel, p, bytes));
+    }
+    // The untimed pass: the facts the checks need, and the selection by size.
+    let mut checked = 0usize;
+    let mut mismatches: Vec<String> = Vec::new();
+    let mut ing_cup = (0usize, Vec::new());
+    let mut selected = Vec::new();
+    for (rel, path, bytes) in &files {
+        let mut facts = Vec::new();
+        judge_bytes(bytes, &mut JudgeTotals::default(), Some(&mut facts));
+        let keep = match a.size {
+            None => true,
+            Some(n) => {
+                let n = usize::from(n);
+                !facts.is_empty() && facts.iter().all(|f| f.size == (n, n))
+            }
+        };
+        if !keep {
+            continue;
+        }
+        // The move count of the main line against sgfmill's, from the corpus index.
+        if let Some(row) = index.as_ref().and_then(|ix| ix.get(rel.as_str())) {
+            if let (Some(m), 1, [f]) = (row.moves, row.games, facts.as_slice()) {
+                checked += 1;
+                if f.record_moves != m {
+                    mismatches.push(format!("{rel}: {} moves, INDEX.tsv {m}", f.record_moves));
+                }
+            }
+        }
+        // Games refereed under Ing's rules (a folder named Ing, as the corpus's Ing Cup games)
+        // replay without a refused move.
+        if rel.split('/').any(|c| c == "Ing") {
+            ing_cup.0 += facts.len();
+            if facts.is_empty() || facts.iter().any(|f| !f.clean) {
+                ing_cup.1.push(rel.clone());
+            }
+        }
+        selected.push((path.clone(), bytes.as_slice()));
+    }
+    ensure!(!selected.is_empty(), "no records selected");
+    let bytes_total: usize = selected.iter().map(|(_, b)| b.len()).sum();
+    writeln!(
+        out,
+        "bench judge: {} ({} files{}, {:.1} MB in memory), parse + strict replay under Ing's \
+         rules + count, {} timed passes",
+        a.corpus.display(),
+        selected.len(),
+        a.size
+            .map(|n| format!(" of {n}x{n} records"))
+            .unwrap_or_default(),
+        bytes_total as f64 / 1e6,
+        a.repeat
+    )?;
+    let mut totals = None;
+    let cpu_start = cpu_time();
+    let start = Instant::now();
+    for _ in 0..a.repeat {
+        let mut t = JudgeTotals::default();
+        for (_, bytes) in &selected {
+            judge_bytes(bytes, &mut t, None);
+        }
+        if let Some(prev) = totals {
+            ensure!(
+                prev == t,
+                "two passes over the same records differ: {prev:?} / {t:?}"
+            );
+        }
+        totals = Some(t);
+    }
+    let elapsed = start.elapsed();
+    let cpu = cpu_time().zip(cpu_start).map(|(e, s)| e.saturating_sub(s));
+    let t = totals.unwrap_or_default();
+    write_totals(out, &t)?;
+    if index.is_some() {
+        writeln!(out, "index_checked={checked}")?;
+        writeln!(out, "index_move_mismatches={}", mismatches.len())?;
+    }
+    writeln!(out, "ing_cup_games={}", ing_cup.0)?;
+    writeln!(out, "ing_cup_refused={}", ing_cup.1.len())?;
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let passes = f64::from(a.repeat);
+    let files_per_second = selected.len() as f64 * passes / secs;
+    writeln!(out, "seconds={secs:.3}")?;
+    if let Some(cpu) = cpu {
+        writeln!(out, "cpu_share={:.2}", cpu.as_secs_f64() / secs)?;
+    }
+    writeln!(
+        out,
+        "moves_per_second={:.0}",
+        t.moves as f64 * passes / secs
+    )?;
+    writeln!(out, "files_per_second={files_per_second:.1}")?;
+    if let Some(kib) = peak_rss_kib() {
+        writeln!(out, "peak_rss_kib={kib}")?;
+    }
+    for peer in &a.peer {
+        let files: Vec<&Path> = selected.iter().map(|(p, _)| p.as_path()).collect();
+        let r = match peer {
+            JudgePeer::Sgfmill => sgfmill_peer(&files, a.repeat),
+            JudgePeer::Gnugo => gnugo_peer(&a.gnugo, &files),
+        };
+        match r {
+            Ok(p) => {
+                writeln!(
+                    out,
+                    "peer {}: files={} failed={} moves={} seconds={:.3} files_per_second={:.1}",
+                    p.name,
+                    p.files,
+                    p.failed,
+                    p.moves,
+                    p.seconds,
+                    p.files_per_second()
+                )?;
+                writeln!(
+                    out,
+                    "ratio_{}={:.2}",
+                    p.name,
+                    files_per_second / p.files_per_second()
+                )?;
+            }
+            Err(e) => writeln!(out, "peer {}: not run: {e:#}", peer.name())?,
+        }
+    }
+    // The checks come after the figures, so that a failure still shows them. A few records are
+    // read differently on purpose (a node holding both B[tt] and W[tt] is two passes to ingo,
+    // one move to sgfmill): they are listed, and more than one in a thousand fails.
+    for m in &mismatches {
+        writeln!(out, "index_mismatch: {m}")?;
+    }
+    ensure!(
+        mismatches.len() * 1000 <= checked,
+        "{} of {checked} records' move counts differ from INDEX.tsv",
+        mismatches.len()
+    );
+    ensure!(
+        ing_cup.1.is_empty(),
+        "games played under Ing's rules were refused:\n{}",
+        ing_cup.1.join("\n")
+    );
+    writeln!(
+        out,
+        "games_per_second={:.1}",
+        t.games as f64 * passes / secs
+    )?;
+    Ok(())
+}
+
+/// A peer's timing of the same files.
+struct PeerRun {
+    name: &'static str,
+    files: usize,
+    failed: usize,
+    moves: u64,
+    seconds: f64,
+}
+
+impl PeerRun {
+    fn files_per_second(&self) -> f64 {
+        self.files as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Reads `key=value` words from a peer's output.
+fn peer_field(text: &str, key: &str) -> anyhow::Result<f64> {
+    text.split_whitespace()
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+        .with_context(|| format!("no {key}= in the peer's output: {text}"))?
+        .parse()
+        .with_context(|| format!("{key}= is not a number in: {text}"))
+}
+
+/// sgfmill (python3): each file's first game parsed, its main line replayed on an sgfmill board
+/// (captures, no ko check) and the area counted, timed over the same files.
+fn sgfmill_peer(files: &[&Path], repeat: u32) -> anyhow::Result<PeerRun> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(include_str!("bench_sgfmill.py"))
+        .arg(repeat.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("cannot start python3")?;
+    let mut list = String::new();
+    for f in files {
+        let _ = writeln!(list, "{}", f.display());
+    }
+    child
+        .stdin
+        .take()
+        .context("python3's standard input")?
+        .write_all(list.as_bytes())?;
+    let output = child.wait_with_output()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    ensure!(
+        output.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&output.stderr).trim()
+    );
+    Ok(PeerRun {
+        name: "sgfmill",
+        files: peer_field(&text, "files")? as usize,
+        failed: peer_field(&text, "failed")? as usize,
+        moves: peer_field(&text, "moves")? as u64,
+        seconds: peer_field(&text, "seconds")?,
+    })
+}
+
+/// GNU Go started in GTP mode.
+struct Gnugo {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Gnugo {
+    fn start(program: &Path) -> anyhow::Result<Gnugo> {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(program)
+            .args(["--mode", "gtp"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start {}", program.display()))?;
+        let stdin = child.stdin.take().context("GNU Go's standard input")?;
+        let stdout = std::io::BufReader::new(child.stdout.take().context("GNU Go's output")?);
+        let mut g = Gnugo {
+            child,
+            stdin,
+            stdout,
+        };
+        g.ask("name")?;
+        Ok(g)
+    }
+
+    /// Sends a command; its reply, or an error when GNU Go stopped.
+    fn ask(&mut self, cmd: &str) -> anyhow::Result<String> {
+        use std::io::BufRead;
+        writeln!(self.stdin, "{cmd}")?;
+        self.stdin.flush()?;
+        let mut reply = String::new();
+        loop {
+            let mut line = String::new();
+            ensure!(self.stdout.read_line(&mut line)? > 0, "GNU Go stopped");
+            if line.trim().is_empty() && !reply.is_empty() {
+                return Ok(reply);
+            }
+            reply.push_str(&line);
+        }
+    }
+}
+
+impl Drop for Gnugo {
+    fn drop(&mut self) {
+        let _ = self.ask("quit");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// GNU Go over GTP: `loadsgf` of each file (its parser and board replay the game), one round
+/// trip per file; a file that makes GNU Go stop counts as failed and GNU Go is started again.
+fn gnugo_peer(program: &Path, files: &[&Path]) -> anyhow::Result<PeerRun> {
+    // Debian installs GNU Go in /usr/games, which is not always on the PATH.
+    let debian = Path::new("/usr/games/gnugo");
+    let program = if program == Path::new("gnugo") && debian.is_file() {
+        debian
+    } else {
+        program
+    };
+    let mut gnugo = Gnugo::start(program)?;
+    let (mut done, mut failed) = (0, 0);
+    let start = Instant::now();
+    for f in files {
+        let abs = std::fs::canonicalize(f)?;
+        let name = abs.to_string_lossy();
+        if name.contains(char::is_whitespace) {
+            continue;
+        }
+        done += 1;
+        match gnugo.ask(&format!("loadsgf {name}")) {
+            Ok(reply) => failed += usize::from(!reply.starts_with('=')),
+            Err(_) => {
+                failed += 1;
+                gnugo = Gnugo::start(program)?;
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(PeerRun {
+        name: "gnugo",
+        files: done,
+        failed,
+        moves: 0,
+        seconds,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Player
+// ---------------------------------------------------------------------------------------------
+
+fn player(a: &PlayerArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    ensure!(a.playouts >= 1, "--playouts must be at least 1");
+    let config = Config {
+        budget: Budget::playouts(a.playouts),
+        seed: a.seed,
+        // Every move gets the whole budget, so that the playout count is known in advance.
+        early_stop: false,
+        ..Config::default()
+    };
+    let mut player = Player::new(config)?;
+    let size = usize::from(a.size);
+    let mut game = Game::new(Setup::empty(size)?, Rules::ing());
+    writeln!(
+        out,
+        "bench player: {n}x{n}, Ing's rules, {p} playouts per move, {m} moves from the empty \
+         board, seed {s}",
+        n = a.size,
+        p = a.playouts,
+        m = a.moves,
+        s = a.seed
+    )?;
+    let (mut playouts, mut elapsed, mut moves) = (0u64, Duration::ZERO, Vec::new());
+    for _ in 0..a.moves {
+        let d = player.genmove(&game, None);
+        let Action::Move(mv) = d.action else {
+            bail!("the player resigned, which is off by default");
+        };
+        if d.info.playouts > 0 {
+            ensure!(
+                d.info.playouts == a.playouts,
+                "a search made {} playouts, not the {} budgeted",
+                d.info.playouts,
+                a.playouts
+            );
+        }
+        playouts += d.info.playouts;
+        elapsed += d.info.elapsed;
+        game.play(mv)
+            .with_context(|| format!("the player chose an illegal move {mv:?}"))?;
+        moves.push(mv.to_gtp(size));
+    }
+    writeln!(out, "moves={}", moves.join(" "))?;
+    writeln!(out, "playouts={playouts}")?;
+    writeln!(out, "seconds={:.3}", elapsed.as_secs_f64())?;
+    writeln!(
+        out,
+        "playouts_per_second={:.1}",
+        playouts as f64 / elapsed.as_secs_f64().max(1e-9)
+    )?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+// ---------------------------------------------------------------------------------------------
+
+fn memory(a: &MemoryArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "bench memory: heap bytes of a game's history (Game::history_bytes) per ply; the board \
+         itself is {} bytes",
+        std::mem::size_of::<ingo_rules::Board>()
+    )?;
+    // Light playout games on 19×19, as a search plays them, under both ko rules.
+    let mut headline = 0.0;
+    for ko in [BenchKo::Ing, BenchKo::Simple] {
+        let template = Game::new(Setup::empty(19)?, ko.rules());
+        let mut rng = Rng::new(a.seed);
+        let (mut bytes, mut plies, mut longest) = (0usize, 0usize, (0usize, 0usize));
+        for _ in 0..100 {
+            let mut g = template.clone();
+            ingo_player::playout(&mut g, &mut rng);
+            bytes += g.history_bytes();
+            plies += g.move_count();
+            if g.move_count() > longest.1 {
+                longest = (g.history_bytes(), g.move_count());
+            }
+        }
+        writeln!(
+            out,
+            "playouts_19x19_{}: games=100 plies={plies} bytes_per_ply={:.1} longest_plies={} \
+             longest_bytes_per_ply={:.1}",
+            ko.name(),
+            bytes as f64 / plies as f64,
+            longest.1,
+            longest.0 as f64 / longest.1 as f64
+        )?;
+        if ko == BenchKo::Ing {
+            headline = bytes as f64 / plies as f64;
+        }
+    }
+    // Real 19×19 games of the corpus, replayed under Ing's rules.
+    if a.corpus.is_dir() {
+        let before = peak_rss_kib();
+        let paths = crate::judge::collect_files(std::slice::from_ref(&a.corpus))?;
+        let (mut bytes, mut plies, mut games) = (0usize, 0usize, 0usize);
+        let mut t = JudgeTotals::default();
+        for p in &paths {
+            let data = std::fs::read(p)?;
+            judge_bytes(&data, &mut t, None);
+            let Ok(records) = ingo_sgf::parse_bytes(&data, &ReadOptions::default()) else {
+                continue;
+            };
+            for r in records.iter().filter(|r| (r.width, r.height) == (19, 19)) {
+                if let Ok(rep) = ingo_sgf::replay(r, Rules::ing(), ReplayMode::Strict) {
+                    if rep.game.move_count() > 0 {
+                        games += 1;
+                        bytes += rep.game.history_bytes();
+                        plies += rep.game.move_count();
+                    }
+                }
+            }
+        }
+        writeln!(
+            out,
+            "corpus_19x19_ing: games={games} plies={plies} bytes_per_ply={:.1} \
+             (room for 722 plies is reserved per game)",
+            bytes as f64 / plies.max(1) as f64
+        )?;
+        writeln!(
+            out,
+            "corpus_judged: files={} games={} moves={}",
+            t.files, t.games, t.moves
+        )?;
+        if let (Some(b), Some(p)) = (before, peak_rss_kib()) {
+            writeln!(out, "peak_rss_kib_before_judging={b}")?;
+            writeln!(out, "peak_rss_kib={p}")?;
+        }
+    }
+    // The figure for scripts: an average 19×19 playout game under Ing's rules.
+    writeln!(out, "bytes_per_ply={headline:.1}")?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peer: the goban crate
+// ---------------------------------------------------------------------------------------------
+
+/// Light playouts of the `goban` crate (crates.io, a Rust Go library with captures, simple ko and
+/// superko), driven by the same policy as ingo's: uniform among the legal plays that fill no
+/// eye of one's own (the same eye test), two passes or 3 moves per point end it, then the count.
+/// Its `JAPANESE` rules forbid suicide and retaking a ko at once: the same legality as ingo's
+/// simple ko for this policy, which never commits suicide.
+#[cfg(feature = "peer")]
+mod goban_peer {
+    use goban::pieces::stones::Color;
+    use goban::rules::game::Game;
+    use goban::rules::{GobanSizes, Move, JAPANESE};
+    use ingo_player::Rng;
+
+    use super::{Batch, Limit};
+
+    /// The usual playout eye: every neighbour is one's own stone or off the board, and the
+    /// opponent holds no diagonal on the edge, at most one in the centre (as
+    /// `ingo_rules::Board::is_eye`).
+    fn is_eye(g: &Game, (r, c): (u8, u8), color: Color) -> bool {
+        let n = g.size().0 as i16;
+        let on = |r: i16, c: i16| r >= 0 && c >= 0 && r < n && c < n;
+        let (r, c) = (i16::from(r), i16::from(c));
+        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let (rr, cc) = (r + dr, c + dc);
+            if on(rr, cc) && g.goban().get_color((rr as u8, cc as u8)) != Some(color) {
+                return false;
+            }
+        }
+        let (mut bad, mut edge) = (0, false);
+        for (dr, dc) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+            let (rr, cc) = (r + dr, c + dc);
+            if !on(rr, cc) {
+                edge = true;
+            } else if g.goban().get_color((rr as u8, cc as u8)) == Some(!color) {
+                bad += 1;
+            }
+        }
+        if edge {
+            bad == 0
+        } else {
+            bad <= 1
+        }
+    }
+
+    /// One playout from `template`; returns (moves, Black won).
+    fn playout(template: &Game, rng: &mut Rng) -> (u64, bool) {
+        let mut g = template.clone();
+        let (h, w) = g.size();
+        let cap = 3 * u64::from(h) * u64::from(w);
+        let mut moves = 0;
+        let mut empties: Vec<(u8, u8)> = Vec::with_capacity(usize::from(h) * usize::from(w));
+        while moves < cap && !g.is_over() {
+            // goban keeps no list of empty points: collect them.
+            empties.clear();
+            empties.extend(g.pseudo_legals());
+            let color = g.turn();
+            let mut chosen = None;
+            let mut m = empties.len();
+            while m > 0 {
+                let i = rng.below(m as u32) as usize;
+                let p = empties[i];
+                if !is_eye(&g, p, color) && g.check_point(p).is_none() {
+                    chosen = Some(p);
+                    break;
+                }
+                m -= 1;
+                empties.swap(i, m);
+            }
+            match chosen {
+                Some((r, c)) => g.play(Move::Play(r, c)),
+                None => g.play(Move::Pass),
+            };
+            moves += 1;
+        }
+        let (b, w) = g.calculate_score();
+        (moves, b > w)
+    }
+
+    pub(super) fn run(size: usize, seed: u64, limit: Limit) -> anyhow::Result<Batch> {
+        let sizes = match size {
+            9 => GobanSizes::Nine,
+            13 => GobanSizes::Thirteen,
+            19 => GobanSizes::Nineteen,
+            n => anyhow::bail!("the goban crate plays 9x9, 13x13 and 19x19, not {n}x{n}"),
+        };
+        let template = Game::new(sizes, JAPANESE);
+        let mut rng = Rng::new(seed);
+        let mut b = Batch::default();
+        let start = std::time::Instant::now();
+        loop {
+            match limit {
+                Limit::Playouts(n) if b.playouts >= n => break,
+                Limit::Time(t) if start.elapsed() >= t => break,
+                _ => {}
+            }
+            let (moves, black) = playout(&template, &mut rng);
+            b.playouts += 1;
+            b.moves += moves;
+            b.black_wins += u64::from(black);
+        }
+        b.elapsed = start.elapsed();
+        Ok(b)
+    }
+}
+
+#[cfg(feature = "peer")]
+fn peer(a: &PeerArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let total = positive_seconds(a.seconds, "--seconds")?;
+    let size = usize::from(a.size);
+    writeln!(
+        out,
+        "bench peer: {n}x{n}, light playouts (same policy, same random numbers) by ingo with \
+         simple ko, ingo with Ing's rules, and the goban crate (JAPANESE: simple ko, no suicide), \
+         {s:.1} s each in alternating rounds",
+        n = a.size,
+        s = total.as_secs_f64()
+    )?;
+    // Check the peer before timing it: on a fixed seed both engines play playouts of similar
+    // length (the same policy; the games differ because the engines order empty points
+    // differently).
+    let check = goban_peer::run(size, a.seed, Limit::Playouts(200))?;
+    let own = run_playouts(size, BenchKo::Simple, a.seed, Limit::Playouts(200))?;
+    let (lp, lo) = (check.moves as f64 / 200.0, own.moves as f64 / 200.0);
+    writeln!(out, "check: moves_per_playout goban={lp:.1} ingo={lo:.1}")?;
+    ensure!(
+        (lp / lo - 1.0).abs() < 0.1,
+        "the peer's playouts are not comparable: {lp:.1} moves against ingo's {lo:.1}"
+    );
+    let rounds = total.as_secs_f64().ceil().max(1.0) as u32;
+    let round = total / rounds;
+    let (mut ing, mut simple, mut goban) = (Batch::default(), Batch::default(), Batch::default());
+    for r in 0..rounds {
+        let seed = a.seed.wrapping_add(u64::from(r));
+        simple.add(&run_playouts(
+            size,
+            BenchKo::Simple,
+            seed,
+            Limit::Time(round),
+        )?);
+        goban.add(&goban_peer::run(size, seed, Limit::Time(round))?);
+        ing.add(&run_playouts(size, BenchKo::Ing, seed, Limit::Time(round))?);
+    }
+    for (name, b) in [
+        ("ingo_simple", &simple),
+        ("ingo_ing", &ing),
+        ("goban", &goban),
+    ] {
+        writeln!(
+            out,
+            "{name}: playouts={} moves={} playouts_per_second={:.1} moves_per_second={:.0}",
+            b.playouts,
+            b.moves,
+            b.playouts_per_second(),
+            b.moves_per_second()
+        )?;
+    }
+    writeln!(
+        out,
+        "ratio_ing={:.2}",
+        ing.moves_per_second() / goban.moves_per_second()
+    )?;
+    writeln!(
+        out,
+        "ratio={:.2}",
+        simple.moves_per_second() / goban.moves_per_second()
+    )?;
+    Ok(())
+}
+
+#[cfg(not(feature = "peer"))]
+fn peer(_: &PeerArgs, _: &mut impl Write) -> anyhow::Result<()> {
+    bail!(
+        "this ingo was built without the peer: run \
+         `cargo run --release -p ingo-cli --features peer -- bench peer`"
+    )
+}

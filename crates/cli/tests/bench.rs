@@ -1,0 +1,106 @@
+//! `ingo bench` in a debug build: small runs whose results are fixed, so that the benchmarks'
+//! self-checks and their output format (read by scripts) stay as `BENCHMARKS.md` describes.
+
+use std::path::Path;
+use std::process::Command;
+
+fn ingo_bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .arg("bench")
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("ingo runs");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    assert!(
+        out.status.success(),
+        "ingo bench {args:?} failed: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The value of `key=` on its own line.
+fn field<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("no {key}= line in:\n{out}"))
+}
+
+fn last_line_is_a_rate(out: &str, key: &str) {
+    let last = out.lines().last().expect("output");
+    let rate: f64 = last
+        .strip_prefix(key)
+        .and_then(|r| r.strip_prefix('='))
+        .unwrap_or_else(|| panic!("the last line is not {key}=<number>: {last}"))
+        .parse()
+        .expect("a number");
+    assert!(rate > 0.0, "{last}");
+}
+
+#[test]
+fn playouts_are_deterministic_for_a_seed_and_end_with_the_rate() {
+    // 50 light playouts on 9×9 from seed 1 play 5,376 moves; random play does not reach a
+    // position where Ing's rules and simple ko part, so both rules give the same games.
+    for ko in ["ing", "simple"] {
+        let out = ingo_bench(&[
+            "playouts",
+            "--size",
+            "9",
+            "--ko",
+            ko,
+            "--playouts",
+            "50",
+            "--seed",
+            "1",
+        ]);
+        assert_eq!(field(&out, "playouts"), "50", "{ko}");
+        assert_eq!(field(&out, "total_moves"), "5376", "{ko}");
+        assert_eq!(field(&out, "black_wins"), "25", "{ko}");
+        assert_eq!(field(&out, "margin_sum_halves"), "2468", "{ko}");
+        last_line_is_a_rate(&out, "playouts_per_second");
+    }
+}
+
+#[test]
+fn judge_checks_a_small_corpus_against_its_index() {
+    // tests/bench: five records and a file that is not SGF, with an INDEX.tsv made by sgfmill;
+    // the two under Ing/ are games Ing's rules must accept.
+    let out = ingo_bench(&["judge", "--corpus", "tests/bench", "--repeat", "2"]);
+    for (key, want) in [
+        ("files", "6"),
+        ("unreadable", "1"),
+        ("games", "6"),
+        ("total_moves", "29"),
+        ("refused", "2"),
+        ("ended", "4"),
+        ("index_checked", "4"),
+        ("index_move_mismatches", "0"),
+        ("ing_cup_games", "2"),
+        ("ing_cup_refused", "0"),
+    ] {
+        assert_eq!(field(&out, key), want, "{key} in:\n{out}");
+    }
+    last_line_is_a_rate(&out, "games_per_second");
+
+    let only19 = ingo_bench(&["judge", "--corpus", "tests/bench", "--size", "19"]);
+    assert_eq!(field(&only19, "files"), "1");
+    assert_eq!(field(&only19, "total_moves"), "9");
+    assert_eq!(field(&only19, "ended"), "1");
+}
+
+#[test]
+fn player_makes_its_budget_of_playouts() {
+    let out = ingo_bench(&["player", "--size", "9", "--playouts", "50", "--moves", "2"]);
+    assert_eq!(field(&out, "playouts"), "100");
+    assert_eq!(field(&out, "moves").split(' ').count(), 2);
+    last_line_is_a_rate(&out, "playouts_per_second");
+}
+
+#[test]
+fn memory_reports_bytes_per_ply() {
+    let out = ingo_bench(&["memory", "--corpus", "tests/bench"]);
+    let per_ply: f64 = field(&out, "bytes_per_ply").parse().expect("a number");
+    // A ply is 24 bytes in the history, plus its share of the tables and snapshots.
+    assert!((24.0..1000.0).contains(&per_ply), "{out}");
+}

@@ -1,0 +1,85 @@
+//! Criterion benchmarks of the playout path: light random playouts from the empty board under
+//! Ing's ko rules and under simple ko, on 9×9 and 19×19, and counting a final position.
+//!
+//! They live here rather than in `ingo-rules` because the light policy is the player's
+//! ([`ingo_player::playout`]): benching a copy of it inside `ingo-rules` would measure a loop that
+//! can drift from the one the search runs. Each benchmark first checks its result on a
+//! fixed-seed batch (the same figures as `ingo bench playouts --playouts 200 --seed 1`), so a
+//! change that makes the engine decide differently fails here instead of showing as a speed-up.
+//!
+//! `cargo bench -p ingo-player --bench playouts`
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ingo_player::{playout, Rng};
+use ingo_rules::{Color, Game, KoRule, Rules, Setup};
+
+fn rules(ko: KoRule) -> Rules {
+    Rules { ko, ..Rules::ing() }
+}
+
+/// Total moves and Black's wins of `n` playouts from the empty board, seed 1.
+fn batch(size: usize, ko: KoRule, n: usize) -> (usize, usize) {
+    let template = Game::new(Setup::empty(size).expect("size"), rules(ko));
+    let mut rng = Rng::new(1);
+    let (mut moves, mut wins) = (0, 0);
+    for _ in 0..n {
+        let mut g = template.clone();
+        let score = playout(&mut g, &mut rng);
+        moves += g.move_count();
+        wins += usize::from(score.winner == Color::Black);
+    }
+    (moves, wins)
+}
+
+fn playouts(c: &mut Criterion) {
+    // (size, total moves, Black's wins) of 200 playouts with seed 1; random play never reaches
+    // a position where Ing's rules and simple ko part, so both give the same games.
+    for (size, moves, wins) in [(9, 21_747, 86), (19, 91_462, 94)] {
+        for (name, ko) in [("ing", KoRule::Ing), ("simple", KoRule::Simple)] {
+            assert_eq!(
+                batch(size, ko, 200),
+                (moves, wins),
+                "{size}x{size} {name}: the fixed-seed batch changed"
+            );
+            let template = Game::new(Setup::empty(size).expect("size"), rules(ko));
+            let mut rng = Rng::new(1);
+            c.bench_function(&format!("playout_{size}x{size}_{name}"), |b| {
+                b.iter(|| {
+                    let mut g = template.clone();
+                    black_box(playout(&mut g, &mut rng))
+                });
+            });
+        }
+    }
+}
+
+fn count(c: &mut Criterion) {
+    // The final position of the first 19×19 playout of seed 1.
+    let mut game = Game::new(Setup::empty(19).expect("size"), Rules::ing());
+    let first = playout(&mut game, &mut Rng::new(1));
+    let score = game.count(&[]);
+    assert_eq!(score, first);
+    assert_eq!(
+        score.area.black + score.area.white + score.shared,
+        361,
+        "every point counted once"
+    );
+    assert_eq!(
+        (score.margin_halves, score.winner, game.move_count()),
+        (COUNT_MARGIN_HALVES, COUNT_WINNER, COUNT_PLIES),
+        "the counted position changed"
+    );
+    c.bench_function("count_19x19", |b| {
+        b.iter(|| black_box(black_box(&game).count(&[])))
+    });
+}
+
+/// The count of that position: Black ahead by 17 points after 432 moves.
+const COUNT_MARGIN_HALVES: i32 = 34;
+const COUNT_WINNER: Color = Color::Black;
+const COUNT_PLIES: usize = 432;
+
+criterion_group!(benches, playouts, count);
+criterion_main!(benches);
