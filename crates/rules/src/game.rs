@@ -184,20 +184,52 @@ const F_ATTACKING: u8 = 4;
 const F_FORCED: u8 = 8;
 /// The play's (situation, point) is already in `bans`: later cycles need not insert it again.
 const F_BANNED: u8 = 16;
+/// A board's cells at two bits each (a snapshot).
+type Packed = [u8; CELLS.div_ceil(4)];
+
+fn pack(cells: &[Cell; CELLS]) -> Packed {
+    let mut out = [0u8; CELLS.div_ceil(4)];
+    // Four cells a byte, a whole byte at a time: this runs every `SNAPSHOT_EVERY` moves of every
+    // playout.
+    for (byte, four) in out.iter_mut().zip(cells.chunks(4)) {
+        *byte = four
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (k, &c)| acc | (c as u8) << (2 * k));
+    }
+    out
+}
+
+fn unpack(packed: &Packed) -> [Cell; CELLS] {
+    let mut cells = [Cell::Edge; CELLS];
+    for (i, cell) in cells.iter_mut().enumerate() {
+        *cell = match (packed[i / 4] >> (2 * (i % 4))) & 3 {
+            0 => Cell::Empty,
+            1 => Cell::Black,
+            2 => Cell::White,
+            _ => Cell::Edge,
+        };
+    }
+    cells
+}
+
 /// Plies between two snapshots of the board kept for [`Game::cells_at`].
-const SNAPSHOT_EVERY: usize = 64;
+const SNAPSHOT_EVERY: usize = 128;
 const NO_POINT: u16 = 0;
 
-/// One move of the history, 24 bytes. Removed stones live in a shared arena.
+/// One move of the history, 16 bytes. Removed stones live in a shared arena: a ply's stones
+/// run from its `removed_start` to the next ply's (see [`Game::removed_by`]).
 #[derive(Clone, Copy, Debug)]
 struct Ply {
     pos_after: u64,
     removed_start: u32,
-    removed_len: u16,
     pt: u16,
     color: Color,
     flags: u8,
 }
+
+// The history's footprint is part of the performance contract (at most 64 bytes a ply).
+const _: () = assert!(std::mem::size_of::<Ply>() == 16);
 
 impl Ply {
     fn point(&self) -> Option<Point> {
@@ -256,9 +288,11 @@ pub struct Game {
     start_hash: u64,
     hist: Vec<Ply>,
     removed: Vec<Point>,
-    /// Situation → the latest history index (number of plies played) where it stood (kept only
-    /// for the ko rules that read it, [`tracks_situations`]).
-    last_seen: FxHashMap<u64, u32>,
+    /// Every situation that has stood (kept only for the ko rules that read it,
+    /// [`tracks_situations`]). A set, not a map to the index: the index is needed only on a hit,
+    /// which is rare, and is then found by scanning the history back ([`Game::latest_index_of`]);
+    /// this halves the table, the largest part of the history (8 bytes an entry instead of 16).
+    last_seen: FxHashSet<u64>,
     /// Position → the first index where it stood (positional superko only).
     pos_seen: FxHashMap<u64, u32>,
     /// (situation, point) → the ply whose situation it is: plays banned for good (R6).
@@ -270,10 +304,10 @@ pub struct Game {
     phase: Phase,
     end: Option<GameEnd>,
     penalties: ByColor<i32>,
-    /// The board after every `SNAPSHOT_EVERY`-th move (`snapshots[k]` after `(k+1)·64` moves),
-    /// so that rebuilding an earlier board walks back at most 63 moves however long the game.
-    /// 729 bytes per 64 moves; shared by clones.
-    snapshots: Vec<Arc<[Cell; CELLS]>>,
+    /// The board after every `SNAPSHOT_EVERY`-th move (`snapshots[k]` after `(k+1)·128` moves),
+    /// so that rebuilding an earlier board walks back at most 127 moves however long the game.
+    /// 183 bytes (two bits a cell) per 128 moves; shared by clones.
+    snapshots: Vec<Arc<Packed>>,
 }
 
 /// Whether games under `ko` keep `Game::last_seen`: Ing's cycle rule (R6) and situational
@@ -292,12 +326,12 @@ fn with_room<T: Copy>(v: &Vec<T>) -> Vec<T> {
 /// A copy of `t` with `t`'s capacity. A table mostly empty (a new game's, with room reserved for
 /// a whole game) is rebuilt entry by entry rather than copied bucket by bucket: clearing its
 /// control bytes moves a sixteenth of the memory a full copy would.
-fn clone_table(t: &FxHashMap<u64, u32>) -> FxHashMap<u64, u32> {
+fn clone_table(t: &FxHashSet<u64>) -> FxHashSet<u64> {
     if t.len() * 4 >= t.capacity() {
         return t.clone();
     }
-    let mut c = FxHashMap::with_capacity_and_hasher(t.capacity(), Default::default());
-    c.extend(t.iter().map(|(&k, &v)| (k, v)));
+    let mut c = FxHashSet::with_capacity_and_hasher(t.capacity(), Default::default());
+    c.extend(t.iter().copied());
     c
 }
 
@@ -373,7 +407,7 @@ impl Game {
             start_hash,
             hist: Vec::with_capacity(expected),
             removed: Vec::new(),
-            last_seen: FxHashMap::with_capacity_and_hasher(situations, Default::default()),
+            last_seen: FxHashSet::with_capacity_and_hasher(situations, Default::default()),
             pos_seen: FxHashMap::default(),
             bans: FxHashMap::default(),
             disturb_used: FxHashSet::default(),
@@ -385,7 +419,7 @@ impl Game {
             snapshots: Vec::new(),
         };
         if tracks_situations(rules.ko) {
-            g.last_seen.insert(start_hash ^ zobrist::side(to_move), 0);
+            g.last_seen.insert(start_hash ^ zobrist::side(to_move));
         }
         if rules.ko == KoRule::PositionalSuperko {
             g.pos_seen.insert(start_hash, 0);
@@ -439,8 +473,8 @@ impl Game {
     /// use ingo_rules::{Game, Move, Point, Rules, Setup};
     /// let mut game = Game::new(Setup::empty(9).unwrap(), Rules::ing());
     /// game.play(Move::Play(Point::from_gtp("E5", 9, 9).unwrap())).unwrap();
-    /// // Room for two moves per point is reserved from the start: 162 moves of 24 bytes.
-    /// assert!(game.history_bytes() >= 162 * 24);
+    /// // Room for two moves per point is reserved from the start: 162 moves of 16 bytes.
+    /// assert!(game.history_bytes() >= 162 * 16);
     /// ```
     pub fn history_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -456,13 +490,13 @@ impl Game {
         }
         self.hist.capacity() * size_of::<Ply>()
             + self.removed.capacity() * size_of::<Point>()
-            + table_bytes(self.last_seen.capacity(), size_of::<(u64, u32)>())
+            + table_bytes(self.last_seen.capacity(), size_of::<u64>())
             + table_bytes(self.pos_seen.capacity(), size_of::<(u64, u32)>())
             + table_bytes(self.bans.capacity(), size_of::<((u64, u16), u32)>())
             + table_bytes(self.disturb_used.capacity(), size_of::<u64>())
-            + self.snapshots.capacity() * size_of::<Arc<[Cell; CELLS]>>()
-            // Each snapshot: the cells and the Arc's two counters.
-            + self.snapshots.len() * (size_of::<[Cell; CELLS]>() + 2 * size_of::<usize>())
+            + self.snapshots.capacity() * size_of::<Arc<Packed>>()
+            // Each snapshot: the packed cells and the Arc's two counters.
+            + self.snapshots.len() * (size_of::<Packed>() + 2 * size_of::<usize>())
     }
 
     /// Number of consecutive passes at the end of the history.
@@ -510,15 +544,25 @@ impl Game {
 
     /// The history, oldest first.
     pub fn history(&self) -> impl DoubleEndedIterator<Item = PlayedMove<'_>> + ExactSizeIterator {
-        self.hist.iter().map(move |ply| self.played(ply))
+        (0..self.hist.len()).map(move |k| self.played(k))
     }
 
-    fn played(&self, ply: &Ply) -> PlayedMove<'_> {
-        let s = ply.removed_start as usize;
+    /// The stones removed by move `k` (0-based).
+    fn removed_by(&self, k: usize) -> &[Point] {
+        let start = self.hist[k].removed_start as usize;
+        let end = self
+            .hist
+            .get(k + 1)
+            .map_or(self.removed.len(), |next| next.removed_start as usize);
+        &self.removed[start..end]
+    }
+
+    fn played(&self, k: usize) -> PlayedMove<'_> {
+        let ply = &self.hist[k];
         PlayedMove {
             color: ply.color,
             mv: ply.point().map_or(Move::Pass, Move::Play),
-            removed: &self.removed[s..s + ply.removed_len as usize],
+            removed: self.removed_by(k),
             suicide: ply.flags & F_SUICIDE != 0,
             ko_capture: ply.flags & F_KO_CAPTURE != 0,
             attacking: ply.flags & F_ATTACKING != 0,
@@ -528,22 +572,22 @@ impl Game {
 
     /// The last move, if any.
     pub fn last_move(&self) -> Option<PlayedMove<'_>> {
-        self.hist.last().map(|p| self.played(p))
+        self.hist.len().checked_sub(1).map(|k| self.played(k))
     }
 
     /// Stones of `color` removed from the board so far (prisoners taken by its opponent, and own
     /// stones lost to block suicide).
     pub fn stones_lost(&self, color: Color) -> usize {
-        self.hist
-            .iter()
-            .map(|ply| {
+        (0..self.hist.len())
+            .map(|k| {
+                let ply = &self.hist[k];
                 let lost = if ply.flags & F_SUICIDE != 0 {
                     ply.color
                 } else {
                     ply.color.opponent()
                 };
                 if lost == color {
-                    ply.removed_len as usize
+                    self.removed_by(k).len()
                 } else {
                     0
                 }
@@ -572,12 +616,12 @@ impl Game {
         let (mut cells, from) = if t == 0 {
             return Box::new(self.setup.board.cells);
         } else if let Some(snap) = self.snapshots.get(k - 1) {
-            (Box::new(**snap), k * SNAPSHOT_EVERY)
+            (Box::new(unpack(snap)), k * SNAPSHOT_EVERY)
         } else {
             (Box::new(self.board.cells), self.hist.len())
         };
-        for ply in self.hist[t..from].iter().rev() {
-            let s = ply.removed_start as usize;
+        for k in (t..from).rev() {
+            let ply = &self.hist[k];
             let lost = if ply.flags & F_SUICIDE != 0 {
                 ply.color
             } else {
@@ -587,7 +631,7 @@ impl Game {
                 Color::Black => Cell::Black,
                 Color::White => Cell::White,
             };
-            for p in &self.removed[s..s + ply.removed_len as usize] {
+            for p in self.removed_by(k) {
                 cells[p.idx()] = cell;
             }
             if ply.pt != NO_POINT {
@@ -595,6 +639,14 @@ impl Game {
             }
         }
         cells
+    }
+
+    /// The latest index `t <= upto` (number of moves played) at which the situation hashed `sit`
+    /// stood. A backward scan of the history, run only when the situation table has a hit.
+    fn latest_index_of(&self, sit: u64, upto: usize) -> Option<usize> {
+        (0..=upto.min(self.hist.len()))
+            .rev()
+            .find(|&t| self.pos_before(t) ^ zobrist::side(self.color_at_index(t)) == sit)
     }
 
     /// Whether `mv` is legal for the player to move.
@@ -670,11 +722,13 @@ impl Game {
             }
             KoRule::SituationalSuperko => {
                 let sit = a.hash_after ^ zobrist::side(color.opponent());
-                if let Some(&t) = self.last_seen.get(&sit) {
-                    if self.color_at_index(t as usize) == color.opponent()
-                        && self.confirm_after_play(p, color, t as usize)
-                    {
-                        return Err(PlayErrorKind::Superko);
+                if self.last_seen.contains(&sit) {
+                    if let Some(t) = self.latest_index_of(sit, self.hist.len()) {
+                        if self.color_at_index(t) == color.opponent()
+                            && self.confirm_after_play(p, color, t)
+                        {
+                            return Err(PlayErrorKind::Superko);
+                        }
                     }
                 }
                 Ok(Plan { pending: None })
@@ -697,7 +751,10 @@ impl Game {
         let Some(last) = self.hist.last() else {
             return false;
         };
-        if last.pt == NO_POINT || last.flags & F_SUICIDE != 0 || last.removed_len != 1 {
+        if last.pt == NO_POINT
+            || last.flags & F_SUICIDE != 0
+            || self.removed.len() - last.removed_start as usize != 1
+        {
             return false;
         }
         self.removed[last.removed_start as usize] == p
@@ -718,7 +775,7 @@ impl Game {
         if let (Some(last), true) = (self.hist.last(), self.hist.len() >= 2) {
             if last.pt != NO_POINT
                 && last.flags & F_SUICIDE == 0
-                && last.removed_len > 0
+                && self.removed.len() > last.removed_start as usize
                 && a.captured_stones >= 2
                 && a.captured_heads
                     .contains(&self.board.head[last.pt as usize])
@@ -906,17 +963,15 @@ impl Game {
                 p.0
             }
         };
-        let removed_len = self.removed.len() - removed_start;
         self.hist.push(Ply {
             pos_after: self.board.hash(),
             removed_start: removed_start as u32,
-            removed_len: removed_len as u16,
             pt,
             color,
             flags,
         });
         if self.hist.len() % SNAPSHOT_EVERY == 0 {
-            self.snapshots.push(Arc::new(self.board.cells));
+            self.snapshots.push(Arc::new(pack(&self.board.cells)));
         }
         // R5: a pending disturbing capture becomes "used" only when the opponent's very next
         // move captures the stone of another pair of the complex, the free answer a double ko
@@ -932,22 +987,25 @@ impl Game {
         }
         self.pending = plan.pending;
         self.to_move = color.opponent();
-        let index = self.hist.len() as u32;
+        let index = self.hist.len();
         let sit = self.situation_hash();
-        // One probe of the table: the insert hands back the latest earlier index, if any.
-        let seen_before = if tracks_situations(self.rules.ko) {
-            self.last_seen.insert(sit, index)
-        } else {
-            None
-        };
+        // One probe of the table: the insert says whether the situation stood before.
+        let seen_before = tracks_situations(self.rules.ko) && !self.last_seen.insert(sit);
         if pt != NO_POINT {
-            if self.rules.ko == KoRule::Ing {
-                if let Some(j) = seen_before {
-                    let j = j as usize;
+            if self.rules.ko == KoRule::Ing && seen_before {
+                // The latest earlier index with this situation on the real board: a hash that
+                // matches a different board is passed over.
+                let mut upto = index - 1;
+                while let Some(j) = self.latest_index_of(sit, upto) {
                     if self.color_at_index(j) == self.to_move
                         && *self.cells_at(j) == self.board.cells
                     {
                         self.ban_cycle(j);
+                        break;
+                    }
+                    match j.checked_sub(1) {
+                        Some(u) => upto = u,
+                        None => break,
                     }
                 }
             }
@@ -964,7 +1022,9 @@ impl Game {
             }
         }
         if self.rules.ko == KoRule::PositionalSuperko {
-            self.pos_seen.entry(self.board.hash()).or_insert(index);
+            self.pos_seen
+                .entry(self.board.hash())
+                .or_insert(index as u32);
         }
     }
 
