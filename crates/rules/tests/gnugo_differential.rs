@@ -46,6 +46,10 @@
 //! and Ubuntu install it). When it is missing the test prints a note and passes, except under CI
 //! (`CI` set), where it fails. Run with `-- --nocapture` to see the counts.
 
+mod common;
+
+use common::SplitMix64;
+
 use std::collections::BTreeSet;
 use std::env;
 use std::fmt::Write as _;
@@ -72,29 +76,6 @@ const MAX_GAME_MOVES: usize = 450;
 
 /// Draws allowed in one turn before the player passes instead.
 const MAX_DRAWS: usize = 40;
-
-/// A small deterministic generator (SplitMix64), so that a seed replays a game exactly.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True with probability `percent` / 100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 /// A GNU Go child process spoken to over GTP.
 struct Gnugo {

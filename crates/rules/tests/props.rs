@@ -29,6 +29,8 @@
 //! `PROPTEST_CASES=N` overrides the number of cases of every test, for longer runs
 //! (`PROPTEST_CASES=3000 cargo test --release -p ingo-rules --test props`).
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -41,21 +43,7 @@ use proptest::prelude::*;
 
 /// A small deterministic generator for the choices proptest does not need to shrink (dead
 /// stones, penalties, which refused move to try).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::SplitMix64 as Rng;
 
 /// Everything about a game that can be observed from outside, including the verdict on every
 /// move, so that hidden rule state (bans, disturbances, pending captures) shows through.

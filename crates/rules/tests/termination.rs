@@ -35,6 +35,10 @@
 //!
 //! `INGO_TERMINATION_SEED=<n>` changes the base seed. Run with `-- --nocapture` to see the report.
 
+mod common;
+
+use common::SplitMix64;
+
 use std::collections::HashSet;
 use std::env;
 use std::thread;
@@ -56,23 +60,12 @@ const MAX_GAME_MOVES: usize = 2_000_000;
 /// How often an exploring adversary plays any legal play instead of a preferred one.
 const EXPLORE_ONE_IN: usize = 25;
 
-/// A small deterministic generator (SplitMix64), so that a seed replays a game exactly.
-struct SplitMix64(u64);
+/// Drawing a point to play from a list.
+trait Pick {
+    fn pick(&mut self, points: &[Point]) -> Move;
+}
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
+impl Pick for SplitMix64 {
     fn pick(&mut self, points: &[Point]) -> Move {
         Move::Play(points[self.below(points.len())])
     }
