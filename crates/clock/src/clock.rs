@@ -221,6 +221,22 @@ impl SideClock {
     }
 
     /// Records a move of `d` that fits in [`budget`](Self::budget).
+    /// Charges `d` to main time: `None` while main time lasts; otherwise the part of `d` beyond
+    /// it (all of `d` once in overtime), entering overtime when main time runs out now.
+    fn overflow_of_main(&mut self, d: Duration) -> Option<Duration> {
+        if self.in_overtime {
+            return Some(d);
+        }
+        if d < self.main_left {
+            self.main_left -= d;
+            return None;
+        }
+        let overflow = d - self.main_left;
+        self.main_left = Duration::ZERO;
+        self.in_overtime = true;
+        Some(overflow)
+    }
+
     fn apply_move(&mut self, d: Duration) -> ClockEvent {
         self.used = self.used.saturating_add(d);
         self.moves = self.moves.saturating_add(1);
@@ -242,16 +258,8 @@ impl SideClock {
             }
             TimeControl::Japanese { period, .. } | TimeControl::IngByoYomi { period, .. } => {
                 let entering = !self.in_overtime;
-                let overflow = if self.in_overtime {
-                    d
-                } else if d < self.main_left {
-                    self.main_left -= d;
+                let Some(overflow) = self.overflow_of_main(d) else {
                     return ClockEvent::Ok;
-                } else {
-                    let overflow = d - self.main_left;
-                    self.main_left = Duration::ZERO;
-                    self.in_overtime = true;
-                    overflow
                 };
                 let consumed = periods_consumed(overflow, period);
                 let consumed = u32::try_from(consumed).unwrap_or(u32::MAX);
@@ -268,21 +276,15 @@ impl SideClock {
             }
             TimeControl::Canadian { stones, period, .. } => {
                 let entering = !self.in_overtime;
-                let overflow = if self.in_overtime {
-                    d
-                } else if d < self.main_left {
-                    self.main_left -= d;
+                let Some(overflow) = self.overflow_of_main(d) else {
                     return ClockEvent::Ok;
-                } else {
+                };
+                if entering {
                     // The move during which main time ran out is the first of the first
                     // period, as on KGS.
-                    let overflow = d - self.main_left;
-                    self.main_left = Duration::ZERO;
-                    self.in_overtime = true;
                     self.period_left = period;
                     self.periods_or_stones = stones;
-                    overflow
-                };
+                }
                 self.period_left = self.period_left.saturating_sub(overflow);
                 self.periods_or_stones = self.periods_or_stones.saturating_sub(1);
                 if self.periods_or_stones == 0 {
