@@ -62,6 +62,10 @@ struct HandicapArgs {
     /// Points from 9段 up to 9品 (an assumption of the spec: one 段 step).
     #[arg(long, default_value_t = 4)]
     dan_to_pro: i32,
+    /// In an even game, draw the colours by nigiri from this seed: the first player named
+    /// holds the stones, the second guesses (the same seed gives the same result).
+    #[arg(long)]
+    nigiri_seed: Option<u64>,
 }
 
 #[derive(Args)]
@@ -242,6 +246,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..HandicapScale::ing()
             };
             let h = handicap(args.a, args.b, &scale);
+            // 猜先: the guesser (the second player named) takes Black when the guess is right.
+            let drawn = args
+                .nigiri_seed
+                .filter(|_| h.nigiri)
+                .map(ingo_competition::nigiri);
+            let (black, white) = match drawn {
+                Some(n) if n.guesser_takes_black => (args.b, args.a),
+                _ => (h.black, h.white),
+            };
             let mut out = io::stdout().lock();
             if args.json {
                 let komi = if h.komi.halves() % 2 == 0 {
@@ -249,19 +262,42 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 } else {
                     serde_json::json!(h.komi.as_f64())
                 };
-                let v = serde_json::json!({
-                    "black": h.black.to_string(),
-                    "white": h.white.to_string(),
+                let mut v = serde_json::json!({
+                    "black": black.to_string(),
+                    "white": white.to_string(),
                     "handicap_passes": h.handicap_passes,
                     "komi": komi,
                     "nigiri": h.nigiri,
                     "difference": h.difference,
                     "explanation": h.explanation,
                 });
+                if let (Some(n), serde_json::Value::Object(map)) = (drawn, &mut v) {
+                    map.insert(
+                        "nigiri_draw".into(),
+                        serde_json::json!({
+                            "handful": n.handful,
+                            "guess": if n.guess == ingo_competition::Parity::Odd { "odd" } else { "even" },
+                            "guesser_takes_black": n.guesser_takes_black,
+                            "black_player": if n.guesser_takes_black { "second" } else { "first" },
+                        }),
+                    );
+                }
                 writeln!(out, "{v}")?;
             } else {
                 writeln!(out, "{}", h.explanation)?;
-                if h.nigiri {
+                if let Some(n) = drawn {
+                    writeln!(
+                        out,
+                        "Nigiri: the first player ({}) holds {} stones, the second ({}) guesses {}: {}. The {} player takes Black; Black gives {} points.",
+                        args.a,
+                        n.handful,
+                        args.b,
+                        if n.guess == ingo_competition::Parity::Odd { "odd" } else { "even" },
+                        if n.guesser_takes_black { "right" } else { "wrong" },
+                        if n.guesser_takes_black { "second" } else { "first" },
+                        h.komi
+                    )?;
+                } else if h.nigiri {
                     writeln!(out, "Colours by nigiri; Black gives {} points.", h.komi)?;
                 } else {
                     writeln!(
