@@ -253,7 +253,11 @@ fn match_of_the_built_in_player_against_itself() {
 fn handicap_and_nigiri() {
     golden("handicap_t16", &["handicap", "6段", "3d", "--json"], 0);
     golden("handicap_pro", &["handicap", "3p", "4品"], 0);
-    golden("nigiri_seeded", &["handicap", "3d", "3d", "--nigiri-seed", "5", "--json"], 0);
+    golden(
+        "nigiri_seeded",
+        &["handicap", "3d", "3d", "--nigiri-seed", "5", "--json"],
+        0,
+    );
     let (again, _) = ingo(&["handicap", "3d", "3d", "--nigiri-seed", "5", "--json"]);
     let (first, _) = ingo(&["handicap", "3d", "3d", "--nigiri-seed", "5", "--json"]);
     assert_eq!(again, first, "a seeded nigiri is reproducible");
