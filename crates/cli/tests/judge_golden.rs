@@ -187,21 +187,19 @@ fn match_of_the_built_in_player_against_itself() {
     let dir = std::env::temp_dir().join(format!("ingo-match-test-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     let engine = format!("{} gtp --playouts 50", env!("CARGO_BIN_EXE_ingo"));
-    let (out, code) = ingo(&[
-        "match",
-        "--black",
-        &engine,
-        "--white",
-        &engine,
-        "--games",
-        "2",
-        "--size",
-        "5",
-        "--time",
-        "absolute:60s",
-        "--out",
-        dir.to_str().expect("UTF-8 path"),
-    ]);
+    let out_dir = dir.to_str().expect("UTF-8 path");
+    // Two games of the player against itself, on a board of `size`, with `time` if given.
+    let run_match = |size: &str, time: Option<&str>| {
+        let mut args = vec![
+            "match", "--black", &engine, "--white", &engine, "--games", "2", "--size", size,
+        ];
+        if let Some(t) = time {
+            args.extend(["--time", t]);
+        }
+        args.extend(["--out", out_dir]);
+        ingo(&args)
+    };
+    let (out, code) = run_match("5", Some("absolute:60s"));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("2 of 2 games finished"), "{out}");
     for game in ["game-0001.sgf", "game-0002.sgf"] {
@@ -214,37 +212,11 @@ fn match_of_the_built_in_player_against_itself() {
         );
     }
     // Run again: the match is complete, nothing is replayed.
-    let (out, code) = ingo(&[
-        "match",
-        "--black",
-        &engine,
-        "--white",
-        &engine,
-        "--games",
-        "2",
-        "--size",
-        "5",
-        "--time",
-        "absolute:60s",
-        "--out",
-        dir.to_str().expect("UTF-8 path"),
-    ]);
+    let (out, code) = run_match("5", Some("absolute:60s"));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("2 of 2 games finished"), "{out}");
     // A different board size is a different match.
-    let (_, code) = ingo(&[
-        "match",
-        "--black",
-        &engine,
-        "--white",
-        &engine,
-        "--games",
-        "2",
-        "--size",
-        "7",
-        "--out",
-        dir.to_str().expect("UTF-8 path"),
-    ]);
+    let (_, code) = run_match("7", None);
     assert_eq!(code, 2, "resuming with another configuration is refused");
     let _ = fs::remove_dir_all(&dir);
 }

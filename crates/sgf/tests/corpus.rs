@@ -13,16 +13,9 @@ use std::time::Instant;
 use ingo_rules::{Color, PlayErrorKind, Preset, Rules};
 use ingo_sgf::{parse_file, replay, ErrorKind, ReplayMode, SgfError};
 
-/// `shared/sgf-corpus/`, three levels above this crate.
-fn corpus_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/sgf-corpus");
-    assert!(
-        dir.join("INDEX.tsv").is_file(),
-        "the SGF corpus is missing: expected {} (with INDEX.tsv) next to the work tree",
-        dir.display()
-    );
-    dir
-}
+mod common;
+
+use common::corpus_dir;
 
 /// Lines of a data file in `tests/data/`, without `#` comments and blank lines.
 fn data_lines(name: &str) -> Vec<String> {

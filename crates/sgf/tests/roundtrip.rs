@@ -23,16 +23,9 @@ use ingo_sgf::{
     MoveInfo, Record, ReplayMode, WriteInfo,
 };
 
-/// `shared/sgf-corpus/`, three levels above this crate.
-fn corpus_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/sgf-corpus");
-    assert!(
-        dir.join("INDEX.tsv").is_file(),
-        "the SGF corpus is missing: expected {} (with INDEX.tsv) next to the work tree",
-        dir.display()
-    );
-    dir
-}
+mod common;
+
+use common::corpus_dir;
 
 fn data_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
