@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, ensure, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use ingo_player::{Action, Budget, Config, Player, Rng};
-use ingo_rules::{Color, Game, KoRule, Rules, Score, Setup};
+use ingo_rules::{Color, Game, KoRule, Rules, Setup};
 use ingo_sgf::{ReadOptions, ReplayMode};
 
 /// `ingo bench`.
@@ -286,9 +286,9 @@ impl Batch {
 }
 
 /// The margin for Black in half points (positive: Black ahead).
-fn black_margin(score: &Score) -> i64 {
-    let m = i64::from(score.margin_halves);
-    if score.winner == Color::Black {
+fn black_margin(margin_halves: i32, winner: Color) -> i64 {
+    let m = i64::from(margin_halves);
+    if winner == Color::Black {
         m
     } else {
         -m
@@ -303,18 +303,21 @@ fn run_playouts(size: usize, ko: BenchKo, seed: u64, limit: Limit) -> anyhow::Re
     let mut b = Batch::default();
     let cpu_start = cpu_time();
     let start = Instant::now();
+    // One game reused for every playout, as the search does: `clone_from` copies the template
+    // into it without allocating.
+    let mut game = template.clone();
     loop {
         match limit {
             Limit::Playouts(n) if b.playouts >= n => break,
             Limit::Time(t) if start.elapsed() >= t => break,
             _ => {}
         }
-        let mut game = template.clone();
+        game.clone_from(&template);
         let score = ingo_player::playout(&mut game, &mut rng);
         b.playouts += 1;
         b.moves += game.move_count() as u64;
         b.black_wins += u64::from(score.winner == Color::Black);
-        b.margin_halves += black_margin(&score);
+        b.margin_halves += black_margin(score.margin_halves, score.winner);
     }
     b.elapsed = start.elapsed();
     b.cpu = cpu_time()
@@ -528,7 +531,8 @@ fn judge_bytes(bytes: &[u8], t: &mut JudgeTotals, mut facts: Option<&mut Vec<Rec
         t.moves += rep.played;
         t.refused += usize::from(rep.illegal.is_some());
         t.ended += usize::from(rep.game.phase() == ingo_rules::Phase::Ended);
-        t.margin_halves += black_margin(&rep.game.count(&[]));
+        let score = rep.game.count(&[]);
+        t.margin_halves += black_margin(score.margin_halves, score.winner);
         if let Some(f) = facts.as_deref_mut() {
             f.push(RecordFacts {
                 size: (record.width, record.height),

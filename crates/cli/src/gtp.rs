@@ -518,7 +518,8 @@ fn estimate_dead(game: &Game, n: u32) -> Vec<Point> {
     let mut rng = Rng::new(0x1D_EAD5);
     for _ in 0..n {
         let mut g = game.clone();
-        let score = ingo_player::playout(&mut g, &mut rng);
+        ingo_player::playout(&mut g, &mut rng);
+        let score = g.count(&[]);
         for p in board.points() {
             let owner = score.owners[p.row() * width + p.col()];
             let lost_it = match board.color_at(p) {

@@ -24,8 +24,9 @@ fn batch(size: usize, ko: KoRule, n: usize) -> (usize, usize) {
     let template = Game::new(Setup::empty(size).expect("size"), rules(ko));
     let mut rng = Rng::new(1);
     let (mut moves, mut wins) = (0, 0);
+    let mut g = template.clone();
     for _ in 0..n {
-        let mut g = template.clone();
+        g.clone_from(&template);
         let score = playout(&mut g, &mut rng);
         moves += g.move_count();
         wins += usize::from(score.winner == Color::Black);
@@ -45,9 +46,11 @@ fn playouts(c: &mut Criterion) {
             );
             let template = Game::new(Setup::empty(size).expect("size"), rules(ko));
             let mut rng = Rng::new(1);
+            let mut g = template.clone();
             c.bench_function(&format!("playout_{size}x{size}_{name}"), |b| {
                 b.iter(|| {
-                    let mut g = template.clone();
+                    // As the search does: the template copied into one reused game.
+                    g.clone_from(&template);
                     black_box(playout(&mut g, &mut rng))
                 });
             });
@@ -60,7 +63,11 @@ fn count(c: &mut Criterion) {
     let mut game = Game::new(Setup::empty(19).expect("size"), Rules::ing());
     let first = playout(&mut game, &mut Rng::new(1));
     let score = game.count(&[]);
-    assert_eq!(score, first);
+    assert_eq!(
+        (score.area, score.shared, score.margin_halves, score.winner),
+        (first.area, first.shared, first.margin_halves, first.winner),
+        "the playout's tally and the full count agree"
+    );
     assert_eq!(
         score.area.black + score.area.white + score.shared,
         361,
@@ -73,6 +80,9 @@ fn count(c: &mut Criterion) {
     );
     c.bench_function("count_19x19", |b| {
         b.iter(|| black_box(black_box(&game).count(&[])))
+    });
+    c.bench_function("tally_19x19", |b| {
+        b.iter(|| black_box(black_box(&game).tally()))
     });
 }
 

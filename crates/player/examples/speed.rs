@@ -20,8 +20,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut rng = Rng::new(1);
         let (mut n, mut moves, mut black) = (0u64, 0usize, 0u64);
         let start = Instant::now();
+        let mut g = root.clone();
         while start.elapsed() < span {
-            let mut g = root.clone();
+            g.clone_from(&root);
             let score = playout(&mut g, &mut rng);
             moves += g.move_count();
             black += u64::from(score.winner == Color::Black);

@@ -2,7 +2,7 @@
 //! commit suicide; a side with none passes; two consecutive passes (or a move cap) end the
 //! playout, which is then counted with every stone on the board alive.
 
-use ingo_rules::{Cell, Color, Game, Move, Phase, Point, Score, MAX_SIZE};
+use ingo_rules::{Color, Game, Move, Phase, Point, Tally, MAX_SIZE};
 
 use crate::rng::Rng;
 
@@ -17,27 +17,16 @@ const QUICK_TRIES: usize = 8;
 pub(crate) const MOVES_PER_POINT: usize = 3;
 
 /// Whether playing `color` on the empty point `p` is suicide (single stone or block).
-///
-/// O(1) thanks to the board's atari test: a neighbouring string of one's own in atari has `p` as
-/// its only liberty, an opponent string in atari would be captured.
-pub(crate) fn is_suicide(game: &Game, p: Point, color: Color) -> bool {
-    let board = game.board();
-    // Most points have an empty neighbour; look for one before asking any atari question.
-    if board.neighbors(p).any(|q| board.get(q) == Cell::Empty) {
-        return false;
-    }
-    board.neighbors(p).all(|q| {
-        let own = board.get(q).color() == Some(color);
-        // Own string in atari: `p` is its last liberty. Opponent string in atari: captured.
-        own == board.in_atari(q)
-    })
+#[cfg(test)]
+fn is_suicide(game: &Game, p: Point, color: Color) -> bool {
+    game.board().analyze(p, color).suicide
 }
 
 /// Whether the playout policy considers `p` at all: not one's own eye and not suicide. Legality
 /// under the ko rules is left to [`Game::play`] / [`Game::is_legal`].
 #[inline]
 pub(crate) fn is_candidate(game: &Game, p: Point, color: Color) -> bool {
-    !game.board().is_eye(p, color) && !is_suicide(game, p, color)
+    !game.board().is_eye_or_suicide(p, color)
 }
 
 /// Chooses uniformly among the empty points for which `accept` returns `true`, stopping at the
@@ -107,7 +96,7 @@ pub(crate) fn choose_random(game: &Game, rng: &mut Rng) -> Option<Point> {
 /// The playout ends at two consecutive passes (the suspension of play: with every stone left on
 /// the board counted alive, as after four passes under Ing, "連續四次虛手" ) or after
 /// [`MOVES_PER_POINT`] moves per point.
-pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color, Point)) -> Score {
+pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color, Point)) -> Tally {
     let cap = MOVES_PER_POINT * game.board().area();
     // `handicap_pass_due` reads the history, so ask only while it can still be true: once it is
     // false on White's turn (White played a stone, or used up the passes) it stays false.
@@ -135,7 +124,7 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color,
         }
         moves += 1;
     }
-    game.count(&[])
+    game.tally()
 }
 
 /// Plays a light random playout from `game` (changed in place) and counts the result with every
@@ -151,10 +140,12 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color,
 /// use ingo_rules::{Game, Rules, Setup};
 ///
 /// let mut game = Game::new(Setup::empty(5).unwrap(), Rules::ing());
-/// let score = playout(&mut game, &mut Rng::new(1));
-/// assert_eq!(score.area.black + score.area.white + score.shared, 25);
+/// let tally = playout(&mut game, &mut Rng::new(1));
+/// assert_eq!(tally.area.black + tally.area.white + tally.shared, 25);
+/// // The full count of the final position (with the per-point map) agrees.
+/// assert_eq!(game.count(&[]).margin_halves, tally.margin_halves);
 /// ```
-pub fn playout(game: &mut Game, rng: &mut Rng) -> Score {
+pub fn playout(game: &mut Game, rng: &mut Rng) -> Tally {
     run(game, rng, |_, _| {})
 }
 

@@ -4,7 +4,7 @@
 //! is expanded. The root is the current game; the game of any other node is reached by replaying
 //! the moves of its path on a clone of the root game, so nodes store no positions.
 
-use ingo_rules::{Color, Game, Move, Point, Score};
+use ingo_rules::{Color, Game, Move, Point, Tally};
 
 use crate::playout;
 use crate::rng::Rng;
@@ -25,14 +25,15 @@ pub(crate) struct Params {
 /// tie rule applies), plus `weight` times the margin scaled to the board. The margin term makes
 /// the search prefer the larger of two wins (and the smaller of two losses) instead of playing
 /// aimlessly once every move wins, without ever trading much winning chance for points.
-pub(crate) fn black_reward(score: &Score, weight: f32) -> f32 {
-    let win = if score.winner == Color::Black {
+/// `points` is the number of points of the board.
+pub(crate) fn black_reward(count: &Tally, points: usize, weight: f32) -> f32 {
+    let win = if count.winner == Color::Black {
         1.0
     } else {
         0.0
     };
-    let area = (score.size.0 * score.size.1).max(1) as f32;
-    let margin = (score.margin_halves as f32 / 2.0 / area).clamp(-1.0, 1.0);
+    let area = points.max(1) as f32;
+    let margin = (count.margin_halves as f32 / 2.0 / area).clamp(-1.0, 1.0);
     (1.0 - weight) * win + weight * (0.5 + 0.5 * margin)
 }
 
@@ -112,6 +113,9 @@ pub(crate) struct Tree {
     seq: Vec<(Color, u16)>,
     /// Per point, who played there first after the node being updated (0 none, 1 B, 2 W).
     first: Vec<u8>,
+    /// The game each iteration plays on, a copy of the root made with `clone_from` (which reuses
+    /// its buffers: no allocation per iteration).
+    scratch: Option<Box<Game>>,
 }
 
 fn code(c: Color) -> u8 {
@@ -131,6 +135,7 @@ impl Tree {
             path: Vec::new(),
             seq: Vec::with_capacity(playout::MOVES_PER_POINT * area),
             first: vec![0; area],
+            scratch: None,
         }
     }
 
@@ -207,7 +212,7 @@ impl Tree {
             // is what makes the search capture dead stones before passing: a pass leaving them
             // on the board is scored with them alive.
             let terminal = (game.consecutive_passes() >= 1)
-                .then(|| black_reward(&game.count(&[]), params.score_weight));
+                .then(|| black_reward(&game.tally(), game.board().area(), params.score_weight));
             self.nodes.push(Node::new(Move::Pass, color, terminal));
         }
         // At most one child per point plus the pass: 626 fits.
@@ -265,7 +270,15 @@ impl Tree {
 
     /// One iteration: select down the tree from `root`, expand, play out, back up.
     pub fn iterate(&mut self, root: &Game, rng: &mut Rng, params: &Params) {
-        let mut game = root.clone();
+        // Taken out of `self` for the iteration (the tree's methods borrow it whole), then put back.
+        let mut scratch = match self.scratch.take() {
+            Some(mut g) => {
+                (*g).clone_from(root);
+                g
+            }
+            None => Box::new(root.clone()),
+        };
+        let game = &mut *scratch;
         self.path.clear();
         self.path.push(0);
         let mut id = 0;
@@ -278,7 +291,7 @@ impl Tree {
                 if id != 0 && (self.nodes[id].visits < params.expand_visits || !room) {
                     break;
                 }
-                self.expand(id, &game, params);
+                self.expand(id, game, params);
             }
             if self.nodes[id].n_children == 0 {
                 break;
@@ -301,12 +314,13 @@ impl Tree {
             Some(r) => r,
             None => {
                 let (seq, width) = (&mut self.seq, self.width);
-                let score = playout::run(&mut game, rng, |c, p| {
+                let score = playout::run(game, rng, |c, p| {
                     seq.push((c, Tree::index(width, p) as u16));
                 });
-                black_reward(&score, params.score_weight)
+                black_reward(&score, game.board().area(), params.score_weight)
             }
         };
+        self.scratch = Some(scratch);
         self.backup(reward, params.rave_equiv > 0.0);
     }
 

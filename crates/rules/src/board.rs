@@ -52,6 +52,46 @@ pub(crate) fn neighbors(i: usize) -> [usize; 4] {
     [i - STRIDE, i - 1, i + 1, i + STRIDE]
 }
 
+/// Offsets into a [`Board::window`], the 3×3 block around a point (row stride [`STRIDE`]).
+struct Window;
+
+impl Window {
+    const N: usize = 1;
+    const W: usize = STRIDE;
+    const E: usize = STRIDE + 2;
+    const S: usize = 2 * STRIDE + 1;
+    const DIAGONALS: [usize; 4] = [0, 2, 2 * STRIDE, 2 * STRIDE + 2];
+
+    /// A bit for each kind of cell.
+    #[inline]
+    fn kind(c: Cell) -> u8 {
+        1 << (c as u8)
+    }
+
+    /// The kinds of cell among the four orthogonal neighbours.
+    #[inline]
+    fn orthogonal_kinds(w: &[Cell; 2 * STRIDE + 3]) -> u8 {
+        Window::kind(w[Window::N])
+            | Window::kind(w[Window::W])
+            | Window::kind(w[Window::E])
+            | Window::kind(w[Window::S])
+    }
+
+    /// The diagonal rule of an eye-like point whose neighbours are all `color` or the edge: no
+    /// opponent diagonal on the edge (a point is on the edge exactly when a neighbour is), at
+    /// most one in the centre.
+    #[inline]
+    fn diagonals_allow_eye(w: &[Cell; 2 * STRIDE + 3], color: Color, kinds: u8) -> bool {
+        let opp = Cell::of(color.opponent());
+        let bad = Window::DIAGONALS.iter().filter(|&&d| w[d] == opp).count();
+        if kinds & Window::kind(Cell::Edge) != 0 {
+            bad == 0
+        } else {
+            bad <= 1
+        }
+    }
+}
+
 /// What a board play would do, computed without changing the board ([`Board::analyze`]).
 #[derive(Clone, Debug)]
 pub struct PlayAnalysis {
@@ -68,7 +108,6 @@ pub struct PlayAnalysis {
 }
 
 /// A Go board of any size from 1×1 to 25×25 (rectangles too), with incremental strings and hash.
-#[derive(Clone)]
 pub struct Board {
     width: u8,
     height: u8,
@@ -88,6 +127,61 @@ pub struct Board {
     n_empty: u16,
     hash: u64,
     stones: [u16; 2],
+}
+
+impl Board {
+    /// The cells a board of this height can touch: its rows and the guard rows above and below.
+    /// Everything past them stays as [`Board::with_dims`] left it, so a copy between boards of
+    /// one size need not move it.
+    #[inline]
+    fn used_cells(&self) -> usize {
+        (self.height as usize + 2) * STRIDE
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            width: self.width,
+            height: self.height,
+            cells: self.cells,
+            next: self.next,
+            head: self.head,
+            plibs: self.plibs,
+            lsum: self.lsum,
+            lsq: self.lsq,
+            nstones: self.nstones,
+            empties: self.empties,
+            empty_pos: self.empty_pos,
+            n_empty: self.n_empty,
+            hash: self.hash,
+            stones: self.stones,
+        }
+    }
+
+    /// Copies `src` into this board. Between boards of one size only the used rows move
+    /// ([`Board::used_cells`]): on 9×9 that is 297 of the 729 cells, and a search copies its root
+    /// board before every playout.
+    fn clone_from(&mut self, src: &Board) {
+        if (self.width, self.height) != (src.width, src.height) {
+            *self = src.clone();
+            return;
+        }
+        let n = src.used_cells();
+        self.cells[..n].copy_from_slice(&src.cells[..n]);
+        self.next[..n].copy_from_slice(&src.next[..n]);
+        self.head[..n].copy_from_slice(&src.head[..n]);
+        self.plibs[..n].copy_from_slice(&src.plibs[..n]);
+        self.lsum[..n].copy_from_slice(&src.lsum[..n]);
+        self.lsq[..n].copy_from_slice(&src.lsq[..n]);
+        self.nstones[..n].copy_from_slice(&src.nstones[..n]);
+        self.empty_pos[..n].copy_from_slice(&src.empty_pos[..n]);
+        let e = src.n_empty as usize;
+        self.empties[..e].copy_from_slice(&src.empties[..e]);
+        self.n_empty = src.n_empty;
+        self.hash = src.hash;
+        self.stones = src.stones;
+    }
 }
 
 impl PartialEq for Board {
@@ -611,38 +705,49 @@ impl Board {
             .all(|p| self.plibs[self.head[p.idx()] as usize] > 0)
     }
 
+    /// The 3×3 block of cells centred on the on-board point `i`, as one slice: indexing it with
+    /// the constants of [`Window`] needs no bounds check per cell, which matters in the tests a
+    /// playout runs on every point it considers.
+    #[inline]
+    fn window(&self, i: usize) -> &[Cell; 2 * STRIDE + 3] {
+        let w = &self.cells[i - STRIDE - 1..=i + STRIDE + 1];
+        w.try_into()
+            .expect("an on-board point has a guard cell on every side")
+    }
+
     /// Whether `p` is an eye-like point of `color`: every on-board neighbour is a stone of
     /// `color`, and the diagonals are not held by the opponent too much (the usual playout rule:
     /// at most one opponent diagonal in the centre, none on the edge).
     pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        let w = self.window(p.idx());
+        let kinds = Window::orthogonal_kinds(w);
+        kinds & (Window::kind(Cell::Empty) | Window::kind(Cell::of(color.opponent()))) == 0
+            && Window::diagonals_allow_eye(w, color, kinds)
+    }
+
+    /// Whether a light playout passes over the empty point `p` for `color`: the play would fill
+    /// an eye-like point of its own ([`Board::is_eye`]) or be suicide (single stone or block).
+    /// One look at the four neighbours settles the common case, a point with an empty
+    /// neighbour, which is neither; this runs for every point a playout considers.
+    pub fn is_eye_or_suicide(&self, p: Point, color: Color) -> bool {
         let i = p.idx();
+        let w = self.window(i);
+        let kinds = Window::orthogonal_kinds(w);
+        if kinds & Window::kind(Cell::Empty) != 0 {
+            return false;
+        }
+        if kinds & Window::kind(Cell::of(color.opponent())) == 0
+            && Window::diagonals_allow_eye(w, color, kinds)
+        {
+            return true;
+        }
+        // No empty neighbour: suicide when every string of one's own around has `p` as its last
+        // liberty and no opponent string around does (it would be captured).
         let own = Cell::of(color);
-        let opp = Cell::of(color.opponent());
-        for q in neighbors(i) {
-            let c = self.cells[q];
-            if c != own && c != Cell::Edge {
-                return false;
-            }
-        }
-        let mut bad = 0;
-        let mut edge = false;
-        for d in [
-            -(STRIDE as isize) - 1,
-            -(STRIDE as isize) + 1,
-            STRIDE as isize - 1,
-            STRIDE as isize + 1,
-        ] {
-            match self.cells[(i as isize + d) as usize] {
-                c if c == opp => bad += 1,
-                Cell::Edge => edge = true,
-                _ => {}
-            }
-        }
-        if edge {
-            bad == 0
-        } else {
-            bad <= 1
-        }
+        neighbors(i).into_iter().all(|q| match self.cells[q] {
+            Cell::Edge => true,
+            c => (c == own) == self.only_liberty_is(self.head[q] as usize, i),
+        })
     }
 
     /// Parses an ASCII diagram: rows top to bottom, `X`/`x`/`B`/`#` Black, `O`/`o`/`W`/`@`

@@ -107,6 +107,135 @@ impl Score {
     }
 }
 
+/// The count of a position with every stone alive, without the per-point map and fill-in of a
+/// [`Score`]: what a playout needs at its end ([`tally`], [`Game::tally`](crate::Game::tally)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// Stones on the board.
+    pub stones: ByColor<usize>,
+    /// Spaces counting for each side.
+    pub spaces: ByColor<usize>,
+    /// Area: stones plus spaces.
+    pub area: ByColor<usize>,
+    /// Shared points (分空).
+    pub shared: usize,
+    /// `area_B − area_W − komi − pen_B + pen_W`, in half points.
+    pub margin_halves: i32,
+    /// The winner (a margin of 0 goes to `tie_winner`).
+    pub winner: Color,
+}
+
+/// The margin in half points and the winner, from the areas ("子空皆地").
+fn margin_and_winner(
+    area: ByColor<usize>,
+    komi: Komi,
+    penalties: ByColor<i32>,
+    tie_winner: Color,
+) -> (i32, Color) {
+    let margin_halves =
+        2 * (area.black as i32 - area.white as i32) - komi.halves() - 2 * penalties.black
+            + 2 * penalties.white;
+    let winner = match margin_halves {
+        m if m > 0 => Color::Black,
+        m if m < 0 => Color::White,
+        _ => tie_winner,
+    };
+    (margin_halves, winner)
+}
+
+/// Counts `board` with every stone alive: the same areas, shared points, margin and winner as
+/// [`score`] with no dead stones, found on the board's own arrays without allocating.
+///
+/// Most empty points at the end of a playout are single-point eyes: a point whose neighbours are
+/// all stones of one colour counts for it at once; only the rest are flood-filled by region,
+/// with the same split as [`owners`] ("空屬鄰子") for regions bordered by both colours.
+pub fn tally(board: &Board, komi: Komi, penalties: ByColor<i32>, tie_winner: Color) -> Tally {
+    use crate::board::{neighbors, Cell};
+    use crate::point::{CELLS, MAX_SIZE};
+    let cells = &board.cells;
+    let stones = ByColor {
+        black: board.stone_count(Color::Black),
+        white: board.stone_count(Color::White),
+    };
+    let mut spaces = ByColor::<usize>::default();
+    let mut shared = 0;
+    // Bit 0: Black neighbour, bit 1: White neighbour, bit 2: an empty neighbour. `Cell` values
+    // are 0 empty, 1 Black, 2 White, 3 edge.
+    let touch = |i: usize| -> u8 {
+        neighbors(i).iter().fold(0u8, |acc, &q| {
+            acc | match cells[q] {
+                Cell::Empty => 4,
+                Cell::Black => 1,
+                Cell::White => 2,
+                Cell::Edge => 0,
+            }
+        })
+    };
+    let mut seen = [false; CELLS];
+    let mut stack: arrayvec::ArrayVec<u16, { MAX_SIZE * MAX_SIZE }> = arrayvec::ArrayVec::new();
+    let mut region: arrayvec::ArrayVec<u16, { MAX_SIZE * MAX_SIZE }> = arrayvec::ArrayVec::new();
+    for k in 0..board.empty_count() {
+        let start = board.empty_point(k).idx();
+        if seen[start] {
+            continue;
+        }
+        match touch(start) {
+            1 => spaces.black += 1,
+            2 => spaces.white += 1,
+            0 | 3 => shared += 1,
+            _ => {
+                // A region of two or more points.
+                region.clear();
+                stack.push(start as u16);
+                seen[start] = true;
+                let mut border = 0u8;
+                while let Some(i) = stack.pop() {
+                    let i = usize::from(i);
+                    region.push(i as u16);
+                    for q in neighbors(i) {
+                        match cells[q] {
+                            Cell::Empty if !seen[q] => {
+                                seen[q] = true;
+                                stack.push(q as u16);
+                            }
+                            Cell::Black => border |= 1,
+                            Cell::White => border |= 2,
+                            _ => {}
+                        }
+                    }
+                }
+                match border {
+                    1 => spaces.black += region.len(),
+                    2 => spaces.white += region.len(),
+                    0 => shared += region.len(),
+                    _ => {
+                        for &i in &region {
+                            match touch(usize::from(i)) & 3 {
+                                1 => spaces.black += 1,
+                                2 => spaces.white += 1,
+                                _ => shared += 1,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let area = ByColor {
+        black: stones.black + spaces.black,
+        white: stones.white + spaces.white,
+    };
+    let (margin_halves, winner) = margin_and_winner(area, komi, penalties, tie_winner);
+    Tally {
+        stones,
+        spaces,
+        area,
+        shared,
+        margin_halves,
+        winner,
+    }
+}
+
 /// Who each point of `board` counts for once the stones on `dead` are removed.
 ///
 /// Regions of spaces bordered by one colour belong to it; a region bordered by both is split
@@ -227,14 +356,7 @@ pub fn score(
         black: stones.black + spaces.black,
         white: stones.white + spaces.white,
     };
-    let margin_halves =
-        2 * (area.black as i32 - area.white as i32) - komi.halves() - 2 * penalties.black
-            + 2 * penalties.white;
-    let winner = match margin_halves {
-        m if m > 0 => Color::Black,
-        m if m < 0 => Color::White,
-        _ => tie_winner,
-    };
+    let (margin_halves, winner) = margin_and_winner(area, komi, penalties, tie_winner);
     let points = board.area();
     // "(N²−1)/2" stones each on Ing's odd boards; half the points on an even board.
     let supply = points / 2;

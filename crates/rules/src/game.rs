@@ -8,7 +8,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::board::{Board, Cell, PlayAnalysis};
 use crate::color::{ByColor, Color};
-use crate::count::{self, Score};
+use crate::count::{self, Score, Tally};
 use crate::ko::{self, KoPair};
 use crate::point::{Move, Point, CELLS};
 use crate::rules::{KoRule, Rules, SuicideRule};
@@ -335,6 +335,25 @@ fn clone_table(t: &FxHashSet<u64>) -> FxHashSet<u64> {
     c
 }
 
+/// Makes `dst` a copy of `src` with at least `src`'s capacity, as [`with_room`] does.
+fn copy_vec<T: Copy>(dst: &mut Vec<T>, src: &Vec<T>) {
+    dst.clear();
+    dst.reserve(src.capacity());
+    dst.extend_from_slice(src);
+}
+
+/// Makes `dst` a copy of `src`, keeping `dst`'s room; a mostly empty `src` is copied entry by
+/// entry, as in [`clone_table`].
+fn copy_table(dst: &mut FxHashSet<u64>, src: &FxHashSet<u64>) {
+    if src.len() * 4 >= src.capacity() {
+        dst.clone_from(src);
+    } else {
+        dst.clear();
+        dst.reserve(src.capacity());
+        dst.extend(src.iter().copied());
+    }
+}
+
 impl Clone for Game {
     /// A copy of the game. The history vectors keep the room reserved for them (a derived clone
     /// would allocate them to their length only), so that a search's clone of a game, played on
@@ -379,6 +398,48 @@ impl Clone for Game {
             penalties: *penalties,
             snapshots: snapshots.clone(),
         }
+    }
+
+    /// Makes this game a copy of `src`, reusing this game's board and history buffers: no
+    /// allocation once they are large enough, and only the used rows of the board are copied
+    /// ([`Board`]'s `clone_from`). A search that copies its root before every playout wants this.
+    fn clone_from(&mut self, src: &Game) {
+        let Game {
+            rules,
+            setup,
+            board,
+            to_move,
+            start_hash,
+            hist,
+            removed,
+            last_seen,
+            pos_seen,
+            bans,
+            disturb_used,
+            pending,
+            consecutive_passes,
+            phase,
+            end,
+            penalties,
+            snapshots,
+        } = src;
+        self.rules = *rules;
+        self.setup.clone_from(setup);
+        self.board.clone_from(board);
+        self.to_move = *to_move;
+        self.start_hash = *start_hash;
+        copy_vec(&mut self.hist, hist);
+        copy_vec(&mut self.removed, removed);
+        copy_table(&mut self.last_seen, last_seen);
+        self.pos_seen.clone_from(pos_seen);
+        self.bans.clone_from(bans);
+        self.disturb_used.clone_from(disturb_used);
+        self.pending.clone_from(pending);
+        self.consecutive_passes = *consecutive_passes;
+        self.phase = *phase;
+        self.end.clone_from(end);
+        self.penalties = *penalties;
+        self.snapshots.clone_from(snapshots);
     }
 }
 
@@ -1141,12 +1202,34 @@ impl Game {
     /// Counts the board as it stands with the stones on `dead` removed (spec §5), with this
     /// game's komi, penalties and tie rule.
     pub fn count(&self, dead: &[Point]) -> Score {
-        let tie = if self.is_handicap() {
+        count::score(
+            &self.board,
+            dead,
+            self.rules.komi,
+            self.penalties,
+            self.tie_winner(),
+        )
+    }
+
+    /// Counts the position as it stands with every stone alive, like `count(&[])` but without
+    /// the per-point map and the fill-in breakdown (and without allocating): the count at the
+    /// end of a playout.
+    pub fn tally(&self) -> Tally {
+        count::tally(
+            &self.board,
+            self.rules.komi,
+            self.penalties,
+            self.tie_winner(),
+        )
+    }
+
+    /// Who wins a count with a margin of 0: the rules' tie winner for even or handicap games.
+    fn tie_winner(&self) -> Color {
+        if self.is_handicap() {
             self.rules.tie_handicap
         } else {
             self.rules.tie_even
-        };
-        count::score(&self.board, dead, self.rules.komi, self.penalties, tie)
+        }
     }
 
     /// The count of an ended game: the agreed dead stones removed, or none after four passes.

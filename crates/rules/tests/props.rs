@@ -36,7 +36,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use ingo_rules::{
-    Board, Color, Game, GameEnd, KoRule, Move, Phase, PlayErrorKind, Point, Preset, Setup,
+    Board, Color, Game, GameEnd, KoRule, Move, Phase, PlayErrorKind, Point, Preset, Rules, Setup,
     SuicideRule,
 };
 use proptest::prelude::*;
@@ -368,6 +368,17 @@ fn check_stones(game: &Game, start: &Board) -> Result<(), TestCaseError> {
 /// Hash, strings and liberties, against a flood fill of the board.
 fn check_board(board: &Board) -> Result<(), TestCaseError> {
     prop_assert_eq!(board.hash(), board.recompute_hash(), "incremental hash");
+    for p in board.empty_points() {
+        for color in Color::ALL {
+            prop_assert_eq!(
+                board.is_eye_or_suicide(p, color),
+                board.is_eye(p, color) || board.analyze(p, color).suicide,
+                "eye or suicide at {:?} for {}",
+                p,
+                color
+            );
+        }
+    }
     prop_assert!(board.all_strings_have_liberties());
     let mut seen: Vec<Point> = Vec::new();
     for p in board.points() {
@@ -426,6 +437,27 @@ fn check_count(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
         .copied()
         .filter(|_| rng.below(4) == 0)
         .collect();
+    let t = game.tally();
+    let s = game.count(&[]);
+    prop_assert_eq!(
+        (
+            t.stones,
+            t.spaces,
+            t.area,
+            t.shared,
+            t.margin_halves,
+            t.winner
+        ),
+        (
+            s.stones,
+            s.spaces,
+            s.area,
+            s.shared,
+            s.margin_halves,
+            s.winner
+        ),
+        "tally and count"
+    );
     for dead in [Vec::new(), dead] {
         let s = game.count(&dead);
         let points = board.area();
@@ -778,6 +810,10 @@ fn run_game(p: Params) -> Result<(), TestCaseError> {
     // A twin that only ever plays: undos and refused moves on `game` must leave no trace, not
     // even in the hidden rule state that shows only in later verdicts.
     let mut twin = game.clone();
+    let mut copy = Game::new(
+        Setup::empty(if start.width() == 5 { 4 } else { 5 }).expect("size"),
+        Rules::ing(),
+    );
     let mut snapshots = vec![Snapshot::of(&game)];
     let mut positions = vec![(game.board().clone(), game.to_move())];
     check_board(game.board())?;
@@ -845,6 +881,29 @@ fn run_game(p: Params) -> Result<(), TestCaseError> {
             "undos left a trace\n{}",
             describe(&game)
         );
+        // `clone_from` into a game that held another position (at first one of another size)
+        // gives the same game, down to every verdict; playing on keeps them equal.
+        if rng.below(4) == 0 {
+            copy.clone_from(&game);
+            check_board(copy.board()).map_err(with_game)?;
+            prop_assert_eq!(
+                &Snapshot::of(&copy),
+                &now,
+                "clone_from\n{}",
+                describe(&game)
+            );
+            if let Some(m) = pick(&game, rng.below(1000) as u16, 10, 50) {
+                let mut played = game.clone();
+                play_step(&mut played, (m, false));
+                play_step(&mut copy, (m, false));
+                prop_assert_eq!(
+                    Snapshot::of(&copy),
+                    Snapshot::of(&played),
+                    "clone_from, then {:?}",
+                    m
+                );
+            }
+        }
         snapshots.push(now);
     }
 
