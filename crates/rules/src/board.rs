@@ -274,7 +274,8 @@ impl Board {
     /// Whether `p` lies on this board.
     #[inline]
     pub fn contains(&self, p: Point) -> bool {
-        p.col() < self.width() && p.row() < self.height()
+        // Every cell outside the board's rows and columns is a guard cell.
+        self.get(p) != Cell::Edge
     }
 
     /// All points, row by row from the top left.
@@ -465,26 +466,41 @@ impl Board {
     pub fn analyze(&self, p: Point, color: Color) -> PlayAnalysis {
         let i = p.idx();
         debug_assert_eq!(self.cells[i], Cell::Empty);
+        let kinds = Window::orthogonal_kinds(self.window(i));
+        let stone_kinds = Window::kind(Cell::Black) | Window::kind(Cell::White);
+        if kinds & stone_kinds == 0 {
+            // No string around: nothing to capture or join (most plays early in a game).
+            let suicide = kinds & Window::kind(Cell::Empty) == 0;
+            return PlayAnalysis {
+                captured_heads: ArrayVec::new(),
+                captured_stones: 0,
+                suicide,
+                lone: true,
+                hash_after: if suicide {
+                    self.hash
+                } else {
+                    self.hash ^ zobrist::stone(i, color)
+                },
+            };
+        }
         let own = Cell::of(color);
         let opp = Cell::of(color.opponent());
-        let mut has_lib = false;
+        let mut has_lib = kinds & Window::kind(Cell::Empty) != 0;
         let mut captured_heads: ArrayVec<u16, 4> = ArrayVec::new();
         let mut own_heads: ArrayVec<u16, 4> = ArrayVec::new();
         for q in neighbors(i) {
             let cell = self.cells[q];
-            if cell == Cell::Empty {
-                has_lib = true;
-            } else if cell == own {
+            if cell == own {
                 let h = self.head[q];
                 if !own_heads.contains(&h) {
                     own_heads.push(h);
-                }
-                if !self.only_liberty_is(h as usize, i) {
-                    has_lib = true;
+                    if !has_lib && !self.only_liberty_is(h as usize, i) {
+                        has_lib = true;
+                    }
                 }
             } else if cell == opp {
                 let h = self.head[q];
-                if self.only_liberty_is(h as usize, i) && !captured_heads.contains(&h) {
+                if !captured_heads.contains(&h) && self.only_liberty_is(h as usize, i) {
                     captured_heads.push(h);
                 }
             }

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::board::{Board, Cell, PlayAnalysis};
 use crate::color::{ByColor, Color};
 use crate::count::{self, Score, Tally};
+use crate::keyset::KeySet;
 use crate::ko::{self, KoPair};
 use crate::point::{Move, Point, CELLS};
 use crate::rules::{KoRule, Rules, SuicideRule};
@@ -265,7 +266,8 @@ struct Pending {
 
 /// What [`Game::check`] found: everything needed to make the move.
 struct Plan {
-    pending: Option<Pending>,
+    /// Boxed: it is rare, and a plan is moved through every play.
+    pending: Option<Box<Pending>>,
 }
 
 /// A game under a set of [`Rules`].
@@ -292,14 +294,14 @@ pub struct Game {
     /// [`tracks_situations`]). A set, not a map to the index: the index is needed only on a hit,
     /// which is rare, and is then found by scanning the history back ([`Game::latest_index_of`]);
     /// this halves the table, the largest part of the history (8 bytes an entry instead of 16).
-    last_seen: FxHashSet<u64>,
+    last_seen: KeySet,
     /// Position → the first index where it stood (positional superko only).
     pos_seen: FxHashMap<u64, u32>,
     /// (situation, point) → the ply whose situation it is: plays banned for good (R6).
     bans: FxHashMap<(u64, u16), u32>,
     /// Keys of disturbing captures already answered (R5).
     disturb_used: FxHashSet<u64>,
-    pending: Option<Pending>,
+    pending: Option<Box<Pending>>,
     consecutive_passes: u32,
     phase: Phase,
     end: Option<GameEnd>,
@@ -323,35 +325,11 @@ fn with_room<T: Copy>(v: &Vec<T>) -> Vec<T> {
     c
 }
 
-/// A copy of `t` with `t`'s capacity. A table mostly empty (a new game's, with room reserved for
-/// a whole game) is rebuilt entry by entry rather than copied bucket by bucket: clearing its
-/// control bytes moves a sixteenth of the memory a full copy would.
-fn clone_table(t: &FxHashSet<u64>) -> FxHashSet<u64> {
-    if t.len() * 4 >= t.capacity() {
-        return t.clone();
-    }
-    let mut c = FxHashSet::with_capacity_and_hasher(t.capacity(), Default::default());
-    c.extend(t.iter().copied());
-    c
-}
-
 /// Makes `dst` a copy of `src` with at least `src`'s capacity, as [`with_room`] does.
 fn copy_vec<T: Copy>(dst: &mut Vec<T>, src: &Vec<T>) {
     dst.clear();
     dst.reserve(src.capacity());
     dst.extend_from_slice(src);
-}
-
-/// Makes `dst` a copy of `src`, keeping `dst`'s room; a mostly empty `src` is copied entry by
-/// entry, as in [`clone_table`].
-fn copy_table(dst: &mut FxHashSet<u64>, src: &FxHashSet<u64>) {
-    if src.len() * 4 >= src.capacity() {
-        dst.clone_from(src);
-    } else {
-        dst.clear();
-        dst.reserve(src.capacity());
-        dst.extend(src.iter().copied());
-    }
 }
 
 impl Clone for Game {
@@ -387,7 +365,7 @@ impl Clone for Game {
             start_hash: *start_hash,
             hist: with_room(hist),
             removed: with_room(removed),
-            last_seen: clone_table(last_seen),
+            last_seen: last_seen.clone(),
             pos_seen: pos_seen.clone(),
             bans: bans.clone(),
             disturb_used: disturb_used.clone(),
@@ -430,7 +408,7 @@ impl Clone for Game {
         self.start_hash = *start_hash;
         copy_vec(&mut self.hist, hist);
         copy_vec(&mut self.removed, removed);
-        copy_table(&mut self.last_seen, last_seen);
+        self.last_seen.copy_from(last_seen);
         self.pos_seen.clone_from(pos_seen);
         self.bans.clone_from(bans);
         self.disturb_used.clone_from(disturb_used);
@@ -468,7 +446,7 @@ impl Game {
             start_hash,
             hist: Vec::with_capacity(expected),
             removed: Vec::new(),
-            last_seen: FxHashSet::with_capacity_and_hasher(situations, Default::default()),
+            last_seen: KeySet::with_capacity(situations),
             pos_seen: FxHashMap::default(),
             bans: FxHashMap::default(),
             disturb_used: FxHashSet::default(),
@@ -551,7 +529,7 @@ impl Game {
         }
         self.hist.capacity() * size_of::<Ply>()
             + self.removed.capacity() * size_of::<Point>()
-            + table_bytes(self.last_seen.capacity(), size_of::<u64>())
+            + self.last_seen.heap_bytes()
             + table_bytes(self.pos_seen.capacity(), size_of::<(u64, u32)>())
             + table_bytes(self.bans.capacity(), size_of::<((u64, u16), u32)>())
             + table_bytes(self.disturb_used.capacity(), size_of::<u64>())
@@ -747,11 +725,10 @@ impl Game {
             Move::Pass => return Ok(Plan { pending: None }),
             Move::Play(p) => p,
         };
-        if !self.board.contains(p) {
-            return Err(PlayErrorKind::OffBoard);
-        }
-        if self.board.get(p) != Cell::Empty {
-            return Err(PlayErrorKind::Occupied);
+        match self.board.get(p) {
+            Cell::Empty => {}
+            Cell::Edge => return Err(PlayErrorKind::OffBoard),
+            Cell::Black | Cell::White => return Err(PlayErrorKind::Occupied),
         }
         let a = self.board.analyze(p, color);
         if a.suicide {
@@ -783,7 +760,7 @@ impl Game {
             }
             KoRule::SituationalSuperko => {
                 let sit = a.hash_after ^ zobrist::side(color.opponent());
-                if self.last_seen.contains(&sit) {
+                if self.last_seen.contains(sit) {
                     if let Some(t) = self.latest_index_of(sit, self.hist.len()) {
                         if self.color_at_index(t) == color.opponent()
                             && self.confirm_after_play(p, color, t)
@@ -824,6 +801,14 @@ impl Game {
     }
 
     fn check_ing(&self, color: Color, p: Point, a: &PlayAnalysis) -> Result<Plan, PlayErrorKind> {
+        if a.captured_stones == 0 {
+            // R2–R5 are all about captures (hot stones, ko captures); most plays capture
+            // nothing and only R6 can refuse them.
+            if self.cycle_banned(color, p) {
+                return Err(PlayErrorKind::Cycle);
+            }
+            return Ok(Plan { pending: None });
+        }
         let opp = color.opponent();
         // R2 單熱子: "凡提取熱子必須間隔一實手或虛手". After a pass the last move is not a play,
         // so the retake is legal (隔虛提劫).
@@ -854,15 +839,8 @@ impl Game {
                 }
             }
         }
-        // R6: plays banned for good after a completed cycle ("越環再攪…變窮").
-        if !self.bans.is_empty() {
-            let sit = self.situation_hash();
-            if let Some(&t) = self.bans.get(&(sit, p.0)) {
-                let t = t as usize;
-                if self.hist[t].color == color && *self.cells_at(t) == self.board.cells {
-                    return Err(PlayErrorKind::Cycle);
-                }
-            }
+        if self.cycle_banned(color, p) {
+            return Err(PlayErrorKind::Cycle);
         }
         // R4 and R5 concern ko captures that attack.
         let mut pending = None;
@@ -896,7 +874,7 @@ impl Game {
                     if self.disturb_used.contains(&key) {
                         return Err(PlayErrorKind::Disturbing);
                     }
-                    pending = Some(Pending {
+                    pending = Some(Box::new(Pending {
                         key,
                         ys: pairs
                             .iter()
@@ -904,11 +882,27 @@ impl Game {
                             .map(|k| k.y)
                             .take(16)
                             .collect(),
-                    });
+                    }));
                 }
             }
         }
         Ok(Plan { pending })
+    }
+
+    /// R6: whether the play of `color` on `p` is banned for good in this situation after a
+    /// completed cycle ("越環再攪…變窮").
+    fn cycle_banned(&self, color: Color, p: Point) -> bool {
+        if self.bans.is_empty() {
+            return false;
+        }
+        let sit = self.situation_hash();
+        match self.bans.get(&(sit, p.0)) {
+            Some(&t) => {
+                let t = t as usize;
+                self.hist[t].color == color && *self.cells_at(t) == self.board.cells
+            }
+            None => false,
+        }
     }
 
     /// The board after the play with an extra opponent stone on `q`, compared with the position

@@ -35,6 +35,7 @@ mod board;
 mod color;
 mod count;
 mod game;
+mod keyset;
 mod ko;
 mod point;
 mod rules;
