@@ -1007,11 +1007,7 @@ impl Game {
                     {
                         flags |= F_KO_CAPTURE;
                     }
-                    if self
-                        .board
-                        .neighbors(p)
-                        .any(|q| self.board.color_at(q) == Some(opp) && self.board.in_atari(q))
-                    {
+                    if self.board.next_to_atari(p, opp) {
                         flags |= F_ATTACKING;
                     }
                 }
