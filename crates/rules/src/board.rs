@@ -576,10 +576,10 @@ impl Board {
         self.n_empty += 1;
     }
 
-    /// Puts a stone of `color` on the empty point `i` as a string of its own, updating the
-    /// liberties of its neighbours, without merging or capturing.
+    /// Puts a stone of `color` on the empty point `i` as a string of its own, with no liberties
+    /// yet; the caller accounts for the neighbours.
     #[inline]
-    fn place(&mut self, i: usize, color: Color) {
+    fn put(&mut self, i: usize, color: Color) {
         self.take_empty(i);
         self.cells[i] = Cell::of(color);
         self.hash ^= zobrist::stone(i, color);
@@ -590,6 +590,12 @@ impl Board {
         self.plibs[i] = 0;
         self.lsum[i] = 0;
         self.lsq[i] = 0;
+    }
+
+    /// Puts a stone of `color` on the empty point `i` as a string of its own, updating the
+    /// liberties of its neighbours, without merging or capturing.
+    fn place(&mut self, i: usize, color: Color) {
+        self.put(i, color);
         for q in neighbors(i) {
             match self.cells[q] {
                 Cell::Empty => self.add_lib(i, q),
@@ -671,23 +677,34 @@ impl Board {
         debug_assert_eq!(self.cells[i], Cell::Empty);
         let own = Cell::of(color);
         let opp = Cell::of(color.opponent());
-        self.place(i, color);
+        self.put(i, color);
+        // One pass over the neighbours: liberties, joins, and the opponent strings that may be
+        // captured, which are removed only after the pass (a removal gives liberties back to
+        // the strings around it, the new one included, and must see them all joined).
         let mut h = i;
+        let mut threatened = [0usize; 4];
+        let mut n = 0;
         for q in neighbors(i) {
-            if self.cells[q] == own {
+            let cell = self.cells[q];
+            if cell == Cell::Empty {
+                self.add_lib(h, q);
+            } else if cell == own {
                 let hq = self.head[q] as usize;
+                self.remove_lib(hq, i);
                 h = self.merge(h, hq);
-            }
-        }
-        for q in neighbors(i) {
-            if self.cells[q] == opp {
+            } else if cell == opp {
                 let hq = self.head[q] as usize;
-                if self.plibs[hq] == 0 {
-                    self.remove_string(hq, removed);
-                }
+                self.remove_lib(hq, i);
+                threatened[n] = hq;
+                n += 1;
             }
         }
-        let h = self.head[i] as usize;
+        for &hq in &threatened[..n] {
+            // A string next to the stone twice is listed twice; once removed, its head is empty.
+            if self.cells[hq] == opp && self.plibs[hq] == 0 {
+                self.remove_string(hq, removed);
+            }
+        }
         if self.plibs[h] == 0 {
             self.remove_string(h, removed);
             return true;

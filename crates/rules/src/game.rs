@@ -951,6 +951,7 @@ impl Game {
     ///
     /// # Errors
     /// A [`PlayError`] saying why the move is illegal; the game is then unchanged.
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         self.play_as(self.to_move, mv)
     }
@@ -959,6 +960,7 @@ impl Game {
     ///
     /// # Errors
     /// A [`PlayError`] saying why the move is illegal (`out-of-turn` when `color` is not to move).
+    #[inline]
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
         match self.check(color, mv) {
             Ok(plan) => {
