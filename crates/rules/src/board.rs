@@ -159,9 +159,9 @@ impl Clone for Board {
         }
     }
 
-    /// Copies `src` into this board. Between boards of one size only the used rows move
-    /// ([`Board::used_cells`]): on 9×9 that is 297 of the 729 cells, and a search copies its root
-    /// board before every playout.
+    /// Copies `src` into this board. Between boards of one size only the used rows move (the
+    /// board's rows and the guard rows around them): on 9×9 that is 297 of the 729 cells, and a
+    /// search copies its root board before every playout.
     fn clone_from(&mut self, src: &Board) {
         if (self.width, self.height) != (src.width, src.height) {
             *self = src.clone();
