@@ -53,9 +53,12 @@ pub struct MatchArgs {
     /// Rank of engine B.
     #[arg(long)]
     white_rank: Option<Rank>,
-    /// Engine A takes Black in every game (default: colours alternate).
-    #[arg(long)]
+    /// Engine A takes Black in every game (default: colours alternate, engine A first).
+    #[arg(long, conflicts_with = "nigiri_seed")]
     fixed_colors: bool,
+    /// Draw game 1's colours by nigiri from this seed (engine B guesses), then alternate.
+    #[arg(long)]
+    nigiri_seed: Option<u64>,
     /// Games played at once, each with its own engine processes.
     #[arg(long, default_value_t = 1)]
     parallel: usize,
@@ -146,10 +149,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     config.b.time = args.white_time;
     config.a.rank = args.black_rank;
     config.b.rank = args.white_rank;
-    config.colors = if args.fixed_colors {
-        ColorPolicy::Fixed
-    } else {
-        ColorPolicy::Alternate
+    config.colors = match (args.fixed_colors, args.nigiri_seed) {
+        (true, _) => ColorPolicy::Fixed,
+        (false, Some(seed)) => ColorPolicy::Nigiri(seed),
+        (false, None) => ColorPolicy::Alternate,
     };
     if args.parallel == 0 {
         bail!("--parallel must be at least 1");
@@ -172,6 +175,19 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     config.timeouts.grace = Duration::from_secs_f64(args.grace);
     if let Some(event) = args.event {
         config.event = Some(event);
+    }
+    if let (Some(seed), true) = (args.nigiri_seed, config.colours_by_policy()) {
+        let n = ingo_competition::nigiri(seed);
+        let guess = match n.guess {
+            ingo_competition::Parity::Odd => "odd",
+            ingo_competition::Parity::Even => "even",
+        };
+        eprintln!(
+            "Nigiri (seed {seed}): a handful of {} stones, engine B guessed {guess}, so engine {} \
+             takes Black in game 1; colours alternate after it.",
+            n.handful,
+            if n.guesser_takes_black { "B" } else { "A" },
+        );
     }
     let bar = ProgressBar::new(u64::from(config.games));
     bar.set_style(

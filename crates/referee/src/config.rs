@@ -92,6 +92,10 @@ pub enum ColorPolicy {
     Alternate,
     /// Engine A always takes Black.
     Fixed,
+    /// Game 1's colours are drawn by nigiri from this seed ([`ingo_competition::nigiri`], engine
+    /// B guessing, as the second player named), then they alternate: Ing's way of deciding the
+    /// colours of an even game ("猜先"), reproducible so that a resumed match agrees.
+    Nigiri(u64),
 }
 
 /// What to do when an engine misbehaves in one way.
@@ -354,6 +358,12 @@ impl MatchConfig {
         Some(handicap(a, b, &HandicapScale::ing()))
     }
 
+    /// Whether [`colors`](Self::colors) decides who takes Black (an even game), rather than the
+    /// engines' ranks.
+    pub fn colours_by_policy(&self) -> bool {
+        self.rank_handicap().map_or(true, |h| h.nigiri)
+    }
+
     /// Who plays Black in game `index` (counted from 1), with the handicap.
     ///
     /// * When both engines have a [rank](EngineSpec::rank) and the ranks differ, Ing's table
@@ -377,10 +387,24 @@ impl MatchConfig {
                 komi: h.komi,
             };
         }
-        let black = match self.colors {
-            ColorPolicy::Fixed => EngineId::A,
-            ColorPolicy::Alternate if index % 2 == 0 => EngineId::B,
+        let first_black = match self.colors {
+            ColorPolicy::Fixed => {
+                return Assignment {
+                    black: EngineId::A,
+                    handicap_passes: 0,
+                    komi: self.komi.unwrap_or(self.rules.komi),
+                }
+            }
             ColorPolicy::Alternate => EngineId::A,
+            ColorPolicy::Nigiri(seed) if ingo_competition::nigiri(seed).guesser_takes_black => {
+                EngineId::B
+            }
+            ColorPolicy::Nigiri(_) => EngineId::A,
+        };
+        let black = match (first_black, index % 2 == 1) {
+            (first, true) => first,
+            (EngineId::A, false) => EngineId::B,
+            (EngineId::B, false) => EngineId::A,
         };
         Assignment {
             black,
@@ -416,8 +440,9 @@ impl MatchConfig {
             },
             "komi": self.komi.map(|k| k.to_string()),
             "colors": match self.colors {
-                ColorPolicy::Alternate => "alternate",
-                ColorPolicy::Fixed => "fixed",
+                ColorPolicy::Alternate => "alternate".to_string(),
+                ColorPolicy::Fixed => "fixed".to_string(),
+                ColorPolicy::Nigiri(seed) => format!("nigiri:{seed}"),
             },
             "tell_time": self.tell_time,
             "failure": {
@@ -451,6 +476,26 @@ mod tests {
         assert_eq!(blacks, [EngineId::A, EngineId::B, EngineId::A, EngineId::B]);
         c.colors = ColorPolicy::Fixed;
         assert!((1..=4).all(|i| c.assignment(i).black == EngineId::A));
+        // Nigiri: game 1 as the draw says (engine B guesses), then alternating; over seeds,
+        // each engine starts as Black about half the time.
+        let mut b_first = 0;
+        for seed in 0..200 {
+            c.colors = ColorPolicy::Nigiri(seed);
+            let first = if ingo_competition::nigiri(seed).guesser_takes_black {
+                EngineId::B
+            } else {
+                EngineId::A
+            };
+            let other = if first == EngineId::A {
+                EngineId::B
+            } else {
+                EngineId::A
+            };
+            let blacks: Vec<EngineId> = (1..=4).map(|i| c.assignment(i).black).collect();
+            assert_eq!(blacks, [first, other, first, other], "seed {seed}");
+            b_first += usize::from(first == EngineId::B);
+        }
+        assert!((70..130).contains(&b_first), "{b_first} of 200");
         c.komi = Some(Komi(15));
         assert_eq!(c.assignment(1).komi, Komi(15));
     }

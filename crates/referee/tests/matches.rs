@@ -63,6 +63,29 @@ fn fixed_colours_keep_engine_a_black() {
 }
 
 #[test]
+fn nigiri_decides_the_first_game_then_colours_alternate() {
+    // Seed 5: a handful of 9 stones, engine B guesses odd and takes Black in game 1.
+    assert!(ingo_competition::nigiri(5).guesser_takes_black);
+    let mut c = config(
+        "--seed 27 --max-moves 3",
+        "--seed 28 --max-moves 3",
+        5,
+        "nigiri",
+    );
+    c.games = 3;
+    c.colors = ingo_referee::ColorPolicy::Nigiri(5);
+    let s = run_match(&c, &mut NoProgress).expect("the match runs");
+    let blacks: Vec<EngineId> = s.games.iter().map(|g| g.black).collect();
+    assert_eq!(blacks, [EngineId::B, EngineId::A, EngineId::B]);
+    // Another seed is another configuration: a resumed match keeps its colours.
+    c.colors = ingo_referee::ColorPolicy::Nigiri(6);
+    assert!(matches!(
+        run_match(&c, &mut NoProgress),
+        Err(RefereeError::ConfigMismatch { .. })
+    ));
+}
+
+#[test]
 fn another_configuration_is_refused_in_the_same_directory() {
     let mut c = config(
         "--seed 25 --max-moves 3",
