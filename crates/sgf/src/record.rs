@@ -332,7 +332,7 @@ impl Record {
         // identifiers with lowercase letters (`bbGM`) as the property they name. Check the
         // property it read too, or `bbGM[2]` would be taken for Go here and refused once
         // written back as `GM[2]` (found by the sgf_parse fuzz target).
-        if let Some(Prop::GM(n)) = root.get_property("GM") {
+        if let Some(Prop::GM(n)) = root_property(&root, "GM") {
             if *n != 1 {
                 return Err(ErrorKind::NotGo(n.to_string()));
             }
@@ -403,6 +403,8 @@ pub(crate) fn read_nodes<'a>(
 ) -> Result<(Vec<SetupEvent>, Vec<RecordedMove>), ErrorKind> {
     let mut setup_events = Vec::new();
     let mut moves: Vec<RecordedMove> = Vec::new();
+    // The moves of one node (one buffer for all nodes).
+    let mut node_moves = Vec::new();
     for (node_number, node) in nodes.enumerate() {
         // Setup written before the node's move applies before it, setup written after it
         // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
@@ -412,7 +414,7 @@ pub(crate) fn read_nodes<'a>(
             ..SetupEvent::default()
         };
         let mut after = before.clone();
-        let mut node_moves = Vec::new();
+        node_moves.clear();
         for prop in &node.properties {
             let setup = if node_moves.is_empty() {
                 &mut before
@@ -444,7 +446,7 @@ pub(crate) fn read_nodes<'a>(
                 setup_events.push(ev);
             }
         }
-        moves.extend(node_moves.into_iter().map(|(color, mv)| RecordedMove {
+        moves.extend(node_moves.drain(..).map(|(color, mv)| RecordedMove {
             color,
             mv,
             node_number,
@@ -551,9 +553,21 @@ pub(crate) fn apply_setup(board: &mut Board, ev: &SetupEvent) {
     }
 }
 
+/// `root.get_property(id)` for `id` = `SZ` or `GM`, without the `String` that sgf-parse's
+/// `get_property` makes of every property it compares.
+fn root_property<'a>(root: &'a SgfNode<Prop>, id: &str) -> Option<&'a Prop> {
+    debug_assert!(matches!(id, "SZ" | "GM"));
+    root.properties.iter().find(|p| match p {
+        Prop::SZ(_) => id == "SZ",
+        Prop::GM(_) => id == "GM",
+        Prop::Invalid(name, _) | Prop::Unknown(name, _) => name == id,
+        _ => false,
+    })
+}
+
 /// `SZ` of the root: `(width, height)`, 19×19 when absent.
 fn board_size(root: &SgfNode<Prop>) -> Result<(usize, usize), ErrorKind> {
-    let (w, h) = match root.get_property("SZ") {
+    let (w, h) = match root_property(root, "SZ") {
         None => (19, 19),
         Some(Prop::SZ((w, h))) => (usize::from(*w), usize::from(*h)),
         Some(Prop::Invalid(_, v) | Prop::Unknown(_, v)) => {
