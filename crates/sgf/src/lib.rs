@@ -177,7 +177,7 @@ pub fn parse_file_with(
     parse_bytes(&bytes, options).map_err(|e| e.in_file(path))
 }
 
-/// Reads decoded text. `fast_path`: try [`fast::parse`] first (always, except to test it against
+/// Reads decoded text. `fast_path`: try [`fast::records`] first (always, except to test it against
 /// the full path).
 fn parse_decoded(
     text: &str,
@@ -187,8 +187,9 @@ fn parse_decoded(
 ) -> Result<Vec<Record>, SgfError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if fast_path {
-        if let Some(trees) = fast::parse(text, MAX_DEPTH) {
-            return records(trees, warnings);
+        if let Some(games) = fast::records(text, MAX_DEPTH) {
+            let several = games.len() > 1;
+            return with_warnings(games.into_iter(), several, warnings);
         }
     }
     let strict = sgf_parse::ParseOptions {
@@ -264,11 +265,20 @@ fn records(
     warnings: Vec<Warning>,
 ) -> Result<Vec<Record>, SgfError> {
     let several = trees.len() > 1;
-    trees
-        .into_iter()
+    with_warnings(trees.into_iter().map(Record::from_tree), several, warnings)
+}
+
+/// The records of a collection, the first failure (if `several` games, naming its game) as the
+/// error; each record with the reader's `warnings` before its own.
+fn with_warnings(
+    games: impl Iterator<Item = Result<Record, ErrorKind>>,
+    several: bool,
+    warnings: Vec<Warning>,
+) -> Result<Vec<Record>, SgfError> {
+    games
         .enumerate()
-        .map(|(i, tree)| {
-            let mut record = record::Record::from_tree(tree).map_err(|kind| {
+        .map(|(i, game)| {
+            let mut record = game.map_err(|kind| {
                 let err = SgfError::new(kind);
                 if several {
                     err.in_game(i + 1)
