@@ -492,8 +492,6 @@ impl RecordBuilder {
 pub(crate) struct NodeReader {
     setup_events: Vec<SetupEvent>,
     moves: Vec<RecordedMove>,
-    /// The moves of one node (one buffer for all nodes).
-    node_moves: Vec<(Color, Move)>,
     /// The number of the next node.
     node_number: usize,
 }
@@ -509,45 +507,45 @@ impl NodeReader {
         let node_number = self.node_number;
         self.node_number += 1;
         let moves = &mut self.moves;
-        let node_moves = &mut self.node_moves;
+        // The node's moves are `moves[first..]`.
+        let first = moves.len();
         // Setup written before the node's move applies before it, setup written after it
         // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
         let mut before = SetupEvent {
             node_number,
-            after_move: moves.len(),
+            after_move: first,
             ..SetupEvent::default()
         };
         let mut after = before.clone();
-        node_moves.clear();
         for prop in props {
-            let setup = if node_moves.is_empty() {
+            let setup = if moves.len() == first {
                 &mut before
             } else {
                 &mut after
             };
-            read_prop(prop, node_number, size, info, setup, node_moves, warnings)?;
+            read_prop(prop, node_number, size, info, setup, moves, warnings)?;
         }
-        if node_moves.len() > 1 {
+        let node_moves = moves.len() - first;
+        if node_moves > 1 {
             warnings.push(Warning::TwoMoves(node_number));
         }
-        if !node_moves.is_empty() && (has_stones(&before) || has_stones(&after)) {
+        if node_moves > 0 && (has_stones(&before) || has_stones(&after)) {
             warnings.push(Warning::SetupAndMove(node_number));
         }
-        after.after_move += node_moves.len();
-        for mut ev in [before, after] {
-            if !ev.is_empty() {
-                ev.black.sort();
-                ev.white.sort();
-                ev.empty.sort();
-                self.setup_events.push(ev);
-            }
-        }
-        moves.extend(node_moves.drain(..).map(|(color, mv)| RecordedMove {
-            color,
-            mv,
-            node_number,
-        }));
+        after.after_move += node_moves;
+        keep_setup(&mut self.setup_events, before);
+        keep_setup(&mut self.setup_events, after);
         Ok(())
+    }
+}
+
+/// Adds `ev` to `events` (its points sorted) unless it is empty.
+fn keep_setup(events: &mut Vec<SetupEvent>, mut ev: SetupEvent) {
+    if !ev.is_empty() {
+        ev.black.sort();
+        ev.white.sort();
+        ev.empty.sort();
+        events.push(ev);
     }
 }
 
@@ -757,7 +755,7 @@ fn read_prop(
     size: (usize, usize),
     info: &mut GameInfo,
     ev: &mut SetupEvent,
-    moves: &mut Vec<(Color, Move)>,
+    moves: &mut Vec<RecordedMove>,
     warnings: &mut Vec<Warning>,
 ) -> Result<(), ErrorKind> {
     let points = |set: &std::collections::HashSet<go::Point>,
@@ -778,8 +776,16 @@ fn read_prop(
         }
     };
     match prop {
-        Prop::B(m) => moves.push((Color::Black, read_move(m, size, node, "B")?)),
-        Prop::W(m) => moves.push((Color::White, read_move(m, size, node, "W")?)),
+        Prop::B(m) => moves.push(RecordedMove {
+            color: Color::Black,
+            mv: read_move(m, size, node, "B")?,
+            node_number: node,
+        }),
+        Prop::W(m) => moves.push(RecordedMove {
+            color: Color::White,
+            mv: read_move(m, size, node, "W")?,
+            node_number: node,
+        }),
         Prop::AB(set) => points(set, "AB", &mut ev.black, warnings),
         Prop::AW(set) => points(set, "AW", &mut ev.white, warnings),
         Prop::AE(set) => points(set, "AE", &mut ev.empty, warnings),
