@@ -9,9 +9,11 @@
 //! `CA` scan, [`crate::syntax::repair`], [`crate::syntax::nesting_depth`]). Measured with
 //! callgrind (`bench judge --size 19 --repeat 1`, whole process): 17.73 billion instructions
 //! before; 7.83 with this one pass building sgf-parse's tree (and smaller changes to decoding
-//! and `Record`); 6.52 now that [`records`] reads the records from the main lines without the
+//! and `Record`); 6.26 now that [`records`] reads the records from the main lines without the
 //! tree, which [`Record::sgf_root`] builds from the game's text ([`tree`]) only when asked for.
-//! Wall clock: about 2,900 games/s before, 6,500 with the tree, see `BENCHMARKS.md` for now.
+//! Reading SGF went from 12.73 to 2.07 billion of them. Wall clock, `bench judge --size 19
+//! --repeat 3` on a busy 2-core machine: 2,771–3,439 games/s before, 8,253–8,555 after (three
+//! interleaved runs each). See `BENCHMARKS.md`.
 //!
 //! **What it accepts.** Only the plain SGF grammar, `GameTree = "(" Node {Node} {GameTree} ")"`,
 //! with ASCII whitespace between tokens, property identifiers of ASCII letters followed at once
