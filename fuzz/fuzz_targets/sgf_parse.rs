@@ -1,15 +1,58 @@
 //! Arbitrary bytes through the whole SGF path: decoding, lenient and strict parsing, replay of
 //! every line of play under Ing's rules in both modes, writing and reading back. Nothing may
-//! panic, and what the reader accepted must read back the same after writing.
+//! panic, what the reader accepted must read back the same after writing, and the reader's fast
+//! path for well-formed text must give what the full path (repairs, sgf-parse) gives.
 #![no_main]
 
 use ingo_rules::Rules;
-use ingo_sgf::{parse, parse_bytes, replay, replay_line, write, ReadOptions, ReplayMode};
+use ingo_sgf::{
+    parse, parse_bytes, parse_bytes_full_path, replay, replay_line, write, ReadOptions, Record,
+    ReplayMode, SgfError,
+};
 use libfuzzer_sys::fuzz_target;
 
+/// The fast path and the full path agree: same error, or same records (everything but the order
+/// of the warnings, which follows sgf-parse's hash sets).
+fn assert_same(
+    data: &[u8],
+    fast: &Result<Vec<Record>, SgfError>,
+    full: &Result<Vec<Record>, SgfError>,
+) {
+    match (fast, full) {
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{data:?}"),
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.len(), b.len(), "{data:?}");
+            for (a, b) in a.iter().zip(b) {
+                assert_eq!((a.width, a.height), (b.width, b.height), "{data:?}");
+                assert_eq!((a.komi, a.handicap, a.rules), (b.komi, b.handicap, b.rules));
+                assert_eq!(a.info, b.info, "{data:?}");
+                assert_eq!(a.setup_events, b.setup_events, "{data:?}");
+                assert_eq!(a.moves, b.moves, "{data:?}");
+                assert_eq!(a.territory, b.territory, "{data:?}");
+                assert_eq!(a.penalties, b.penalties, "{data:?}");
+                assert_eq!(a.sgf_root(), b.sgf_root(), "{data:?}");
+                let sorted = |r: &Record| {
+                    let mut w: Vec<String> = r.warnings.iter().map(|w| format!("{w:?}")).collect();
+                    w.sort();
+                    w
+                };
+                assert_eq!(sorted(a), sorted(b), "{data:?}");
+            }
+        }
+        (a, b) => panic!(
+            "one path read {data:?}, the other refused it: {:?} / {:?}",
+            a.as_ref().err(),
+            b.as_ref().err()
+        ),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
-    let _ = parse_bytes(data, &ReadOptions::strict());
-    let Ok(records) = parse_bytes(data, &ReadOptions::default()) else {
+    let strict = parse_bytes(data, &ReadOptions::strict());
+    assert_same(data, &strict, &parse_bytes_full_path(data, &ReadOptions::strict()));
+    let lenient = parse_bytes(data, &ReadOptions::default());
+    assert_same(data, &lenient, &parse_bytes_full_path(data, &ReadOptions::default()));
+    let Ok(records) = lenient else {
         return;
     };
     for record in &records {

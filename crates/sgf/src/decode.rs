@@ -17,15 +17,15 @@ use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use crate::error::Warning;
 
-/// The decoded text and what was noticed on the way.
-pub(crate) struct Decoded {
-    pub text: String,
+/// The decoded text (borrowed when the bytes are UTF-8 already) and what was noticed on the way.
+pub(crate) struct Decoded<'a> {
+    pub text: Cow<'a, str>,
     pub warnings: Vec<Warning>,
 }
 
 /// Decodes `bytes`; `default` is the label to use when there is no BOM, no `CA` and the bytes
 /// are not UTF-8.
-pub(crate) fn decode(bytes: &[u8], default: Option<&str>) -> Decoded {
+pub(crate) fn decode<'a>(bytes: &'a [u8], default: Option<&str>) -> Decoded<'a> {
     let mut warnings = Vec::new();
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let body = bytes.get(bom_len..).unwrap_or_default();
@@ -33,14 +33,16 @@ pub(crate) fn decode(bytes: &[u8], default: Option<&str>) -> Decoded {
         return Decoded { text, warnings };
     }
     if let Ok(s) = std::str::from_utf8(bytes) {
-        if let Some(declared) = find_charset(bytes) {
-            let legacy = encoding_for(&declared).is_some_and(|e| e != UTF_8);
-            if legacy && !s.is_ascii() {
-                warnings.push(Warning::CharsetMismatch { declared });
+        // ASCII reads the same in every charset `CA` may name: no need to look for it.
+        if !s.is_ascii() {
+            if let Some(declared) = find_charset(bytes) {
+                if encoding_for(&declared).is_some_and(|e| e != UTF_8) {
+                    warnings.push(Warning::CharsetMismatch { declared });
+                }
             }
         }
         return Decoded {
-            text: s.to_string(),
+            text: Cow::Borrowed(s),
             warnings,
         };
     }
@@ -71,14 +73,18 @@ fn fallback(default: Option<&str>) -> &'static Encoding {
     default.and_then(encoding_for).unwrap_or(WINDOWS_1252)
 }
 
-fn decode_with(enc: &'static Encoding, bytes: &[u8], warnings: &mut Vec<Warning>) -> String {
+fn decode_with<'a>(
+    enc: &'static Encoding,
+    bytes: &'a [u8],
+    warnings: &mut Vec<Warning>,
+) -> Cow<'a, str> {
     let (text, had_errors): (Cow<'_, str>, bool) = enc.decode_without_bom_handling(bytes);
     if had_errors {
         warnings.push(Warning::Replaced {
             charset: enc.name(),
         });
     }
-    text.into_owned()
+    text
 }
 
 /// The encoding named by an SGF `CA` value, accepting the WHATWG labels and the spellings found
@@ -119,12 +125,9 @@ pub(crate) fn find_charset(bytes: &[u8]) -> Option<String> {
                 j += if bytes[j] == b'\\' { 2 } else { 1 };
             }
             let end = j.min(bytes.len());
-            let upper: Vec<u8> = ident
-                .iter()
-                .copied()
-                .filter(u8::is_ascii_uppercase)
-                .collect();
-            if upper == b"CA" {
+            let mut upper = ident.iter().filter(|c| c.is_ascii_uppercase());
+            if upper.next() == Some(&b'C') && upper.next() == Some(&b'A') && upper.next().is_none()
+            {
                 let value = bytes.get(start..end).unwrap_or_default();
                 return Some(String::from_utf8_lossy(value).trim().to_string());
             }

@@ -53,6 +53,7 @@
 
 mod decode;
 mod error;
+mod fast;
 mod lines;
 mod record;
 mod replay;
@@ -129,7 +130,7 @@ pub fn parse(text: &str) -> Result<Vec<Record>, SgfError> {
 /// # Errors
 /// As [`parse`]; in strict mode also any syntax error, with its line and column.
 pub fn parse_with(text: &str, options: &ReadOptions) -> Result<Vec<Record>, SgfError> {
-    parse_decoded(text, options, Vec::new())
+    parse_decoded(text, options, Vec::new(), true)
 }
 
 /// Reads every game of an SGF collection from raw bytes, settling the character set first: a
@@ -140,7 +141,19 @@ pub fn parse_with(text: &str, options: &ReadOptions) -> Result<Vec<Record>, SgfE
 /// As [`parse_with`].
 pub fn parse_bytes(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, SgfError> {
     let decoded = decode::decode(bytes, options.charset.as_deref());
-    parse_decoded(&decoded.text, options, decoded.warnings)
+    parse_decoded(&decoded.text, options, decoded.warnings, true)
+}
+
+/// [`parse_bytes`] without its fast path for well-formed text: every file goes through the
+/// repairs, the depth guard and sgf-parse. The result is the same (that is the point: the tests
+/// and the `sgf_parse` fuzz target check it), only slower; not meant for other uses.
+///
+/// # Errors
+/// As [`parse_bytes`].
+#[doc(hidden)]
+pub fn parse_bytes_full_path(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, SgfError> {
+    let decoded = decode::decode(bytes, options.charset.as_deref());
+    parse_decoded(&decoded.text, options, decoded.warnings, false)
 }
 
 /// Reads every game of the SGF file at `path`, leniently; errors name the file.
@@ -164,12 +177,21 @@ pub fn parse_file_with(
     parse_bytes(&bytes, options).map_err(|e| e.in_file(path))
 }
 
+/// Reads decoded text. `fast_path`: try [`fast::records`] first (always, except to test it against
+/// the full path).
 fn parse_decoded(
     text: &str,
     options: &ReadOptions,
     mut warnings: Vec<Warning>,
+    fast_path: bool,
 ) -> Result<Vec<Record>, SgfError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if fast_path {
+        if let Some(games) = fast::records(text, MAX_DEPTH) {
+            let several = games.len() > 1;
+            return with_warnings(games.into_iter(), several, warnings);
+        }
+    }
     let strict = sgf_parse::ParseOptions {
         convert_mixed_case_identifiers: true,
         lenient: false,
@@ -234,12 +256,29 @@ fn parse_decoded(
         sgf_parse::parse_with_options(text, &strict)
             .map_err(|e| syntax_error(syntax::locate(text, &e), syntax::reason(&e)))?
     };
+    records(trees, warnings)
+}
+
+/// The records of the game trees read, each with the reader's `warnings` before its own.
+fn records(
+    trees: Vec<sgf_parse::GameTree>,
+    warnings: Vec<Warning>,
+) -> Result<Vec<Record>, SgfError> {
     let several = trees.len() > 1;
-    trees
-        .into_iter()
+    with_warnings(trees.into_iter().map(Record::from_tree), several, warnings)
+}
+
+/// The records of a collection, the first failure (if `several` games, naming its game) as the
+/// error; each record with the reader's `warnings` before its own.
+fn with_warnings(
+    games: impl Iterator<Item = Result<Record, ErrorKind>>,
+    several: bool,
+    warnings: Vec<Warning>,
+) -> Result<Vec<Record>, SgfError> {
+    games
         .enumerate()
-        .map(|(i, tree)| {
-            let mut record = record::Record::from_tree(tree).map_err(|kind| {
+        .map(|(i, game)| {
+            let mut record = game.map_err(|kind| {
                 let err = SgfError::new(kind);
                 if several {
                     err.in_game(i + 1)

@@ -1,6 +1,7 @@
 //! A game read from SGF: its size, komi, rules, players, setup and main line.
 
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use ingo_rules::{Board, ByColor, Color, Komi, Move, Point, Preset, Rules, Setup};
 use sgf_parse::go::{self, Prop};
@@ -190,7 +191,7 @@ pub fn map_rules(ru: &str) -> Option<RulesMapping> {
 /// The main line (the first variation at every branch) is read into [`Record::moves`]; the
 /// whole parsed tree, unknown properties included, stays available from [`Record::sgf_root`] for
 /// tools that write records back.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Record {
     /// Board width (`SZ[w:h]` or `SZ[n]`; 19 when absent).
     pub width: usize,
@@ -220,14 +221,39 @@ pub struct Record {
     pub penalties: ByColor<i32>,
     /// What the reader noticed: encoding guesses, repairs, values ignored or converted.
     pub warnings: Vec<Warning>,
-    root: SgfNode<Prop>,
+    /// The parsed tree; for a record read by [`crate::fast`], built from `source` when first
+    /// asked for (the judge path never asks).
+    root: OnceLock<SgfNode<Prop>>,
+    /// The text of the game tree while `root` is not built (empty for a record built from a
+    /// parsed tree).
+    source: Box<str>,
+}
+
+impl std::fmt::Debug for Record {
+    /// As derived, the parsed tree shown as `root` (built if need be).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Record")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("komi", &self.komi)
+            .field("handicap", &self.handicap)
+            .field("rules", &self.rules)
+            .field("info", &self.info)
+            .field("setup_events", &self.setup_events)
+            .field("moves", &self.moves)
+            .field("territory", &self.territory)
+            .field("penalties", &self.penalties)
+            .field("warnings", &self.warnings)
+            .field("root", self.sgf_root())
+            .finish()
+    }
 }
 
 impl Record {
     /// The parsed SGF tree of this game (sgf-parse's type): every property, unknown ones
     /// included, and every variation.
     pub fn sgf_root(&self) -> &SgfNode<Prop> {
-        &self.root
+        self.root.get_or_init(|| crate::fast::tree(&self.source))
     }
 
     /// The starting position: the setup of the root and of any node before the first move
@@ -303,6 +329,20 @@ impl Record {
         crate::lines::Lines::new(self)
     }
 
+    /// Gives the record its tree.
+    pub(crate) fn set_tree(&mut self, tree: Tree) {
+        match tree {
+            Tree::Built(root) => {
+                self.root = OnceLock::from(root);
+                self.source = Box::default();
+            }
+            Tree::Text(text) => {
+                self.root = OnceLock::new();
+                self.source = text;
+            }
+        }
+    }
+
     /// The board size, `(width, height)`.
     pub(crate) fn size(&self) -> (usize, usize) {
         (self.width, self.height)
@@ -328,29 +368,81 @@ impl Record {
     }
 
     fn from_root(root: SgfNode<Prop>) -> Result<Record, ErrorKind> {
+        let mut builder = RecordBuilder::start(&root.properties)?;
+        for node in root.main_variation() {
+            builder.node(&node.properties)?;
+        }
+        let mut record = builder.finish(&root.properties);
+        record.set_tree(Tree::Built(root));
+        Ok(record)
+    }
+}
+
+/// Where a record's parsed tree comes from.
+pub(crate) enum Tree {
+    /// Built already.
+    Built(SgfNode<Prop>),
+    /// To be built from this text (one game tree, read by [`crate::fast`]) when first asked for.
+    Text(Box<str>),
+}
+
+/// Builds a [`Record`] from the main line of a game tree, node by node (the root first), without
+/// needing the tree itself: [`Record::from_tree`] feeds it the nodes of a parsed tree, and
+/// [`crate::fast`] the nodes of the main line as it reads them.
+pub(crate) struct RecordBuilder {
+    size: (usize, usize),
+    info: GameInfo,
+    warnings: Vec<Warning>,
+    nodes: NodeReader,
+    /// `TB` and `TW` of the last node so far.
+    territory: Option<ByColor<Vec<Point>>>,
+}
+
+impl RecordBuilder {
+    /// Starts with the properties of the root (which [`RecordBuilder::node`] must be given too).
+    pub(crate) fn start(root: &[Prop]) -> Result<RecordBuilder, ErrorKind> {
         // sgf-parse picks the game from an identifier spelt exactly `GM`, but then reads FF[3]
         // identifiers with lowercase letters (`bbGM`) as the property they name. Check the
         // property it read too, or `bbGM[2]` would be taken for Go here and refused once
         // written back as `GM[2]` (found by the sgf_parse fuzz target).
-        if let Some(Prop::GM(n)) = root.get_property("GM") {
+        if let Some(Prop::GM(n)) = root_property(root, "GM") {
             if *n != 1 {
                 return Err(ErrorKind::NotGo(n.to_string()));
             }
         }
-        let (width, height) = board_size(&root)?;
-        let mut info = GameInfo::default();
-        let mut warnings = Vec::new();
-        let (setup_events, moves) = read_nodes(
-            root.main_variation(),
-            (width, height),
-            &mut info,
-            &mut warnings,
-        )?;
-        let territory = root
-            .main_variation()
-            .last()
-            .and_then(|last| read_territory(last, (width, height)));
-        let penalties = read_penalties(&root, &mut warnings);
+        Ok(RecordBuilder {
+            size: board_size(root)?,
+            info: GameInfo::default(),
+            warnings: Vec::new(),
+            nodes: NodeReader::default(),
+            territory: None,
+        })
+    }
+
+    /// Reads the next node of the main line.
+    pub(crate) fn node(&mut self, props: &[Prop]) -> Result<(), ErrorKind> {
+        self.nodes
+            .node(props, self.size, &mut self.info, &mut self.warnings)?;
+        self.territory = read_territory(props, self.size);
+        Ok(())
+    }
+
+    /// The record, once every node of the main line was read; `root` holds the properties of
+    /// the root. Its tree is still to be given ([`Record::set_tree`]).
+    pub(crate) fn finish(self, root: &[Prop]) -> Record {
+        let RecordBuilder {
+            size: (width, height),
+            info,
+            mut warnings,
+            nodes,
+            territory,
+        } = self;
+        let NodeReader {
+            setup_events,
+            moves,
+            ..
+        } = nodes;
+        let penalties = read_penalties(root, &mut warnings);
         let rules = info.rules.as_deref().and_then(|ru| {
             let mapping = map_rules(ru);
             match mapping {
@@ -376,7 +468,7 @@ impl Record {
             }
             h
         });
-        Ok(Record {
+        Record {
             width,
             height,
             komi,
@@ -388,8 +480,72 @@ impl Record {
             territory,
             penalties,
             warnings,
-            root,
-        })
+            root: OnceLock::new(),
+            source: Box::default(),
+        }
+    }
+}
+
+/// Reads the nodes of one line of play one by one (root first): setup and moves, and the game
+/// information they hold (the first value of each property wins).
+#[derive(Default)]
+pub(crate) struct NodeReader {
+    setup_events: Vec<SetupEvent>,
+    moves: Vec<RecordedMove>,
+    /// The number of the next node.
+    node_number: usize,
+}
+
+impl NodeReader {
+    fn node(
+        &mut self,
+        props: &[Prop],
+        size: (usize, usize),
+        info: &mut GameInfo,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<(), ErrorKind> {
+        let node_number = self.node_number;
+        self.node_number += 1;
+        let moves = &mut self.moves;
+        // The node's moves are `moves[first..]`.
+        let first = moves.len();
+        // Setup written before the node's move applies before it, setup written after it
+        // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
+        let mut before = SetupEvent {
+            node_number,
+            after_move: first,
+            ..SetupEvent::default()
+        };
+        let mut after = before.clone();
+        for prop in props {
+            let setup = if moves.len() == first {
+                &mut before
+            } else {
+                &mut after
+            };
+            read_prop(prop, node_number, size, info, setup, moves, warnings)?;
+        }
+        let node_moves = moves.len() - first;
+        if node_moves > 1 {
+            warnings.push(Warning::TwoMoves(node_number));
+        }
+        if node_moves > 0 && (has_stones(&before) || has_stones(&after)) {
+            warnings.push(Warning::SetupAndMove(node_number));
+        }
+        after.after_move += node_moves;
+        keep_setup(&mut self.setup_events, before);
+        keep_setup(&mut self.setup_events, after);
+        Ok(())
+    }
+}
+
+/// Adds `ev` to `events` (its points sorted) unless it is empty.
+fn keep_setup(events: &mut Vec<SetupEvent>, mut ev: SetupEvent) {
+    if !ev.is_empty() {
+        ev.black.sort();
+        ev.white.sort();
+        ev.empty.sort();
+        events.push(ev);
     }
 }
 
@@ -401,56 +557,11 @@ pub(crate) fn read_nodes<'a>(
     info: &mut GameInfo,
     warnings: &mut Vec<Warning>,
 ) -> Result<(Vec<SetupEvent>, Vec<RecordedMove>), ErrorKind> {
-    let mut setup_events = Vec::new();
-    let mut moves: Vec<RecordedMove> = Vec::new();
-    for (node_number, node) in nodes.enumerate() {
-        // Setup written before the node's move applies before it, setup written after it
-        // (GNU Go clears dead stones with `W[tt]AE[...]`) applies after it.
-        let mut before = SetupEvent {
-            node_number,
-            after_move: moves.len(),
-            ..SetupEvent::default()
-        };
-        let mut after = before.clone();
-        let mut node_moves = Vec::new();
-        for prop in &node.properties {
-            let setup = if node_moves.is_empty() {
-                &mut before
-            } else {
-                &mut after
-            };
-            read_prop(
-                prop,
-                node_number,
-                size,
-                info,
-                setup,
-                &mut node_moves,
-                warnings,
-            )?;
-        }
-        if node_moves.len() > 1 {
-            warnings.push(Warning::TwoMoves(node_number));
-        }
-        if !node_moves.is_empty() && (has_stones(&before) || has_stones(&after)) {
-            warnings.push(Warning::SetupAndMove(node_number));
-        }
-        after.after_move += node_moves.len();
-        for mut ev in [before, after] {
-            if !ev.is_empty() {
-                ev.black.sort();
-                ev.white.sort();
-                ev.empty.sort();
-                setup_events.push(ev);
-            }
-        }
-        moves.extend(node_moves.into_iter().map(|(color, mv)| RecordedMove {
-            color,
-            mv,
-            node_number,
-        }));
+    let mut reader = NodeReader::default();
+    for node in nodes {
+        reader.node(&node.properties, size, info, warnings)?;
     }
-    Ok((setup_events, moves))
+    Ok((reader.setup_events, reader.moves))
 }
 
 /// The starting position of a line of play: its setup before the first move, who moves first
@@ -486,8 +597,8 @@ pub(crate) fn setup_of(
     })
 }
 
-/// `TB` and `TW` of `node` (the last node of the main line), when it has either.
-fn read_territory(node: &SgfNode<Prop>, size: (usize, usize)) -> Option<ByColor<Vec<Point>>> {
+/// `TB` and `TW` among `props` (of the last node of the main line), when it has either.
+fn read_territory(props: &[Prop], size: (usize, usize)) -> Option<ByColor<Vec<Point>>> {
     let on_board = |set: &std::collections::HashSet<go::Point>| {
         let mut points: Vec<Point> = set
             .iter()
@@ -498,7 +609,7 @@ fn read_territory(node: &SgfNode<Prop>, size: (usize, usize)) -> Option<ByColor<
         points
     };
     let mut territory: Option<ByColor<Vec<Point>>> = None;
-    for prop in &node.properties {
+    for prop in props {
         let (color, set) = match prop {
             Prop::TB(set) => (Color::Black, set),
             Prop::TW(set) => (Color::White, set),
@@ -511,9 +622,9 @@ fn read_territory(node: &SgfNode<Prop>, size: (usize, usize)) -> Option<ByColor<
 }
 
 /// Ing's time-penalty points, from ingo's private root properties `BP` and `WP`.
-fn read_penalties(root: &SgfNode<Prop>, warnings: &mut Vec<Warning>) -> ByColor<i32> {
+fn read_penalties(root: &[Prop], warnings: &mut Vec<Warning>) -> ByColor<i32> {
     let mut penalties = ByColor::default();
-    for prop in &root.properties {
+    for prop in root {
         let Prop::Unknown(id, values) = prop else {
             continue;
         };
@@ -551,9 +662,21 @@ pub(crate) fn apply_setup(board: &mut Board, ev: &SetupEvent) {
     }
 }
 
+/// `root.get_property(id)` for `id` = `SZ` or `GM`, without the `String` that sgf-parse's
+/// `get_property` makes of every property it compares.
+fn root_property<'a>(root: &'a [Prop], id: &str) -> Option<&'a Prop> {
+    debug_assert!(matches!(id, "SZ" | "GM"));
+    root.iter().find(|p| match p {
+        Prop::SZ(_) => id == "SZ",
+        Prop::GM(_) => id == "GM",
+        Prop::Invalid(name, _) | Prop::Unknown(name, _) => name == id,
+        _ => false,
+    })
+}
+
 /// `SZ` of the root: `(width, height)`, 19×19 when absent.
-fn board_size(root: &SgfNode<Prop>) -> Result<(usize, usize), ErrorKind> {
-    let (w, h) = match root.get_property("SZ") {
+fn board_size(root: &[Prop]) -> Result<(usize, usize), ErrorKind> {
+    let (w, h) = match root_property(root, "SZ") {
         None => (19, 19),
         Some(Prop::SZ((w, h))) => (usize::from(*w), usize::from(*h)),
         Some(Prop::Invalid(_, v) | Prop::Unknown(_, v)) => {
@@ -632,7 +755,7 @@ fn read_prop(
     size: (usize, usize),
     info: &mut GameInfo,
     ev: &mut SetupEvent,
-    moves: &mut Vec<(Color, Move)>,
+    moves: &mut Vec<RecordedMove>,
     warnings: &mut Vec<Warning>,
 ) -> Result<(), ErrorKind> {
     let points = |set: &std::collections::HashSet<go::Point>,
@@ -653,8 +776,16 @@ fn read_prop(
         }
     };
     match prop {
-        Prop::B(m) => moves.push((Color::Black, read_move(m, size, node, "B")?)),
-        Prop::W(m) => moves.push((Color::White, read_move(m, size, node, "W")?)),
+        Prop::B(m) => moves.push(RecordedMove {
+            color: Color::Black,
+            mv: read_move(m, size, node, "B")?,
+            node_number: node,
+        }),
+        Prop::W(m) => moves.push(RecordedMove {
+            color: Color::White,
+            mv: read_move(m, size, node, "W")?,
+            node_number: node,
+        }),
         Prop::AB(set) => points(set, "AB", &mut ev.black, warnings),
         Prop::AW(set) => points(set, "AW", &mut ev.white, warnings),
         Prop::AE(set) => points(set, "AE", &mut ev.empty, warnings),
