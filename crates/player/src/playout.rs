@@ -8,8 +8,9 @@ use crate::rng::Rng;
 
 /// Random draws tried before falling back to an exact scan. Early in a playout nearly every point
 /// is acceptable, so one draw usually suffices; late in it most empty points are eyes, and the
-/// exact fallback is cheaper than many rejected draws.
-const QUICK_TRIES: usize = 8;
+/// exact fallback is cheaper than many rejected draws. Four measured best among 1, 2, 3, 4, 8
+/// and 16 (callgrind, instructions per move of 9×9 and 19×19 playouts; 8 cost 2.4% more on 9×9).
+const QUICK_TRIES: usize = 4;
 
 /// Playouts stop after this many moves per point of the board, a guard against the long
 /// capture-and-refill sequences random play can produce (Ing's cycle bans guarantee termination,
