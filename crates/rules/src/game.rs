@@ -292,8 +292,9 @@ pub struct Game {
     removed: Vec<Point>,
     /// Every situation that has stood (kept only for the ko rules that read it,
     /// [`tracks_situations`]). A set, not a map to the index: the index is needed only on a hit,
-    /// which is rare, and is then found by scanning the history back ([`Game::latest_index_of`]);
-    /// this halves the table, the largest part of the history (8 bytes an entry instead of 16).
+    /// which is rare, and is then found by scanning the history back ([`Game::latest_index_of`]),
+    /// which also confirms the whole key (the set compares only its low 32 bits, see
+    /// `keyset.rs`); this keeps the table, the largest part of the history, at 4 bytes an entry.
     last_seen: KeySet,
     /// Position → the first index where it stood (positional superko only).
     pos_seen: FxHashMap<u64, u32>,
@@ -800,15 +801,28 @@ impl Game {
             && a.captured_heads[0] == self.board.head[last.pt as usize]
     }
 
+    #[inline]
     fn check_ing(&self, color: Color, p: Point, a: &PlayAnalysis) -> Result<Plan, PlayErrorKind> {
         if a.captured_stones == 0 {
             // R2–R5 are all about captures (hot stones, ko captures); most plays capture
-            // nothing and only R6 can refuse them.
+            // nothing and only R6 can refuse them. Kept apart from the capture case so that
+            // this common path is inlined and pays nothing for the rest.
             if self.cycle_banned(color, p) {
                 return Err(PlayErrorKind::Cycle);
             }
             return Ok(Plan { pending: None });
         }
+        self.check_ing_capture(color, p, a)
+    }
+
+    /// [`Game::check_ing`] for a play that captures.
+    #[inline(never)]
+    fn check_ing_capture(
+        &self,
+        color: Color,
+        p: Point,
+        a: &PlayAnalysis,
+    ) -> Result<Plan, PlayErrorKind> {
         let opp = color.opponent();
         // R2 單熱子: "凡提取熱子必須間隔一實手或虛手". After a pass the last move is not a play,
         // so the retake is legal (隔虛提劫).
@@ -891,10 +905,17 @@ impl Game {
 
     /// R6: whether the play of `color` on `p` is banned for good in this situation after a
     /// completed cycle ("越環再攪…變窮").
+    #[inline]
     fn cycle_banned(&self, color: Color, p: Point) -> bool {
         if self.bans.is_empty() {
             return false;
         }
+        self.cycle_banned_in(color, p)
+    }
+
+    /// [`Game::cycle_banned`] once some play is banned.
+    #[inline(never)]
+    fn cycle_banned_in(&self, color: Color, p: Point) -> bool {
         let sit = self.situation_hash();
         match self.bans.get(&(sit, p.0)) {
             Some(&t) => {
