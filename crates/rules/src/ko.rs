@@ -65,8 +65,15 @@ fn big_strings(b: &Board, pair: KoPair) -> [ArrayVec<u16, 8>; 2] {
 /// The ko complex containing `start`: the connected component of ko pairs, two pairs being linked
 /// when some Black string and some White string, each of at least two stones, touch both.
 pub(crate) fn complex(b: &Board, start: KoPair) -> Vec<KoPair> {
+    let first = big_strings(b, start);
+    if first.iter().any(|list| list.is_empty()) {
+        // A link needs a big string of each colour touching both pairs: without one of them
+        // around `start`, nothing links to it (the common case of a lone ko), and the search
+        // below would walk every string around only to find that.
+        return vec![start];
+    }
     let mut pairs = vec![start];
-    let mut strings = vec![big_strings(b, start)];
+    let mut strings = vec![first];
     let mut i = 0;
     while i < pairs.len() {
         let cur = strings[i].clone();
