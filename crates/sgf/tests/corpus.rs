@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use ingo_rules::{Color, PlayErrorKind, Preset, Rules};
@@ -15,7 +15,7 @@ use ingo_sgf::{parse_file, replay, ErrorKind, ReplayMode, SgfError};
 
 mod common;
 
-use common::corpus_dir;
+use common::{corpus_dir, sgf_files};
 
 /// Lines of a data file in `tests/data/`, without `#` comments and blank lines.
 fn data_lines(name: &str) -> Vec<String> {
@@ -41,27 +41,6 @@ fn declared_count(name: &str) -> usize {
         .find_map(|l| l.strip_prefix("# Count: "))
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or_else(|| panic!("{name} has no '# Count: N' line"))
-}
-
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for entry in entries {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Spec §10 T19: games refereed under Ing's rules replay without an illegal move.

@@ -6,34 +6,13 @@
 //! * a sample of the corpus (every 8th file, and every file under `Ing/`) in the normal run;
 //! * `INGO_FULL_CORPUS=1` compares every file of the corpus.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ingo_sgf::{parse_bytes, parse_bytes_full_path, ReadOptions, Record, SgfError};
 
 mod common;
 
-use common::corpus_dir;
-
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for entry in entries {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use common::{corpus_dir, sgf_files};
 
 /// Why two readings differ, if they do.
 fn difference(

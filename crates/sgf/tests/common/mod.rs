@@ -12,3 +12,26 @@ pub fn corpus_dir() -> PathBuf {
     );
     dir
 }
+
+/// Every `.sgf` file below `dir` (any case of the extension), sorted.
+#[allow(dead_code)] // not every test binary that includes this module lists files
+pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
