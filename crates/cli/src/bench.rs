@@ -998,7 +998,7 @@ fn memory(a: &MemoryArgs, out: &mut impl Write) -> anyhow::Result<()> {
         writeln!(
             out,
             "corpus_19x19_ing: games={games} plies={plies} bytes_per_ply={:.1} \
-             (room for 722 plies is reserved per game)",
+             (a replay reserves room for the record's moves)",
             bytes as f64 / plies.max(1) as f64
         )?;
         writeln!(

@@ -423,17 +423,30 @@ impl Clone for Game {
 }
 
 impl Game {
-    /// A new game from `setup` under `rules`.
+    /// A new game from `setup` under `rules`, with room for two moves per point of the board
+    /// reserved in its history (most games are shorter; a playout then never regrows a table).
     pub fn new(setup: Setup, rules: Rules) -> Game {
-        Game::new_shared(Arc::new(setup), rules)
+        let expected = setup.board.area() * 2;
+        Game::new_shared(Arc::new(setup), rules, expected)
     }
 
-    fn new_shared(setup: Arc<Setup>, rules: Rules) -> Game {
+    /// A new game like [`Game::new`] whose history has room for `moves` moves: for a game whose
+    /// length is known, such as the replay of a record, which then holds no unused room.
+    ///
+    /// ```
+    /// use ingo_rules::{Game, Rules, Setup};
+    /// let short = Game::with_room_for(Setup::empty(19).unwrap(), Rules::ing(), 100);
+    /// let usual = Game::new(Setup::empty(19).unwrap(), Rules::ing());
+    /// assert!(short.history_bytes() < usual.history_bytes());
+    /// ```
+    pub fn with_room_for(setup: Setup, rules: Rules, moves: usize) -> Game {
+        Game::new_shared(Arc::new(setup), rules, moves + 1)
+    }
+
+    fn new_shared(setup: Arc<Setup>, rules: Rules, expected: usize) -> Game {
         let board = Box::new(setup.board.clone());
         let to_move = setup.to_move;
         let start_hash = board.hash();
-        // Room for a typical game without rehashing: most games last one to two moves per point.
-        let expected = board.area() * 2;
         let situations = if tracks_situations(rules.ko) {
             expected
         } else {
@@ -1148,7 +1161,7 @@ impl Game {
                 )
             })
             .collect();
-        let mut g = Game::new_shared(Arc::clone(&self.setup), self.rules);
+        let mut g = Game::new_shared(Arc::clone(&self.setup), self.rules, self.hist.capacity());
         g.penalties = self.penalties;
         for (color, mv, forced) in moves {
             let ok = if forced {

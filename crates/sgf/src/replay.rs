@@ -153,7 +153,8 @@ pub(crate) fn replay_parts(
     count: usize,
 ) -> Result<Replay, SgfError> {
     let count = count.min(moves.len());
-    let mut game = Game::new(setup, rules);
+    // The record's length is known: reserve that, not the two moves per point of a new game.
+    let mut game = Game::with_room_for(setup, rules, count);
     for color in [Color::Black, Color::White] {
         let points = *record.penalties.get(color);
         if points != 0 {
