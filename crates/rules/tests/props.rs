@@ -809,7 +809,11 @@ fn run_game(p: Params) -> Result<(), TestCaseError> {
 
     // A twin that only ever plays: undos and refused moves on `game` must leave no trace, not
     // even in the hidden rule state that shows only in later verdicts.
-    let mut twin = game.clone();
+    // It starts with no room reserved (`with_room_for(…, 0)`), so its history and situation
+    // set grow as it plays, while `game`'s were reserved up front.
+    let mut twin = Game::with_room_for(setup.clone(), p.preset.rules(), 0);
+    twin.set_penalty(Color::Black, game.penalties().black);
+    twin.set_penalty(Color::White, game.penalties().white);
     let mut copy = Game::new(
         Setup::empty(if start.width() == 5 { 4 } else { 5 }).expect("size"),
         Rules::ing(),
