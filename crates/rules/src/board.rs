@@ -371,19 +371,19 @@ impl Board {
         self.nstones[self.head[p.idx()] as usize] as usize
     }
 
+    /// Whether the string with head `h` has exactly one liberty: all its pseudo-liberties are
+    /// one point exactly when `n·Σl² = (Σl)²` (and there is at least one).
+    #[inline]
+    fn one_liberty(&self, h: usize) -> bool {
+        let (n, s) = (self.plibs[h] as u64, self.lsum[h] as u64);
+        n != 0 && n * self.lsq[h] as u64 == s * s
+    }
+
     /// The single liberty of the string with head `h`, if it has exactly one.
     #[inline]
     fn atari_lib(&self, h: usize) -> Option<usize> {
-        let n = self.plibs[h] as u64;
-        if n == 0 {
-            return None;
-        }
-        let s = self.lsum[h] as u64;
-        if n * self.lsq[h] as u64 == s * s {
-            Some((s / n) as usize)
-        } else {
-            None
-        }
+        self.one_liberty(h)
+            .then(|| (self.lsum[h] / u32::from(self.plibs[h])) as usize)
     }
 
     /// Whether the string with head `h` has exactly one liberty and it is `lib`. All pseudo-liberties
@@ -400,20 +400,15 @@ impl Board {
     #[inline]
     pub(crate) fn next_to_atari(&self, p: Point, color: Color) -> bool {
         let c = Cell::of(color);
-        neighbors(p.idx()).into_iter().any(|q| {
-            self.cells[q] == c && {
-                // Exactly one liberty: all pseudo-liberties equal, n·Σl² = (Σl)².
-                let h = self.head[q] as usize;
-                let (n, s) = (self.plibs[h] as u64, self.lsum[h] as u64);
-                n != 0 && n * self.lsq[h] as u64 == s * s
-            }
-        })
+        neighbors(p.idx())
+            .into_iter()
+            .any(|q| self.cells[q] == c && self.one_liberty(self.head[q] as usize))
     }
 
     /// Whether the string on `p` has exactly one liberty.
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
-        self.atari_lib(self.head[p.idx()] as usize).is_some()
+        self.one_liberty(self.head[p.idx()] as usize)
     }
 
     /// The liberty of the string on `p` when it has exactly one.

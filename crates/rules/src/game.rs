@@ -321,12 +321,13 @@ fn tracks_situations(ko: KoRule) -> bool {
 
 /// A copy of `v` with `v`'s capacity.
 fn with_room<T: Copy>(v: &Vec<T>) -> Vec<T> {
-    let mut c = Vec::with_capacity(v.capacity());
-    c.extend_from_slice(v);
+    let mut c = Vec::new();
+    copy_vec(&mut c, v);
     c
 }
 
-/// Makes `dst` a copy of `src` with at least `src`'s capacity, as [`with_room`] does.
+/// Makes `dst` a copy of `src` with at least `src`'s capacity (a derived clone would give it
+/// `src`'s length only).
 fn copy_vec<T: Copy>(dst: &mut Vec<T>, src: &Vec<T>) {
     dst.clear();
     dst.reserve(src.capacity());

@@ -425,18 +425,18 @@ fn check_board(board: &Board) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// About one in `one_in` of the stones on `board`, drawn from `rng`.
+fn random_stones(board: &Board, rng: &mut Rng, one_in: usize) -> Vec<Point> {
+    board
+        .points()
+        .filter(|&p| board.color_at(p).is_some() && rng.below(one_in) == 0)
+        .collect()
+}
+
 /// Counting for no dead stones and for a random dead set, with the game's penalties.
 fn check_count(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
     let board = game.board();
-    let stones: Vec<Point> = board
-        .points()
-        .filter(|&p| board.color_at(p).is_some())
-        .collect();
-    let dead: Vec<Point> = stones
-        .iter()
-        .copied()
-        .filter(|_| rng.below(4) == 0)
-        .collect();
+    let dead = random_stones(board, rng, 4);
     let t = game.tally();
     let s = game.count(&[]);
     prop_assert_eq!(
@@ -698,15 +698,7 @@ fn check_play_undo(
 /// suspension, resigning, losing on time.
 fn check_endings(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
     let board = game.board();
-    let stones: Vec<Point> = board
-        .points()
-        .filter(|&p| board.color_at(p).is_some())
-        .collect();
-    let dead: Vec<Point> = stones
-        .iter()
-        .copied()
-        .filter(|_| rng.below(3) == 0)
-        .collect();
+    let dead = random_stones(board, rng, 3);
     let mut agreed = game.clone();
     match (game.phase(), agreed.agree_dead(&dead)) {
         (Phase::Suspended, Ok(())) => {

@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use ingo_clock::sgf_real;
 use ingo_rules::{Color, Game, GameEnd, Move, Owner, Point, Preset, Rules};
 use sgf_parse::go::{self, Prop};
 use sgf_parse::{SgfNode, SgfProp};
@@ -361,7 +362,7 @@ pub fn write_game(game: &Game, info: &WriteInfo) -> String {
         }
         if let Some(extra) = info.moves.get(i) {
             if let Some(left) = extra.time_left {
-                w.push(&format!("{letter}L[{}]", sgf_seconds(left)));
+                w.push(&format!("{letter}L[{}]", sgf_real(left)));
             }
             if let Some(periods) = extra.periods_left {
                 let id = match played.color {
@@ -418,18 +419,6 @@ fn result_of(game: &Game) -> Option<String> {
         GameEnd::Time(c) => format!("{}+T", c.opponent().letter()),
         GameEnd::Forfeit(c, _) => format!("{}+F", c.opponent().letter()),
     })
-}
-
-/// Seconds as an SGF Real: whole milliseconds at most, rounded down, no trailing zeros (`1800`,
-/// `29.5`, `0.001`), as `ingo-clock` writes them.
-fn sgf_seconds(d: Duration) -> String {
-    let millis = d.subsec_millis();
-    if millis == 0 {
-        d.as_secs().to_string()
-    } else {
-        let frac = format!("{millis:03}");
-        format!("{}.{}", d.as_secs(), frac.trim_end_matches('0'))
-    }
 }
 
 /// Escapes a Text or SimpleText value: `\` and `]`.
@@ -675,10 +664,10 @@ mod tests {
 
     #[test]
     fn seconds() {
-        assert_eq!(sgf_seconds(Duration::from_secs(1800)), "1800");
-        assert_eq!(sgf_seconds(Duration::from_millis(29_500)), "29.5");
-        assert_eq!(sgf_seconds(Duration::from_micros(1_999)), "0.001");
-        assert_eq!(sgf_seconds(Duration::ZERO), "0");
+        assert_eq!(sgf_real(Duration::from_secs(1800)), "1800");
+        assert_eq!(sgf_real(Duration::from_millis(29_500)), "29.5");
+        assert_eq!(sgf_real(Duration::from_micros(1_999)), "0.001");
+        assert_eq!(sgf_real(Duration::ZERO), "0");
     }
 
     #[test]
