@@ -404,3 +404,20 @@ fn engine_is_send() {
     assert_send::<Engine>();
     assert_send::<EngineError>();
 }
+
+/// An engine dies with the thread that forked it when the parent-death signal
+/// is set (Linux's `PR_SET_PDEATHSIG` belongs to a thread, not the process).
+/// Engines are forked on a thread that lives as long as the process, so one
+/// started on a short-lived thread and driven from another still answers.
+#[test]
+fn engine_outlives_the_thread_that_started_it() {
+    let mut engine = std::thread::spawn(|| start("good.sh"))
+        .join()
+        .expect("the starting thread");
+    // Give a parent-death SIGKILL (were it sent) time to arrive.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        engine.send("name", &[], OK).expect("still alive").text,
+        "Fake Engine"
+    );
+}
