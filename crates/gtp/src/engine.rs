@@ -384,6 +384,11 @@ impl EngineBuilder {
 /// Dropping an `Engine` kills the process (and its process group on Unix)
 /// and reaps it, so no zombie is left, waiting at most a couple of seconds;
 /// call [`Engine::quit`] first for a polite exit.
+///
+/// An engine never outlives its controller: on Linux the kernel kills it
+/// (SIGKILL, a parent-death signal) when the controlling process dies, even
+/// by SIGKILL; a controller that is asked to stop (SIGTERM, SIGINT) can kill
+/// every engine at once with [`shut_down_engines`].
 #[derive(Debug)]
 pub struct Engine {
     child: Child,
