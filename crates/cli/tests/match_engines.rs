@@ -73,11 +73,24 @@ fn engine(dir: &Path, good: u32) -> String {
     )
 }
 
+/// The engine command line of a wrapper script that runs the fake engine as its child (not
+/// with `exec`), so that the engine is the referee's grandchild.
+fn wrapped_engine(dir: &Path, good: u32) -> String {
+    format!(
+        r#"sh -c 'sh "$0" "$@"; exit $?' '{}' '{}' {good}"#,
+        dir.join("engine.sh").display(),
+        dir.display()
+    )
+}
+
 /// Starts `ingo match` with the same engine for both sides.
 fn start_match(dir: &Path, good: u32, extra: &[&str]) -> Child {
-    let command = engine(dir, good);
+    start_match_with(dir, &engine(dir, good), extra)
+}
+
+fn start_match_with(dir: &Path, command: &str, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_ingo"))
-        .args(["match", "--black", &command, "--white", &command])
+        .args(["match", "--black", command, "--white", command])
         .args(["--size", "9", "--out"])
         .arg(dir.join("out"))
         .args(extra)
@@ -149,7 +162,12 @@ fn run_to_the_end(dir: &Path, good: u32, extra: &[&str]) -> String {
 /// Starts a match whose engines hang as soon as the engine started `good + 1`-th is asked for
 /// a move, and waits until that one hangs.
 fn start_until_an_engine_hangs(dir: &Path, good: u32, extra: &[&str]) -> Child {
-    let mut child = start_match(dir, good, extra);
+    hang_with(dir, &engine(dir, good), extra)
+}
+
+/// Starts a match with `command` and waits until an engine hangs in `genmove`.
+fn hang_with(dir: &Path, command: &str, extra: &[&str]) -> Child {
+    let mut child = start_match_with(dir, command, extra);
     let hanging = wait_for(BOUND, || !pids(dir, "hanging").is_empty());
     if !hanging {
         let _ = child.kill();
@@ -241,6 +259,24 @@ fn sigkill_of_the_referee_kills_its_engines_and_a_resumed_match_finds_none() {
     assert_eq!(record(&dir, 1)["end"], "count");
     assert_eq!(pids(&dir, "pids").len(), 4);
     assert!(!old.iter().any(|&p| alive(p)));
+}
+
+/// The parent-death signal reaches only the referee's own children; a wrapper script's child
+/// is killed with the engine's process group by a guard that sees the referee die.
+#[test]
+fn sigkill_of_the_referee_kills_what_a_wrapper_script_started() {
+    let dir = test_dir("sigkill-wrapped");
+    let mut child = hang_with(&dir, &wrapped_engine(&dir, 0), &[]);
+    let old = pids(&dir, "pids");
+    assert_eq!(old.len(), 2, "{old:?}");
+    child.kill().expect("SIGKILL ingo");
+    child.wait().expect("reap ingo");
+    let gone = wait_for(Duration::from_secs(10), || !old.iter().any(|&p| alive(p)));
+    assert!(
+        gone,
+        "engines {:?} outlived a SIGKILLed referee",
+        old.iter().filter(|&&p| alive(p)).collect::<Vec<_>>()
+    );
 }
 
 /// SIGTERM or SIGINT in the second of two games: ingo stops every engine before it exits

@@ -365,7 +365,12 @@ impl EngineBuilder {
             return Err(spawn_error(error));
         }
 
+        #[cfg(unix)]
+        let guard = GroupGuard::spawn(child.id());
+        #[cfg(not(unix))]
+        let guard = None;
         Ok(Engine {
+            _guard: guard,
             child,
             stdin: Some(stdin),
             lines,
@@ -391,6 +396,8 @@ impl EngineBuilder {
 /// every engine at once with [`shut_down_engines`].
 #[derive(Debug)]
 pub struct Engine {
+    /// Held for its `Drop`, which runs after `Engine`'s has killed the engine.
+    _guard: Option<GroupGuard>,
     child: Child,
     /// `None` once closed, so that the engine sees end of input.
     stdin: Option<ChildStdin>,
@@ -793,6 +800,63 @@ fn die_with_parent(command: &mut std::process::Command) {
             }
             Ok(())
         });
+    }
+}
+
+/// A `/bin/sh` in the engine's process group that kills the whole group
+/// (`kill -s KILL 0`) once its standard input ends: when the [`Engine`] is
+/// dropped, or when the controller dies, however it dies (a SIGKILL
+/// included, where no code of ours runs). The parent-death signal reaches
+/// only the engine process itself; this reaches what it started too (the
+/// real engine behind a wrapper script that does not `exec` it), and the
+/// leftovers of an engine that exited by itself, whose group `Drop` no
+/// longer signals.
+///
+/// Best effort: without `/bin/sh` the engine runs without a guard. The
+/// guard gets no parent-death signal, since it must outlive the controller
+/// to do its work, and the write end of its input is close-on-exec, so no
+/// other child holds it open.
+#[derive(Debug)]
+struct GroupGuard {
+    child: Child,
+    stdin: Option<ChildStdin>,
+}
+
+impl GroupGuard {
+    #[cfg(unix)]
+    fn spawn(pgid: u32) -> Option<GroupGuard> {
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", "read -r _ignored; kill -s KILL 0"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(i32::try_from(pgid).ok()?)
+            .spawn()
+            .ok()?;
+        let stdin = child.stdin.take();
+        Some(GroupGuard { child, stdin })
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        // End of input: the guard kills the group, itself included.
+        drop(self.stdin.take());
+        let deadline = Instant::now().checked_add(KILL_GRACE);
+        loop {
+            match self.child.try_wait() {
+                Ok(None) => {}
+                Ok(Some(_)) | Err(_) => return,
+            }
+            if deadline.map_or(true, |d| Instant::now() >= d) {
+                // Still unreaped, so its pid is still its own.
+                let _ = self.child.kill();
+                let _ = self.child.try_wait();
+                return;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
     }
 }
 
