@@ -252,7 +252,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let summary = match result {
         Ok(summary) => summary,
         Err(e @ RefereeError::Interrupted { .. }) => {
-            eprintln!("ingo: {e}");
+            eprintln!("ingo: {e} ({})", args.out.display());
             #[cfg(unix)]
             let signal = caught.load(Ordering::SeqCst);
             #[cfg(not(unix))]

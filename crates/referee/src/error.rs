@@ -82,7 +82,7 @@ pub enum RefereeError {
     /// The match was interrupted ([`run_match_until`](crate::run_match_until)'s `stop`): the
     /// engines were stopped, the games finished before are kept, the game(s) being played are
     /// not counted; a later run on the same directory resumes.
-    #[error("match interrupted with {finished} of {planned} games finished; run it again with the same --out directory to resume")]
+    #[error("match interrupted with {finished} of {planned} games finished; run it again on the same output directory to resume")]
     Interrupted {
         /// Games finished and written, those of earlier runs included.
         finished: u32,
