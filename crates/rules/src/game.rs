@@ -516,7 +516,7 @@ impl Game {
         self.hist.len()
     }
 
-    /// The heap bytes held by the history: the moves (24 bytes each), the removed stones, the
+    /// The heap bytes held by the history: the moves (16 bytes each), the removed stones, the
     /// tables of situations and positions seen, the cycle bans and disturbances, and the board
     /// snapshots (shared with clones, counted here in full). Exact for the vectors; for the hash
     /// tables, the bucket arrays as `hashbrown` lays them out (an entry and a control byte per
