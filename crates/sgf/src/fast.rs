@@ -94,7 +94,7 @@ fn read<S: Sink>(text: &str, max_depth: usize, sink: &mut S) -> Option<()> {
                 if b.get(skip_ws(b, i + 1)) != Some(&b';') {
                     return None;
                 }
-                let main = levels.last().map_or(true, |p| p.main && p.variations == 0);
+                let main = levels.last().is_none_or(|p| p.main && p.variations == 0);
                 sink.open(levels.is_empty());
                 levels.push(Level {
                     depth,
