@@ -1,0 +1,45 @@
+//! The game-handling part of a Go front under Ing's rules (應氏計點制), for the `ingo gtp`
+//! engine and a play server alike.
+//!
+//! * [`Table`]: one game as one object — rules, board size, White's handicap passes (讓手), an
+//!   optional [`ingo_clock::Clock`] fed explicit times (the library never reads the wall
+//!   clock), the phases (playing, suspended after two passes, ended), the dead-stone step (a
+//!   proposal, each side's acceptance, or resumption of play to prove life and death: 提證死活),
+//!   resignation, loss on time and forfeit, and the count with its fill-in breakdown. Every
+//!   move goes through [`ingo_rules::Game::play_as`]; every action is an [`Event`], and
+//!   [`Table::replay`] rebuilds a table from its settings and events. [`Table::to_sgf`] writes
+//!   the record with [`ingo_sgf::write_game`].
+//! * [`gtp`]: a GTP v2 engine front on a table: commands parsed into a typed
+//!   [`gtp::GtpCommand`] by one table, [`gtp::COMMANDS`], that drives `list_commands`,
+//!   `known_command` and dispatch.
+//! * [`estimate_dead`]: the dead stones as the front estimates them before an agreement; the
+//!   one place to swap in a better judge.
+//! * [`count_text`]: the count in words, as an Ing referee reads it off the board.
+#![deny(missing_docs)]
+
+pub mod gtp;
+mod report;
+mod table;
+
+use ingo_rules::{Game, Phase, Point};
+
+pub use report::count_text;
+pub use table::{DeadProposal, Event, Settings, Table, TableError};
+
+/// The dead stones of `game` as the front estimates them before the players agree (GTP
+/// `final_status_list dead` during a game, a first proposal at a suspension): today light
+/// random playouts ([`ingo_player::estimate_dead`] with [`ingo_player::DEAD_PLAYOUTS`]).
+/// Every caller in this crate goes through this function, so a better judge is swapped in here.
+pub fn estimate_dead(game: &Game) -> Vec<Point> {
+    ingo_player::estimate_dead(game, ingo_player::DEAD_PLAYOUTS)
+}
+
+/// The name of a phase as GTP's `ingo-phase` and `showboard` give it: `playing`, `suspended`,
+/// `ended`.
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Playing => "playing",
+        Phase::Suspended => "suspended",
+        Phase::Ended => "ended",
+    }
+}
