@@ -85,6 +85,14 @@ pub enum Event {
         /// When.
         at: Duration,
     },
+    /// `color` arrived `late` after the scheduled start, before its first move: twice the
+    /// lateness is taken from its basic time, or it forfeits as absent (缺席).
+    LateArrival {
+        /// Who was late.
+        color: Color,
+        /// By how much.
+        late: Duration,
+    },
     /// `color` lost on time by the decision of someone other than the table's clock (an
     /// untimed table whose time is kept elsewhere).
     TimeLoss {
@@ -196,6 +204,8 @@ pub struct Table {
     events: Vec<Event>,
     /// The clock after each move of the history (for `BL`/`WL` in SGF); empty when untimed.
     times: Vec<MoveTime>,
+    /// The latest time given to the clock: an earlier one is refused before anything changes.
+    last_at: Duration,
 }
 
 fn side_of(c: Color) -> Side {
@@ -228,6 +238,7 @@ impl Table {
             proposal: None,
             events: Vec::new(),
             times: Vec::new(),
+            last_at: Duration::ZERO,
         })
     }
 
@@ -257,6 +268,7 @@ impl Table {
             proposal: None,
             events,
             times: Vec::new(),
+            last_at: Duration::ZERO,
         }
     }
 
@@ -289,6 +301,7 @@ impl Table {
             Event::Resign { color } => self.resign(*color),
             Event::CheckTime { at } => self.check_time(*at).map(|_| ()),
             Event::TimeLoss { color } => self.lose_on_time(*color),
+            Event::LateArrival { color, late } => self.late_arrival(*color, *late).map(|_| ()),
             Event::Forfeit { color, reason } => self.forfeit(*color, reason),
         }
     }
@@ -351,6 +364,7 @@ impl Table {
     pub fn start_clock(&mut self, at: Duration) -> Result<(), TableError> {
         if let Some(clock) = &mut self.clock {
             clock.start(side_of(self.game.to_move()), at)?;
+            self.last_at = at;
         }
         self.events.push(Event::StartClock { at });
         Ok(())
@@ -365,10 +379,29 @@ impl Table {
         let Some(clock) = &mut self.clock else {
             return Ok(None);
         };
+        if at < self.last_at {
+            return Err(ClockError::TimeWentBackwards {
+                last: self.last_at,
+                now: at,
+            }
+            .into());
+        }
+        if let Some(s) = clock.flagged() {
+            return Ok(Some(color_of(s)));
+        }
+        // Only a check that finds a flag fall changes the clock: the others leave it alone, so
+        // that the log (which holds only the checks that mattered) rebuilds the same clock.
+        let due = clock
+            .running()
+            .and_then(|s| clock.deadline(s))
+            .is_some_and(|deadline| at > deadline);
+        if !due {
+            return Ok(None);
+        }
         let flagged = clock.check(at)?.map(color_of);
+        self.last_at = at;
+        self.events.push(Event::CheckTime { at });
         if let Some(c) = flagged {
-            // Only a check that finds a flag fall changes anything worth replaying.
-            self.events.push(Event::CheckTime { at });
             if self.game.phase() != Phase::Ended {
                 self.game.lose_on_time(c)?;
                 self.proposal = None;
@@ -396,13 +429,8 @@ impl Table {
             (None, true) => return Err(TableError::TimeNeeded),
             (at, _) => at,
         };
-        if let (Some(now), Some(clock)) = (at, &mut self.clock) {
-            if let Some(loser) = clock.check(now)?.map(color_of) {
-                self.events.push(Event::CheckTime { at: now });
-                if self.game.phase() != Phase::Ended {
-                    self.game.lose_on_time(loser)?;
-                    self.proposal = None;
-                }
+        if let Some(now) = at {
+            if let Some(loser) = self.check_time(now)? {
                 return Err(TableError::LostOnTime(loser));
             }
         }
@@ -429,6 +457,7 @@ impl Table {
             if self.game.phase() == Phase::Playing {
                 clock.start(side_of(self.game.to_move()), now)?;
             }
+            self.last_at = now;
             let left = clock.time_left(s, now);
             self.times
                 .resize(self.game.move_count() - 1, MoveTime { left: None });
@@ -531,6 +560,30 @@ impl Table {
         self.proposal = None;
         self.events.push(end);
         Ok(())
+    }
+
+    /// `color` arrived `late` after the scheduled start (第八條): "其遲到時間應於「基時」中加倍扣除之"
+    /// — twice the lateness comes off its basic time ([`Clock::late_arrival`]); when that
+    /// would use it all up, `color` is absent (缺席) and forfeits. Returns whether the game goes
+    /// on. Nothing happens on an untimed table.
+    ///
+    /// # Errors
+    /// From the clock (after `color`'s clock has run), or when the game has already ended.
+    pub fn late_arrival(&mut self, color: Color, late: Duration) -> Result<bool, TableError> {
+        let Some(clock) = &mut self.clock else {
+            return Ok(true);
+        };
+        if self.game.phase() == Phase::Ended {
+            return Err(GameError::AlreadyEnded.into());
+        }
+        let arrival = clock.late_arrival(side_of(color), late)?;
+        self.events.push(Event::LateArrival { color, late });
+        if arrival == ingo_clock::Arrival::Forfeit {
+            self.game.forfeit(color, "absent (缺席)")?;
+            self.proposal = None;
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// `color` resigns (單方虛手認輸).
