@@ -211,7 +211,10 @@ fn a_rejected_proposal_leaves_play_suspended_and_play_proves_life_and_death() {
         .play(Color::White, at("E2", 5), None)
         .expect("resumes");
     assert_eq!(table.phase(), Phase::Playing);
-    play_all(&mut table, &["E3", "pass", "E1", "pass", "D1", "pass", "D3"]);
+    play_all(
+        &mut table,
+        &["E3", "pass", "E1", "pass", "D1", "pass", "D3"],
+    );
     assert_eq!(table.game().board().color_at(pt("D2", 5)), None);
     play_all(&mut table, &["pass", "pass", "pass", "pass"]);
     assert_eq!(table.game().end(), Some(&GameEnd::Passes));

@@ -298,15 +298,21 @@ mod tests {
     #[test]
     fn each_parser_names_what_it_accepts() {
         assert_eq!(
-            "foo".parse::<KoRule>().unwrap_err().to_string(),
+            "foo"
+                .parse::<KoRule>()
+                .expect_err("not a ko rule")
+                .to_string(),
             "unknown ko rule \"foo\": expected one of ing, simple, positional, situational"
         );
         assert_eq!(
-            "foo".parse::<SuicideRule>().unwrap_err().to_string(),
+            "foo"
+                .parse::<SuicideRule>()
+                .expect_err("not a suicide rule")
+                .to_string(),
             "unknown suicide rule \"foo\": expected one of none, block, all"
         );
         assert_eq!(
-            "foo".parse::<Preset>().unwrap_err().to_string(),
+            "foo".parse::<Preset>().expect_err("not a preset").to_string(),
             "unknown rules \"foo\": expected one of ing, katago-ing, chinese, tromp-taylor, japanese"
         );
     }
