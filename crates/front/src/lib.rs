@@ -15,11 +15,19 @@
 //! * [`estimate_dead`]: the dead stones as the front estimates them before an agreement; the
 //!   one place to swap in a better judge.
 //! * [`count_text`]: the count in words, as an Ing referee reads it off the board.
+//!
+//! # Feature flags
+//!
+//! * `serde`: `Serialize` and `Deserialize` for [`Settings`] and [`Event`] (colours as
+//!   `"black"`/`"white"`, moves as `[col, row]` from the top-left corner or `null` for a pass,
+//!   time controls as their text, such as `ing-pp:3h`).
 #![deny(missing_docs)]
 
 pub mod gtp;
 mod report;
 mod table;
+#[cfg(feature = "serde")]
+mod wire;
 
 use ingo_rules::{Game, Phase, Point};
 

@@ -408,3 +408,46 @@ proptest! {
         prop_assert!(!ended || table.phase() == Phase::Ended);
     }
 }
+
+/// The settings and the log survive JSON, and rebuild the same table.
+#[cfg(feature = "serde")]
+#[test]
+fn settings_and_events_round_trip_through_json() {
+    let mut table = timed(5, "ing-pp:10m");
+    let moves = [
+        "C1", "D2", "C2", "pass", "C3", "pass", "C4", "pass", "C5", "pass", "pass",
+    ];
+    for (i, m) in moves.iter().enumerate() {
+        let color = table.to_move();
+        table
+            .play(color, at(m, 5), Some(secs(100 * (i as u64 + 1))))
+            .expect("legal");
+    }
+    table.propose_dead(None, &[pt("D2", 5)]).expect("a stone");
+    table.reject_dead(Color::Black).expect("a proposal");
+    table
+        .propose_dead(Some(Color::White), &[pt("D2", 5)])
+        .expect("a stone");
+    table.accept_dead(Color::Black).expect("agreed");
+    let settings = serde_json::to_string(table.settings()).expect("serializes");
+    let events = serde_json::to_string(table.events()).expect("serializes");
+    assert!(
+        settings.contains(r#""time_control":"ing-pp:10m""#),
+        "{settings}"
+    );
+    assert!(
+        events.contains(
+            r#"{"type":"play","color":"black","move":[2,4],"at":{"secs":100,"nanos":0}}"#
+        ),
+        "{events}"
+    );
+    let settings: Settings = serde_json::from_str(&settings).expect("deserializes");
+    let events: Vec<Event> = serde_json::from_str(&events).expect("deserializes");
+    assert_eq!(&settings, table.settings());
+    assert_eq!(events, table.events());
+    let again = Table::replay(settings, &events).expect("replays");
+    assert_eq!(again.score(), table.score());
+    assert_eq!(again.clock(), table.clock());
+    let bad = r#"[{"type":"play","color":"black","move":[30,1],"at":null}]"#;
+    assert!(serde_json::from_str::<Vec<Event>>(bad).is_err());
+}
