@@ -14,7 +14,8 @@
 //!   `known_command` and dispatch.
 //! * [`estimate_dead`]: the dead stones as the front estimates them before an agreement; the
 //!   one place to swap in a better judge.
-//! * [`count_text`]: the count in words, as an Ing referee reads it off the board.
+//! * [`count_text`]: the count in words, as an Ing referee reads it off the board; [`explain`]:
+//!   why a move is refused, in a sentence for a player.
 //!
 //! # Feature flags
 //!
@@ -29,7 +30,7 @@ mod table;
 #[cfg(feature = "serde")]
 mod wire;
 
-use ingo_rules::{Game, Phase, Point};
+use ingo_rules::{Game, Phase, PlayErrorKind, Point};
 
 pub use report::count_text;
 pub use table::{DeadProposal, Event, Settings, Table, TableError};
@@ -49,5 +50,48 @@ pub fn phase_name(phase: Phase) -> &'static str {
         Phase::Playing => "playing",
         Phase::Suspended => "suspended",
         Phase::Ended => "ended",
+    }
+}
+
+/// Why a move is refused, in one sentence for a player (beside the reason code,
+/// [`PlayErrorKind::code`]).
+///
+/// ```
+/// use ingo_rules::PlayErrorKind;
+/// assert!(ingo_front::explain(PlayErrorKind::HotStone).contains("a pass included"));
+/// ```
+pub fn explain(kind: PlayErrorKind) -> &'static str {
+    match kind {
+        PlayErrorKind::Occupied => "The point already holds a stone.",
+        PlayErrorKind::OffBoard => "The point is not on the board.",
+        PlayErrorKind::Suicide => {
+            "The stone would have no liberty and capture nothing; the rules forbid this suicide \
+             (under Ing's rules a single stone may not take its own last liberty, 顆子自盡, while \
+             a block of stones may)."
+        }
+        PlayErrorKind::HotStone => {
+            "This retakes a hot stone at once: a hot stone may be retaken only after one other \
+             move, a pass included (凡提取熱子必須間隔一實手或虛手)."
+        }
+        PlayErrorKind::DoubleHot => {
+            "This retakes double hot stones (雙熱子, eternal life) so that the cycle would repeat \
+             at once, which is not allowed."
+        }
+        PlayErrorKind::TwinHot => {
+            "In a triple ko fought by both sides, this capture retakes a twin hot stone \
+             (孿熱子) at once, which is not allowed."
+        }
+        PlayErrorKind::Disturbing => {
+            "This disturbing ko capture has already been answered once in this position; \
+             disturbing again beyond the first cycle is not allowed (越環再攪)."
+        }
+        PlayErrorKind::Cycle => {
+            "This play would start again a cycle of the whole board that has already been \
+             completed, which is banned (除窮任擇)."
+        }
+        PlayErrorKind::Superko => "This play would recreate an earlier whole-board position.",
+        PlayErrorKind::GameOver => "The game has ended.",
+        PlayErrorKind::OutOfTurn => "It is the other player's turn.",
+        _ => "The rules refuse this move.",
     }
 }

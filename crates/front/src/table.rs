@@ -127,8 +127,8 @@ pub enum TableError {
     /// The time control cannot be used.
     #[error("unusable time control: {0}")]
     TimeControl(#[from] TimeControlError),
-    /// The rules refuse the move.
-    #[error("illegal move: {0}")]
+    /// The rules refuse the move; [`crate::explain`] says why in a sentence.
+    #[error(transparent)]
     Illegal(#[from] PlayError),
     /// A game action other than a move was refused by the game.
     #[error(transparent)]

@@ -451,3 +451,26 @@ fn settings_and_events_round_trip_through_json() {
     let bad = r#"[{"type":"play","color":"black","move":[30,1],"at":null}]"#;
     assert!(serde_json::from_str::<Vec<Event>>(bad).is_err());
 }
+
+#[test]
+fn every_refusal_has_a_sentence() {
+    use ingo_rules::PlayErrorKind as K;
+    let kinds = [
+        K::Occupied,
+        K::OffBoard,
+        K::Suicide,
+        K::HotStone,
+        K::DoubleHot,
+        K::TwinHot,
+        K::Disturbing,
+        K::Cycle,
+        K::Superko,
+        K::GameOver,
+        K::OutOfTurn,
+    ];
+    let mut sentences: Vec<&str> = kinds.iter().map(|&k| ingo_front::explain(k)).collect();
+    assert!(sentences.iter().all(|s| s.ends_with('.')));
+    sentences.sort_unstable();
+    sentences.dedup();
+    assert_eq!(sentences.len(), kinds.len(), "one sentence per reason");
+}
