@@ -323,10 +323,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Match(args) => {
-            matches::run(*args)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Cmd::Match(args) => matches::run(*args),
         Cmd::Bench(args) => {
             bench::run(args, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
