@@ -236,7 +236,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 tolerant: args.tolerant,
                 variations: args.variations,
             };
-            let summary = judge::run(&args.paths, args.json, &opts, &mut io::stdout().lock())?;
+            let summary = judge::run(
+                &args.paths,
+                args.json,
+                &opts,
+                &mut io::stdout().lock(),
+                &mut io::stderr().lock(),
+            )?;
             Ok(ExitCode::from(summary.exit_code()))
         }
         Cmd::Handicap(args) => {
@@ -315,8 +321,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Score(args) => {
+            refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
             let report =
                 records::score_report(&args.file, args.rules, args.move_number, &args.dead)?;
+            records::print_warnings(&args.file, &report.warnings);
             io::stdout().lock().write_all(report.text.as_bytes())?;
             if args.svg.is_some() || args.png.is_some() {
                 let diagram =
@@ -347,8 +355,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Render(args) => {
-            let game = records::position(&args.file, args.rules, args.move_number)?;
-            let diagram = ingo_render::Diagram::from_game(&game);
+            refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
+            let position = records::position(&args.file, args.rules, args.move_number)?;
+            records::print_warnings(&args.file, &position.warnings);
+            let diagram = ingo_render::Diagram::from_game(&position.game);
             let options = ingo_render::DiagramOptions {
                 coordinates: !args.no_coordinates,
                 move_numbers: args.numbers,
@@ -367,6 +377,38 @@ fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
+}
+
+/// Refuses outputs that would write over the `input` record: the same file (device and inode,
+/// so also through another path, a symbolic link or a hard link), or the same canonical path.
+/// An output that does not exist yet cannot be the input.
+fn refuse_to_overwrite<const N: usize>(
+    input: &std::path::Path,
+    outputs: [Option<&std::path::Path>; N],
+) -> anyhow::Result<()> {
+    for out in outputs.into_iter().flatten() {
+        let (Ok(a), Ok(b)) = (std::fs::metadata(input), std::fs::metadata(out)) else {
+            continue;
+        };
+        #[cfg(unix)]
+        let same = {
+            use std::os::unix::fs::MetadataExt;
+            a.dev() == b.dev() && a.ino() == b.ino()
+        };
+        #[cfg(not(unix))]
+        let same = {
+            let _ = (a, b);
+            std::fs::canonicalize(input).ok() == std::fs::canonicalize(out).ok()
+        };
+        if same {
+            anyhow::bail!(
+                "refusing to write {}: it is the input record {}",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes the diagram as SVG and/or PNG.
