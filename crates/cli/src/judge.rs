@@ -63,7 +63,7 @@ impl Summary {
 /// dangling symbolic link, a link loop, a folder without permission) and `.sgf` names that are
 /// not regular files (a FIFO, a device) are skipped with a warning, and the rest is judged; a
 /// folder given with no `.sgf` file in it is an error, as judging nothing is not a verdict.
-pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<String>) {
+pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<(PathBuf, String)>) {
     let mut files = Vec::new();
     let mut skipped = Vec::new();
     let mut errors = Vec::new();
@@ -103,9 +103,12 @@ pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<String>
                 }
             }
             if found.is_empty() {
-                errors.push(format!(
-                    "{}: a folder with no .sgf file in it (nothing judged)",
-                    input.display()
+                errors.push((
+                    input.clone(),
+                    format!(
+                        "{}: a folder with no .sgf file in it (nothing judged)",
+                        input.display()
+                    ),
                 ));
             }
             found.sort();
@@ -329,13 +332,13 @@ pub fn run(
     for line in &skipped {
         writeln!(err, "warning: {line}")?;
     }
-    for line in &folder_errors {
+    for (path, line) in &folder_errors {
         summary.errors += 1;
         if json_out {
             writeln!(
                 out,
                 "{}",
-                json!({"file": line.split(": ").next(), "error": line})
+                json!({"file": path.display().to_string(), "error": line})
             )?;
         } else {
             writeln!(err, "error: {line}")?;
