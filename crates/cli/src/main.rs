@@ -32,7 +32,11 @@ enum Cmd {
     /// Replay game records under Ing's rules: report the first illegal move, the phase and the count.
     ///
     /// Exit code 0 when every file was judged cleanly, 1 when some record has an illegal move, 2
-    /// when some file could not be read.
+    /// when some file could not be read (or holds no game tree, or a folder holds no record).
+    /// Verdicts (or JSON) go to standard output, warnings and errors to standard error. A record
+    /// cut off before its end is judged as far as it goes and called INCOMPLETE. Files are
+    /// limited to 16 MiB, 20,000 games and 2,000,000 nodes; raise the limits with the
+    /// environment variables INGO_SGF_MAX_BYTES, INGO_SGF_MAX_GAMES and INGO_SGF_MAX_NODES.
     Judge(JudgeArgs),
     /// The fill-in count of a record's final position, as a referee reads it off the board.
     Score(ScoreArgs),
