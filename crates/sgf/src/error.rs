@@ -372,8 +372,8 @@ pub enum Warning {
         /// The point, as SGF writes it.
         point: String,
     },
-    /// `SZ`, `KM`, `RU` or `HA` given again, in the same node or a later one: the first value is
-    /// used.
+    /// `SZ`, `KM`, `RU` or `HA` given again with another value, in the same node or a later one:
+    /// the first value is used.
     #[error("node {node}: {value} ignored: {first} came first and is used")]
     Duplicate {
         /// The node of the main line holding the second value.

@@ -500,7 +500,7 @@ pub(crate) struct NodeReader {
     moves: Vec<RecordedMove>,
     /// The number of the next node.
     node_number: usize,
-    /// The first `SZ`, `KM`, `RU` and `HA` seen, as written, to warn about any other.
+    /// The first `SZ`, `KM`, `RU` and `HA` seen, as written, to warn about any other value.
     first_seen: Vec<(&'static str, String)>,
 }
 
@@ -545,7 +545,9 @@ impl NodeReader {
                     Prop::SZ((w, h)) if w == h => format!("SZ[{w}]"),
                     _ => prop.to_string(),
                 };
+                // The same value twice loses nothing: only a different one is worth a word.
                 match self.first_seen.iter().find(|(seen, _)| *seen == id) {
+                    Some((_, first)) if *first == written => {}
                     Some((_, first)) => warnings.push(Warning::Duplicate {
                         node: node_number,
                         value: written,

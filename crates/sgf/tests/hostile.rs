@@ -223,6 +223,9 @@ fn duplicate_size_komi_and_rules_are_warned() {
         .map(|w| w.to_string())
         .collect();
     assert_eq!(said.len(), 3, "{said:?}");
+    // The same value twice loses nothing and is not worth a warning.
+    let records = parse("(;SZ[9]KM[6.5]KM[6.5];SZ[9]B[cc])").expect("read");
+    assert!(records[0].warnings.is_empty(), "{:?}", records[0].warnings);
     for (second, first) in [
         ("KM[7.5]", "KM[6.5]"),
         ("RU[GOE]", "RU[Chinese]"),
