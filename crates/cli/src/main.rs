@@ -31,7 +31,11 @@ enum Cmd {
     /// Replay game records under Ing's rules: report the first illegal move, the phase and the count.
     ///
     /// Exit code 0 when every file was judged cleanly, 1 when some record has an illegal move, 2
-    /// when some file could not be read.
+    /// when some file could not be read (or holds no game tree, or a folder holds no record).
+    /// Verdicts (or JSON) go to standard output, warnings and errors to standard error. A record
+    /// cut off before its end is judged as far as it goes and called INCOMPLETE. Files are
+    /// limited to 16 MiB, 20,000 games and 2,000,000 nodes; raise the limits with the
+    /// environment variables INGO_SGF_MAX_BYTES, INGO_SGF_MAX_GAMES and INGO_SGF_MAX_NODES.
     Judge(JudgeArgs),
     /// The fill-in count of a record's final position, as a referee reads it off the board.
     Score(ScoreArgs),
@@ -221,7 +225,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 tolerant: args.tolerant,
                 variations: args.variations,
             };
-            let summary = judge::run(&args.paths, args.json, &opts, &mut io::stdout().lock())?;
+            let summary = judge::run(
+                &args.paths,
+                args.json,
+                &opts,
+                &mut io::stdout().lock(),
+                &mut io::stderr().lock(),
+            )?;
             Ok(ExitCode::from(summary.exit_code()))
         }
         Cmd::Handicap(args) => {
@@ -300,8 +310,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Score(args) => {
+            refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
             let report =
                 records::score_report(&args.file, args.rules, args.move_number, &args.dead)?;
+            records::print_warnings(&args.file, &report.warnings);
             io::stdout().lock().write_all(report.text.as_bytes())?;
             if args.svg.is_some() || args.png.is_some() {
                 let diagram =
@@ -329,8 +341,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Render(args) => {
-            let game = records::position(&args.file, args.rules, args.move_number)?;
-            let diagram = ingo_render::Diagram::from_game(&game);
+            refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
+            let position = records::position(&args.file, args.rules, args.move_number)?;
+            records::print_warnings(&args.file, &position.warnings);
+            let diagram = ingo_render::Diagram::from_game(&position.game);
             let options = ingo_render::DiagramOptions {
                 coordinates: !args.no_coordinates,
                 move_numbers: args.numbers,
@@ -349,6 +363,38 @@ fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
+}
+
+/// Refuses outputs that would write over the `input` record: the same file (device and inode,
+/// so also through another path, a symbolic link or a hard link), or the same canonical path.
+/// An output that does not exist yet cannot be the input.
+fn refuse_to_overwrite<const N: usize>(
+    input: &std::path::Path,
+    outputs: [Option<&std::path::Path>; N],
+) -> anyhow::Result<()> {
+    for out in outputs.into_iter().flatten() {
+        let (Ok(a), Ok(b)) = (std::fs::metadata(input), std::fs::metadata(out)) else {
+            continue;
+        };
+        #[cfg(unix)]
+        let same = {
+            use std::os::unix::fs::MetadataExt;
+            a.dev() == b.dev() && a.ino() == b.ino()
+        };
+        #[cfg(not(unix))]
+        let same = {
+            let _ = (a, b);
+            std::fs::canonicalize(input).ok() == std::fs::canonicalize(out).ok()
+        };
+        if same {
+            anyhow::bail!(
+                "refusing to write {}: it is the input record {}",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes the diagram as SVG and/or PNG.

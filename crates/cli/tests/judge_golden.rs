@@ -1,12 +1,20 @@
 //! Golden tests of `ingo judge` and `ingo score`: output, JSON fields and exit codes, on the
 //! small records in `tests/judge/` (each has a comment saying what it shows). Regenerate the
-//! `.out` files with `INGO_BLESS=1 cargo test --test judge_golden` and review the diff.
+//! `.out` files with `INGO_BLESS=1 cargo test --test judge_golden` and review the diff. What a
+//! command writes on standard error (warnings, errors) is kept in a `.err` file beside the `.out`
+//! when there is any.
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
 fn ingo(args: &[&str]) -> (String, i32) {
+    let (stdout, _, code) = ingo_both(args);
+    (stdout, code)
+}
+
+/// Standard output, standard error and the exit code of `ingo args`.
+fn ingo_both(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge"))
@@ -16,25 +24,41 @@ fn ingo(args: &[&str]) -> (String, i32) {
         .status
         .code()
         .expect("ingo exits normally, not by a signal");
-    (String::from_utf8(out.stdout).expect("UTF-8 output"), code)
+    (
+        String::from_utf8(out.stdout).expect("UTF-8 output"),
+        String::from_utf8(out.stderr).expect("UTF-8 errors"),
+        code,
+    )
 }
 
 fn golden(name: &str, args: &[&str], want_code: i32) {
-    let (got, code) = ingo(args);
+    let (got, errors, code) = ingo_both(args);
     assert_eq!(
         code, want_code,
-        "exit code of ingo {args:?}; output:\n{got}"
+        "exit code of ingo {args:?}; output:\n{got}{errors}"
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/judge")
-        .join(format!("{name}.out"));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge");
+    let path = dir.join(format!("{name}.out"));
+    let err_path = dir.join(format!("{name}.err"));
     if std::env::var_os("INGO_BLESS").is_some() {
         fs::write(&path, &got).expect("writable");
+        if errors.is_empty() {
+            let _ = fs::remove_file(&err_path);
+        } else {
+            fs::write(&err_path, &errors).expect("writable");
+        }
         return;
     }
     let want = fs::read_to_string(&path)
         .unwrap_or_else(|_| panic!("missing {} (run with INGO_BLESS=1)", path.display()));
     assert_eq!(want, got, "ingo {args:?} differs from {}", path.display());
+    let want_errors = fs::read_to_string(&err_path).unwrap_or_default();
+    assert_eq!(
+        want_errors,
+        errors,
+        "standard error of ingo {args:?} differs from {}",
+        err_path.display()
+    );
 }
 
 #[test]
