@@ -307,6 +307,9 @@ pub struct Game {
     phase: Phase,
     end: Option<GameEnd>,
     penalties: ByColor<i32>,
+    /// A handicap game (有差賽) whatever the handicap passes: set from the players' ranks when
+    /// the handicap is compensation points alone ([`Game::set_handicap_game`]).
+    handicap_game: bool,
     /// The board after every `SNAPSHOT_EVERY`-th move (`snapshots[k]` after `(k+1)·128` moves),
     /// so that rebuilding an earlier board walks back at most 127 moves however long the game.
     /// 183 bytes (two bits a cell) per 128 moves; shared by clones.
@@ -357,6 +360,7 @@ impl Clone for Game {
             phase,
             end,
             penalties,
+            handicap_game,
             snapshots,
         } = self;
         Game {
@@ -376,6 +380,7 @@ impl Clone for Game {
             phase: *phase,
             end: end.clone(),
             penalties: *penalties,
+            handicap_game: *handicap_game,
             snapshots: snapshots.clone(),
         }
     }
@@ -401,6 +406,7 @@ impl Clone for Game {
             phase,
             end,
             penalties,
+            handicap_game,
             snapshots,
         } = src;
         self.rules = *rules;
@@ -419,6 +425,7 @@ impl Clone for Game {
         self.phase = *phase;
         self.end.clone_from(end);
         self.penalties = *penalties;
+        self.handicap_game = *handicap_game;
         self.snapshots.clone_from(snapshots);
     }
 }
@@ -470,6 +477,7 @@ impl Game {
             phase: Phase::Playing,
             end: None,
             penalties: ByColor::default(),
+            handicap_game: false,
             snapshots: Vec::new(),
         };
         if tracks_situations(rules.ko) {
@@ -573,9 +581,28 @@ impl Game {
         *self.penalties.get_mut(color) = points;
     }
 
-    /// Whether the game is a handicap game (White owes or owed handicap passes).
+    /// Whether the game is a handicap game (有差賽): White owes or owed handicap passes, or the
+    /// game was marked as one with [`Game::set_handicap_game`]. The handicap decides, not the
+    /// pass count: a tie goes to [`Rules::tie_handicap`] in a handicap game.
     pub fn is_handicap(&self) -> bool {
-        self.setup.handicap_passes > 0
+        self.handicap_game || self.setup.handicap_passes > 0
+    }
+
+    /// Marks the game as a handicap game (有差賽) or not. A handicap from the players' ranks can
+    /// be compensation points alone, with no White pass (5段 against 4段 is komi 4, 5段 against
+    /// 3段 no komi): such a game is still a handicap game, and its tie goes to
+    /// [`Rules::tie_handicap`], not to [`Rules::tie_even`]. A game with handicap passes is a
+    /// handicap game whatever this says.
+    ///
+    /// ```
+    /// use ingo_rules::{Color, Game, Rules, Setup};
+    /// let mut game = Game::new(Setup::empty(9).unwrap(), Rules::ing());
+    /// assert!(!game.is_handicap());
+    /// game.set_handicap_game(true);
+    /// assert!(game.is_handicap());
+    /// ```
+    pub fn set_handicap_game(&mut self, handicap: bool) {
+        self.handicap_game = handicap;
     }
 
     /// Whether White's next move is one of the handicap passes (White has passed at each turn so
@@ -1164,6 +1191,7 @@ impl Game {
             .collect();
         let mut g = Game::new_shared(Arc::clone(&self.setup), self.rules, self.hist.capacity());
         g.penalties = self.penalties;
+        g.handicap_game = self.handicap_game;
         for (color, mv, forced) in moves {
             let ok = if forced {
                 g.play_tolerant(mv).is_ok()
