@@ -40,5 +40,64 @@ fn tie_in_handicap_game_without_passes_goes_to_white() {
     let mut g = tied_game(true);
     g.undo().expect("a move to undo");
     assert!(g.is_handicap());
-    let _ = (at("A1", 3), Board::new(3));
+}
+
+/// A 5×5 board with a black stone on C3 in atari-free space and a white stone on A1.
+fn small_board() -> Board {
+    Board::from_ascii(
+        "
+  A B C D E
+5 . . . . .
+4 . . . . .
+3 . . X . .
+2 . . . . .
+1 O . . . .",
+    )
+    .expect("a diagram")
+}
+
+#[test]
+fn board_string_queries_on_an_empty_point_answer_nothing() {
+    // Issue 9 item 16: these read the string tables at whatever index they were given.
+    let b = small_board();
+    let empty = at("D4", 5);
+    assert!(b.liberties_upto(empty, 4).is_empty());
+    assert_eq!(b.string_size(empty), 0);
+    assert!(!b.in_atari(empty));
+    assert_eq!(b.atari_liberty(empty), None);
+    assert_eq!(b.string_head(empty), None);
+    assert_eq!(b.liberty_count(empty), 0);
+    assert!(!b.is_eye(at("C3", 5), Color::Black), "a stone is no eye");
+    assert!(
+        b.is_eye_or_suicide(at("C3", 5), Color::White),
+        "nothing to play on a stone"
+    );
+    // And on stones they still answer.
+    assert_eq!(b.string_head(at("C3", 5)), Some(at("C3", 5)));
+    assert_eq!(b.liberties_upto(at("C3", 5), 8).len(), 4);
+    assert_eq!(b.atari_liberty(at("A1", 5)), None);
+}
+
+#[test]
+#[should_panic(expected = "there are 23 empty points")]
+fn board_empty_point_past_the_end_is_refused_not_stale() {
+    // The list's room past its end holds stale points: handing one out would let a playout
+    // play on a stone.
+    let b = small_board();
+    let _ = b.empty_point(b.empty_count());
+}
+
+#[test]
+#[should_panic(expected = "Board::play_unchecked")]
+fn board_play_unchecked_on_a_stone_is_refused_not_corrupting() {
+    let mut b = small_board();
+    let mut removed = Vec::new();
+    b.play_unchecked(at("C3", 5), Color::White, &mut removed);
+}
+
+#[test]
+#[should_panic(expected = "Board::analyze")]
+fn board_analyze_on_a_stone_is_refused() {
+    let b = small_board();
+    let _ = b.analyze(at("A1", 5), Color::Black);
 }
