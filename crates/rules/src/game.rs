@@ -165,7 +165,47 @@ pub struct Setup {
     pub handicap_passes: u8,
 }
 
+/// A setup that no game can start from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// A string of the setup has no liberty: play could never capture it (every capture needs a
+    /// last liberty to fill), so it would stand for good and count as alive.
+    #[error("the {color} string at {name} has no liberty")]
+    NoLiberty {
+        /// A stone of the string.
+        point: Point,
+        /// Its colour.
+        color: Color,
+        /// The point in GTP style (`C3`).
+        name: String,
+    },
+}
+
 impl Setup {
+    /// Checks that a game can start from this setup: every string has a liberty.
+    ///
+    /// Play never leaves a string without liberties, but setup stones (SGF `AB`/`AW`) are put
+    /// on the board as they come. Such a string is refused rather than resolved: which side's
+    /// stones should go is a guess (sgfmill's `get_setup_and_moves` refuses it too).
+    ///
+    /// # Errors
+    /// [`SetupError::NoLiberty`] naming the first such string, row by row from the top left.
+    pub fn check(&self) -> Result<(), SetupError> {
+        let b = &self.board;
+        match b
+            .points()
+            .find(|&p| b.color_at(p).is_some() && b.liberties_upto(p, 1).is_empty())
+        {
+            Some(point) => Err(SetupError::NoLiberty {
+                point,
+                color: b.color_at(point).unwrap_or(Color::Black),
+                name: point.to_gtp(b.height()),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// An empty square board with Black to move.
     ///
     /// # Errors
@@ -576,7 +616,9 @@ impl Game {
         self.penalties
     }
 
-    /// Sets the time-penalty points of `color`.
+    /// Sets the time-penalty points of `color`. Any value counts right (the count is exact
+    /// whatever the points); readers of outside data refuse values past
+    /// [`crate::MAX_PENALTY_POINTS`].
     pub fn set_penalty(&mut self, color: Color, points: i32) {
         *self.penalties.get_mut(color) = points;
     }

@@ -1,7 +1,7 @@
 //! Regression tests for the rules engine's soft spots of issue 9 (items 13–16): each test is
 //! named after what it guards.
 
-use ingo_rules::{Board, Color, Game, Komi, Move, Point, Rules, Setup};
+use ingo_rules::{Board, Color, Game, Komi, Move, Point, Rules, Setup, SetupError};
 
 fn at(s: &str, size: usize) -> Point {
     Point::from_gtp(s, size, size).expect("a point on the board")
@@ -100,4 +100,46 @@ fn board_play_unchecked_on_a_stone_is_refused_not_corrupting() {
 fn board_analyze_on_a_stone_is_refused() {
     let b = small_board();
     let _ = b.analyze(at("A1", 5), Color::Black);
+}
+
+#[test]
+fn penalty_points_past_i32_half_points_still_give_the_right_winner() {
+    // Issue 9 item 15: the margin doubles the penalty points; in i32 `2 * i32::MAX` wraps and
+    // hands the game to the side with the penalty (a panic in debug builds).
+    let mut game = Game::new(Setup::empty(3).expect("size"), Rules::ing());
+    game.set_penalty(Color::Black, i32::MAX);
+    for _ in 0..4 {
+        game.play(Move::Pass).expect("a pass is legal");
+    }
+    assert_eq!(game.winner(), Some(Color::White));
+    assert_eq!(game.tally().winner, Color::White);
+    let score = game.score().expect("counted");
+    assert_eq!(score.winner, Color::White);
+    assert!(score.margin_halves < 0, "{}", score.margin_halves);
+    let mut game = Game::new(Setup::empty(3).expect("size"), Rules::ing());
+    game.set_penalty(Color::White, i32::MAX);
+    game.set_penalty(Color::Black, i32::MIN);
+    assert_eq!(game.count(&[]).winner, Color::Black);
+}
+
+#[test]
+fn setup_string_without_liberty_is_refused() {
+    // Issue 9 item 15: a string with no liberty in a setup could never be captured.
+    let mut board = Board::new(3).expect("size");
+    for p in ["A3", "B2", "C3"] {
+        board.set_stone(at(p, 3), Color::White);
+    }
+    board.set_stone(at("B3", 3), Color::Black);
+    let setup = Setup {
+        board,
+        to_move: Color::Black,
+        handicap_passes: 0,
+    };
+    let err = setup.check().expect_err("B3 has no liberty");
+    assert!(
+        matches!(err, SetupError::NoLiberty { point, color: Color::Black, .. } if point == at("B3", 3)),
+        "{err:?}"
+    );
+    assert_eq!(err.to_string(), "the black string at B3 has no liberty");
+    assert_eq!(Setup::empty(9).expect("size").check(), Ok(()));
 }

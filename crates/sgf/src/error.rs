@@ -178,6 +178,9 @@ pub enum ErrorKind {
     /// The board of the setup could not be built.
     #[error(transparent)]
     Board(#[from] BoardSizeError),
+    /// No game can start from the setup (a string with no liberty).
+    #[error("setup: {0}")]
+    Setup(#[from] ingo_rules::SetupError),
 }
 
 /// Why the text could not be parsed as SGF.
