@@ -10,7 +10,7 @@ use crate::board::{Board, Cell, PlayAnalysis};
 use crate::color::{ByColor, Color};
 use crate::count::{self, Score, Tally};
 use crate::keyset::KeySet;
-use crate::ko::{self, KoPair};
+use crate::ko::{self, KoPair, LocalShape};
 use crate::point::{Move, Point, CELLS};
 use crate::rules::{KoRule, Rules, SuicideRule};
 use crate::zobrist;
@@ -301,6 +301,8 @@ pub struct PlayedMove<'a> {
 #[derive(Clone, Debug)]
 struct Pending {
     key: u64,
+    /// The exact shape behind `key`, which confirms a later match.
+    shape: LocalShape,
     ys: ArrayVec<u16, 16>,
 }
 
@@ -336,12 +338,18 @@ pub struct Game {
     /// which also confirms the whole key (the set compares only its low 32 bits, see
     /// `keyset.rs`); this keeps the table, the largest part of the history, at 4 bytes an entry.
     last_seen: KeySet,
-    /// Position → the first index where it stood (positional superko only).
-    pos_seen: FxHashMap<u64, u32>,
-    /// (situation, point) → the ply whose situation it is: plays banned for good (R6).
+    /// Hashes of the positions that have stood (positional superko only). A hit is confirmed
+    /// against every index where a position with that hash stood ([`Game::position_recurs`]).
+    pos_seen: FxHashSet<u64>,
+    /// (situation, point) → the ply whose situation it is: plays banned for good (R6). One
+    /// candidate per key here; a second ply whose (situation, point) hashes the same goes to
+    /// `more_bans`, so that a collision never hides a real ban.
     bans: FxHashMap<(u64, u16), u32>,
-    /// Keys of disturbing captures already answered (R5).
-    disturb_used: FxHashSet<u64>,
+    /// Further candidates of keys already in `bans` (hash collisions, or the same situation
+    /// banned from another ply): every one is checked.
+    more_bans: Vec<((u64, u16), u32)>,
+    /// Disturbing captures already answered (R5): local key → the exact shapes with that key.
+    disturb_used: FxHashMap<u64, Vec<LocalShape>>,
     pending: Option<Box<Pending>>,
     consecutive_passes: u32,
     phase: Phase,
@@ -394,6 +402,7 @@ impl Clone for Game {
             last_seen,
             pos_seen,
             bans,
+            more_bans,
             disturb_used,
             pending,
             consecutive_passes,
@@ -414,6 +423,7 @@ impl Clone for Game {
             last_seen: last_seen.clone(),
             pos_seen: pos_seen.clone(),
             bans: bans.clone(),
+            more_bans: more_bans.clone(),
             disturb_used: disturb_used.clone(),
             pending: pending.clone(),
             consecutive_passes: *consecutive_passes,
@@ -440,6 +450,7 @@ impl Clone for Game {
             last_seen,
             pos_seen,
             bans,
+            more_bans,
             disturb_used,
             pending,
             consecutive_passes,
@@ -459,6 +470,7 @@ impl Clone for Game {
         self.last_seen.copy_from(last_seen);
         self.pos_seen.clone_from(pos_seen);
         self.bans.clone_from(bans);
+        self.more_bans.clone_from(more_bans);
         self.disturb_used.clone_from(disturb_used);
         self.pending.clone_from(pending);
         self.consecutive_passes = *consecutive_passes;
@@ -509,9 +521,10 @@ impl Game {
             hist: Vec::with_capacity(expected),
             removed: Vec::new(),
             last_seen: KeySet::with_capacity(situations),
-            pos_seen: FxHashMap::default(),
+            pos_seen: FxHashSet::default(),
             bans: FxHashMap::default(),
-            disturb_used: FxHashSet::default(),
+            more_bans: Vec::new(),
+            disturb_used: FxHashMap::default(),
             pending: None,
             consecutive_passes: 0,
             phase: Phase::Playing,
@@ -524,7 +537,7 @@ impl Game {
             g.last_seen.insert(start_hash ^ zobrist::side(to_move));
         }
         if rules.ko == KoRule::PositionalSuperko {
-            g.pos_seen.insert(start_hash, 0);
+            g.pos_seen.insert(start_hash);
         }
         g
     }
@@ -593,9 +606,11 @@ impl Game {
         self.hist.capacity() * size_of::<Ply>()
             + self.removed.capacity() * size_of::<Point>()
             + self.last_seen.heap_bytes()
-            + table_bytes(self.pos_seen.capacity(), size_of::<(u64, u32)>())
+            + table_bytes(self.pos_seen.capacity(), size_of::<u64>())
             + table_bytes(self.bans.capacity(), size_of::<((u64, u16), u32)>())
-            + table_bytes(self.disturb_used.capacity(), size_of::<u64>())
+            + self.more_bans.capacity() * size_of::<((u64, u16), u32)>()
+            // R5's shapes (rare: one per answered disturbing capture) are not counted.
+            + table_bytes(self.disturb_used.capacity(), size_of::<(u64, Vec<LocalShape>)>())
             + self.snapshots.capacity() * size_of::<Arc<Packed>>()
             // Each snapshot: the packed cells and the Arc's two counters.
             + self.snapshots.len() * (size_of::<Packed>() + 2 * size_of::<usize>())
@@ -835,35 +850,55 @@ impl Game {
             }
             KoRule::Ing => self.check_ing(color, p, &a),
             KoRule::PositionalSuperko => {
-                if let Some(&t) = self.pos_seen.get(&a.hash_after) {
-                    if self.confirm_after_play(p, color, t as usize) {
-                        return Err(PlayErrorKind::Superko);
-                    }
+                if self.pos_seen.contains(&a.hash_after) && self.position_recurs(p, color, &a) {
+                    return Err(PlayErrorKind::Superko);
                 }
                 Ok(Plan { pending: None })
             }
             KoRule::SituationalSuperko => {
                 let sit = a.hash_after ^ zobrist::side(color.opponent());
-                if self.last_seen.contains(sit) {
-                    if let Some(t) = self.latest_index_of(sit, self.hist.len()) {
-                        if self.color_at_index(t) == color.opponent()
-                            && self.confirm_after_play(p, color, t)
-                        {
-                            return Err(PlayErrorKind::Superko);
-                        }
-                    }
+                if self.last_seen.contains(sit) && self.situation_recurs(p, color, sit) {
+                    return Err(PlayErrorKind::Superko);
                 }
                 Ok(Plan { pending: None })
             }
         }
     }
 
-    /// Whether the board after `color` plays `p` equals the position after `t` moves.
-    fn confirm_after_play(&self, p: Point, color: Color, t: usize) -> bool {
+    /// The cells after `color` plays `p`.
+    fn cells_after_play(&self, p: Point, color: Color) -> Box<[Cell; CELLS]> {
         let mut b = self.board.clone();
         let mut scratch = Vec::new();
         b.play_unchecked(p, color, &mut scratch);
-        *self.cells_at(t) == b.cells
+        Box::new(b.cells)
+    }
+
+    /// Positional superko: whether the board after `color` plays `p` stood before. Every index
+    /// whose position has the same hash is compared on the board, not only the first: a
+    /// collision never hides a real repetition.
+    fn position_recurs(&self, p: Point, color: Color, a: &PlayAnalysis) -> bool {
+        let after = self.cells_after_play(p, color);
+        (0..=self.hist.len())
+            .rev()
+            .filter(|&t| self.pos_before(t) == a.hash_after)
+            .any(|t| *self.cells_at(t) == *after)
+    }
+
+    /// Situational superko: whether the situation `sit` after `color` plays `p` stood before,
+    /// confirmed on the board at every index where a situation with that hash stood.
+    fn situation_recurs(&self, p: Point, color: Color, sit: u64) -> bool {
+        let after = self.cells_after_play(p, color);
+        let mut upto = self.hist.len();
+        while let Some(t) = self.latest_index_of(sit, upto) {
+            if self.color_at_index(t) == color.opponent() && *self.cells_at(t) == *after {
+                return true;
+            }
+            match t.checked_sub(1) {
+                Some(u) => upto = u,
+                None => break,
+            }
+        }
+        false
     }
 
     /// R2, single hot stone (單熱子): the previous move captured exactly the one stone on `p`,
@@ -968,11 +1003,18 @@ impl Game {
                     // R5 越環再攪: "凡越環再攪必須隨時禁止攪方續攪".
                     let key = ko::local_key(&self.board, &pairs)
                         ^ zobrist::stone(p.idx(), color).rotate_left(17);
-                    if self.disturb_used.contains(&key) {
+                    let shape = ko::local_shape(&self.board, &pairs, p, color);
+                    // The key finds the candidates; the exact shape decides.
+                    if self
+                        .disturb_used
+                        .get(&key)
+                        .is_some_and(|shapes| shapes.contains(&shape))
+                    {
                         return Err(PlayErrorKind::Disturbing);
                     }
                     pending = Some(Box::new(Pending {
                         key,
+                        shape,
                         ys: pairs
                             .iter()
                             .filter(|k| k.y as usize != y)
@@ -999,14 +1041,23 @@ impl Game {
     /// [`Game::cycle_banned`] once some play is banned.
     #[inline(never)]
     fn cycle_banned_in(&self, color: Color, p: Point) -> bool {
-        let sit = self.situation_hash();
-        match self.bans.get(&(sit, p.0)) {
-            Some(&t) => {
+        let key = (self.situation_hash(), p.0);
+        let Some(&first) = self.bans.get(&key) else {
+            return false;
+        };
+        // Every candidate with this key is confirmed on the board; a collision never hides a
+        // real ban.
+        std::iter::once(first)
+            .chain(
+                self.more_bans
+                    .iter()
+                    .filter(|(k, _)| *k == key)
+                    .map(|&(_, t)| t),
+            )
+            .any(|t| {
                 let t = t as usize;
                 self.hist[t].color == color && *self.cells_at(t) == self.board.cells
-            }
-            None => false,
-        }
+            })
     }
 
     /// The board after the play with an extra opponent stone on `q`, compared with the position
@@ -1139,7 +1190,11 @@ impl Game {
                 && flags & F_SUICIDE == 0
                 && removed.iter().any(|r| pending.ys.contains(&r.0))
             {
-                self.disturb_used.insert(pending.key);
+                let Pending { key, shape, .. } = *pending;
+                let shapes = self.disturb_used.entry(key).or_default();
+                if !shapes.contains(&shape) {
+                    shapes.push(shape);
+                }
             }
         }
         self.pending = plan.pending;
@@ -1179,9 +1234,7 @@ impl Game {
             }
         }
         if self.rules.ko == KoRule::PositionalSuperko {
-            self.pos_seen
-                .entry(self.board.hash())
-                .or_insert(index as u32);
+            self.pos_seen.insert(self.board.hash());
         }
     }
 
@@ -1206,8 +1259,15 @@ impl Game {
                 ply.color == completer
             };
             if chosen {
-                let sit = self.pos_before(k) ^ zobrist::side(ply.color);
-                self.bans.entry((sit, ply.pt)).or_insert(k as u32);
+                let key = (self.pos_before(k) ^ zobrist::side(ply.color), ply.pt);
+                match self.bans.entry(key) {
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(k as u32);
+                    }
+                    std::collections::hash_map::Entry::Occupied(_) => {
+                        self.more_bans.push((key, k as u32));
+                    }
+                }
                 self.hist[k].flags |= F_BANNED;
             }
         }
@@ -1349,5 +1409,164 @@ impl Game {
                 Some(c.opponent())
             }
         }
+    }
+}
+
+/// Issue 9 item 13: hash matches never decide a verdict alone, and a collision never hides a
+/// real match. Each test forges a collision through the game's private tables (the way `apply`
+/// would have filled them) and checks that the verdict follows the boards, not the hashes.
+#[cfg(test)]
+mod collision_tests {
+    use super::*;
+
+    fn game(diagram: &str, to_move: Color, rules: Rules) -> Game {
+        let board = Board::from_ascii(diagram).expect("a diagram");
+        Game::new(
+            Setup {
+                board,
+                to_move,
+                handicap_passes: 0,
+            },
+            rules,
+        )
+    }
+
+    fn mv(g: &Game, s: &str) -> Move {
+        let b = g.board();
+        Move::from_gtp(s, b.width(), b.height()).expect("a move")
+    }
+
+    trait PointIndex {
+        fn point_index(self) -> u16;
+    }
+    impl PointIndex for Move {
+        fn point_index(self) -> u16 {
+            match self {
+                Move::Play(p) => p.0,
+                Move::Pass => panic!("a play"),
+            }
+        }
+    }
+
+    fn play_all(g: &mut Game, moves: &[&str]) {
+        for m in moves {
+            let m = mv(g, m);
+            g.play(m).expect("legal");
+        }
+    }
+
+    const T7: &str = "
+  A B C D
+5 X O . O
+4 X X O O
+3 X . O O
+2 X X O O
+1 X . X O";
+
+    #[test]
+    fn r5_refuses_on_the_exact_shape_not_on_a_key_match() {
+        let setup_moves = ["C5", "B1", "pass", "B5", "C1", "pass"];
+        let mut real = game(T7, Color::Black, Rules::ing());
+        play_all(&mut real, &setup_moves);
+        let c5 = mv(&real, "C5");
+        assert_eq!(real.illegal_reason(c5), Some(PlayErrorKind::Disturbing));
+        // A collision: the same keys, standing for another shape. With only the keys kept
+        // (a set of u64), this refused C5.
+        let mut forged = game(T7, Color::Black, Rules::ing());
+        play_all(&mut forged, &setup_moves);
+        let other = ko::local_shape(
+            &forged.board,
+            &[KoPair {
+                x: mv(&forged, "B3").point_index(),
+                y: mv(&forged, "A3").point_index(),
+            }],
+            Point(mv(&forged, "B3").point_index()),
+            Color::White,
+        );
+        assert!(!forged.disturb_used.is_empty());
+        for shapes in forged.disturb_used.values_mut() {
+            *shapes = vec![other.clone()];
+        }
+        assert_eq!(forged.illegal_reason(c5), None);
+    }
+
+    const T18: &str = "
+  A B C D E
+6 . X . X X
+5 O O X X X
+4 O O X . X
+3 . O X X X
+2 O O X . X
+1 . O X X X";
+
+    #[test]
+    fn r6_keeps_every_candidate_of_a_ban_key() {
+        let moves = ["A6", "C6", "B6", "pass", "A6", "C6"];
+        let mut real = game(T18, Color::Black, Rules::ing());
+        play_all(&mut real, &moves);
+        let b6 = mv(&real, "B6");
+        assert_eq!(real.illegal_reason(b6), Some(PlayErrorKind::Cycle));
+        // Each ban key already taken, before the cycle, by a candidate standing for another
+        // situation (a ply of the other colour). Keeping one candidate per key, the real ban
+        // was lost.
+        let forged_bans: Vec<((u64, u16), u32)> = real
+            .bans
+            .iter()
+            .map(|(&k, &t)| {
+                (
+                    k,
+                    if real.hist[t as usize].color == Color::Black {
+                        1
+                    } else {
+                        0
+                    },
+                )
+            })
+            .collect();
+        let mut forged = game(T18, Color::Black, Rules::ing());
+        play_all(&mut forged, &moves[..2]);
+        forged.bans.extend(forged_bans.iter().copied());
+        play_all(&mut forged, &moves[2..]);
+        assert!(!forged.more_bans.is_empty());
+        assert_eq!(forged.illegal_reason(b6), Some(PlayErrorKind::Cycle));
+        // And the forged candidates alone ban nothing: the boards decide.
+        let mut only_forged = real.clone();
+        only_forged.bans.clear();
+        only_forged.more_bans.clear();
+        only_forged.bans.extend(forged_bans.iter().copied());
+        assert_eq!(only_forged.illegal_reason(b6), None);
+    }
+
+    const T1: &str = "
+  A B C D E
+5 . X O . .
+4 X O . O .
+3 . X O . .
+2 . . . . .
+1 . . . . .";
+
+    #[test]
+    fn positional_superko_confirms_every_index_with_the_hash() {
+        let rules = Rules {
+            ko: KoRule::PositionalSuperko,
+            ..Rules::ing()
+        };
+        let moves = ["E1", "E2", "C4"];
+        let mut real = game(T1, Color::Black, rules);
+        play_all(&mut real, &moves);
+        let b4 = mv(&real, "B4");
+        assert_eq!(real.illegal_reason(b4), Some(PlayErrorKind::Superko));
+        // The position after E1 forged to hash like the one after E2 (which B4 recreates), so
+        // that the first index with that hash holds another board. Confirming only the first
+        // index, B4 was allowed.
+        let mut probe = game(T1, Color::Black, rules);
+        play_all(&mut probe, &moves[..2]);
+        let h = probe.board.hash();
+        let mut forged = game(T1, Color::Black, rules);
+        play_all(&mut forged, &moves[..1]);
+        forged.hist[0].pos_after = h;
+        forged.pos_seen.insert(h);
+        play_all(&mut forged, &moves[1..]);
+        assert_eq!(forged.illegal_reason(b4), Some(PlayErrorKind::Superko));
     }
 }
