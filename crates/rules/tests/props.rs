@@ -506,7 +506,6 @@ fn check_count(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// `legal_moves` ⇔ `is_legal` ⇔ no `illegal_reason`, on every point and the pass.
 thread_local! {
     /// The refusals met by this thread's test so far, by kind: a test that claims to meet every
     /// ko rule asserts that it did ([`spec_positions_continued`]).
@@ -514,6 +513,7 @@ thread_local! {
         const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
 }
 
+/// `legal_moves` ⇔ `is_legal` ⇔ no `illegal_reason`, on every point and the pass.
 fn check_legality(game: &Game) -> Result<(), TestCaseError> {
     let legal = game.legal_moves();
     for mv in all_moves(game.board()) {
