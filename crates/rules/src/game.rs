@@ -1,130 +1,44 @@
-//! A game: the board plus history, Ing's ko rules (IKF, spec §4), passes and the end of play.
+//! A game: the board and its history under a set of rules. [`Game`] holds the control flow,
+//! checking a move ([`Game::check`]), applying it ([`Game::apply`]), the phases (playing,
+//! suspended, ended) and the results; each concept it calls on has its own module:
+//!
+//! * `error`: why a move or an action was refused;
+//! * `setup`: where a game starts from;
+//! * `history`: the plies, the snapshots, and earlier boards rebuilt to confirm hash matches;
+//! * `ing`: Ing's ko rules R2–R6 (beside `crate::ko`, the ko complexes they read);
+//! * `superko`: the superko rules of other rule sets.
 
-use std::fmt;
+mod error;
+mod history;
+mod ing;
+mod setup;
+mod superko;
+
+#[cfg(test)]
+mod collision_tests;
+
+pub use error::{GameError, PlayError, PlayErrorKind};
+pub use history::PlayedMove;
+pub use setup::{Setup, SetupError};
+
 use std::sync::Arc;
 
-use arrayvec::ArrayVec;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::board::{Board, Cell, PlayAnalysis};
+use crate::board::{Board, Cell};
 use crate::color::{ByColor, Color};
 use crate::count::{self, Score, Tally};
 use crate::keyset::KeySet;
-use crate::ko::{self, KoPair, LocalShape};
-use crate::point::{Move, Point, CELLS};
+use crate::ko::LocalShape;
+use crate::point::{Move, Point};
 use crate::rules::{KoRule, Rules, SuicideRule};
 use crate::zobrist;
 
-/// Why a move was refused. [`PlayErrorKind::code`] gives the reason code used in reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum PlayErrorKind {
-    /// The point holds a stone.
-    Occupied,
-    /// The point is not on the board.
-    OffBoard,
-    /// Suicide that the rules forbid (under Ing: single-stone suicide, 顆子自盡).
-    Suicide,
-    /// Retaking a hot stone at once (單熱子, R2): "凡提取熱子必須間隔一實手或虛手".
-    HotStone,
-    /// Retaking the two hot stones of eternal life (雙熱子, R3).
-    DoubleHot,
-    /// Capturing in another ko of a fighting triple ko (孿熱子, R4).
-    TwinHot,
-    /// Disturbing again beyond the first cycle (越環再攪, R5).
-    Disturbing,
-    /// A play banned after a completed cycle (R6).
-    Cycle,
-    /// Recreates an earlier position (superko rules, not Ing).
-    Superko,
-    /// The game has ended.
-    GameOver,
-    /// It is the other player's turn.
-    OutOfTurn,
-}
-
-impl PlayErrorKind {
-    /// The reason code: `occupied`, `off-board`, `suicide`, `hot-stone`, `double-hot`,
-    /// `twin-hot`, `disturbing`, `cycle`, `superko`, `game-over` or `out-of-turn`.
-    pub fn code(self) -> &'static str {
-        match self {
-            PlayErrorKind::Occupied => "occupied",
-            PlayErrorKind::OffBoard => "off-board",
-            PlayErrorKind::Suicide => "suicide",
-            PlayErrorKind::HotStone => "hot-stone",
-            PlayErrorKind::DoubleHot => "double-hot",
-            PlayErrorKind::TwinHot => "twin-hot",
-            PlayErrorKind::Disturbing => "disturbing",
-            PlayErrorKind::Cycle => "cycle",
-            PlayErrorKind::Superko => "superko",
-            PlayErrorKind::GameOver => "game-over",
-            PlayErrorKind::OutOfTurn => "out-of-turn",
-        }
-    }
-
-    /// Whether the refusal comes from a repetition rule (any of Ing's ko rules or superko).
-    pub fn is_ko(self) -> bool {
-        matches!(
-            self,
-            PlayErrorKind::HotStone
-                | PlayErrorKind::DoubleHot
-                | PlayErrorKind::TwinHot
-                | PlayErrorKind::Disturbing
-                | PlayErrorKind::Cycle
-                | PlayErrorKind::Superko
-        )
-    }
-}
-
-impl fmt::Display for PlayErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// A refused move.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {} {}: {kind}", color.letter(), mv.to_gtp(*height as usize))]
-pub struct PlayError {
-    /// Who tried to move.
-    pub color: Color,
-    /// The move refused.
-    pub mv: Move,
-    /// Why.
-    pub kind: PlayErrorKind,
-    /// The board height, to name the point in GTP style. The name is made only when the error
-    /// is displayed: playouts try and drop many refused moves.
-    height: u8,
-}
-
-impl PlayError {
-    fn new(color: Color, mv: Move, kind: PlayErrorKind, height: usize) -> PlayError {
-        PlayError {
-            color,
-            mv,
-            kind,
-            height: height as u8,
-        }
-    }
-}
-
-/// An error of a game action other than a move.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum GameError {
-    /// There is no move to take back.
-    #[error("no move to undo")]
-    NothingToUndo,
-    /// Dead stones can be agreed only while play is suspended (after two passes).
-    #[error("dead stones can only be agreed while play is suspended")]
-    NotSuspended,
-    /// A point named as dead holds no stone.
-    #[error("point {0:?} holds no stone")]
-    NoStone(Point),
-    /// The game has already ended.
-    #[error("the game has already ended")]
-    AlreadyEnded,
-}
+use history::{
+    pack, Packed, Ply, F_ATTACKING, F_FORCED, F_KO_CAPTURE, F_SUICIDE, NO_POINT, SNAPSHOT_EVERY,
+};
+use ing::Pending;
+use superko::tracks_situations;
 
 /// The state of play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -152,158 +66,6 @@ pub enum GameEnd {
     Time(Color),
     /// A player forfeited, for the reason given.
     Forfeit(Color, String),
-}
-
-/// The starting point of a game: stones, who moves first and the handicap.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The stones at the start (usually none).
-    pub board: Board,
-    /// Who moves first.
-    pub to_move: Color,
-    /// White's handicap passes (讓手: "N先減1即為所讓手數"), recorded as ordinary passes.
-    pub handicap_passes: u8,
-}
-
-/// A setup that no game can start from.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SetupError {
-    /// A string of the setup has no liberty: play could never capture it (every capture needs a
-    /// last liberty to fill), so it would stand for good and count as alive.
-    #[error("the {color} string at {name} has no liberty")]
-    NoLiberty {
-        /// A stone of the string.
-        point: Point,
-        /// Its colour.
-        color: Color,
-        /// The point in GTP style (`C3`).
-        name: String,
-    },
-}
-
-impl Setup {
-    /// Checks that a game can start from this setup: every string has a liberty.
-    ///
-    /// Play never leaves a string without liberties, but setup stones (SGF `AB`/`AW`) are put
-    /// on the board as they come. Such a string is refused rather than resolved: which side's
-    /// stones should go is a guess (sgfmill's `get_setup_and_moves` refuses it too).
-    ///
-    /// # Errors
-    /// [`SetupError::NoLiberty`] naming the first such string, row by row from the top left.
-    pub fn check(&self) -> Result<(), SetupError> {
-        let b = &self.board;
-        match b
-            .points()
-            .find(|&p| b.color_at(p).is_some() && b.liberties_upto(p, 1).is_empty())
-        {
-            Some(point) => Err(SetupError::NoLiberty {
-                point,
-                color: b.color_at(point).unwrap_or(Color::Black),
-                name: point.to_gtp(b.height()),
-            }),
-            None => Ok(()),
-        }
-    }
-
-    /// An empty square board with Black to move.
-    ///
-    /// # Errors
-    /// When the size is not in 1..=25.
-    pub fn empty(size: usize) -> Result<Setup, crate::BoardSizeError> {
-        Ok(Setup {
-            board: Board::new(size)?,
-            to_move: Color::Black,
-            handicap_passes: 0,
-        })
-    }
-}
-
-const F_SUICIDE: u8 = 1;
-const F_KO_CAPTURE: u8 = 2;
-const F_ATTACKING: u8 = 4;
-const F_FORCED: u8 = 8;
-/// The play's (situation, point) is already in `bans`: later cycles need not insert it again.
-const F_BANNED: u8 = 16;
-/// A board's cells at two bits each (a snapshot).
-type Packed = [u8; CELLS.div_ceil(4)];
-
-fn pack(cells: &[Cell; CELLS]) -> Packed {
-    let mut out = [0u8; CELLS.div_ceil(4)];
-    // Four cells a byte, a whole byte at a time: this runs every `SNAPSHOT_EVERY` moves of every
-    // playout.
-    for (byte, four) in out.iter_mut().zip(cells.chunks(4)) {
-        *byte = four
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (k, &c)| acc | (c as u8) << (2 * k));
-    }
-    out
-}
-
-fn unpack(packed: &Packed) -> [Cell; CELLS] {
-    let mut cells = [Cell::Edge; CELLS];
-    for (i, cell) in cells.iter_mut().enumerate() {
-        *cell = match (packed[i / 4] >> (2 * (i % 4))) & 3 {
-            0 => Cell::Empty,
-            1 => Cell::Black,
-            2 => Cell::White,
-            _ => Cell::Edge,
-        };
-    }
-    cells
-}
-
-/// Plies between two snapshots of the board kept for [`Game::cells_at`].
-const SNAPSHOT_EVERY: usize = 128;
-const NO_POINT: u16 = 0;
-
-/// One move of the history, 16 bytes. Removed stones live in a shared arena: a ply's stones
-/// run from its `removed_start` to the next ply's (see [`Game::removed_by`]).
-#[derive(Clone, Copy, Debug)]
-struct Ply {
-    pos_after: u64,
-    removed_start: u32,
-    pt: u16,
-    color: Color,
-    flags: u8,
-}
-
-// The history's footprint is part of the performance contract (at most 64 bytes a ply).
-const _: () = assert!(std::mem::size_of::<Ply>() == 16);
-
-impl Ply {
-    fn point(&self) -> Option<Point> {
-        (self.pt != NO_POINT).then_some(Point(self.pt))
-    }
-}
-
-/// A played move as the history shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlayedMove<'a> {
-    /// Who moved.
-    pub color: Color,
-    /// The move.
-    pub mv: Move,
-    /// The stones it removed (the opponent's, or the player's own block on suicide).
-    pub removed: &'a [Point],
-    /// The play removed the player's own block.
-    pub suicide: bool,
-    /// The play was a ko capture (one stone, leaving a one-stone string in atari there).
-    pub ko_capture: bool,
-    /// The play left an opponent string next to it with one liberty.
-    pub attacking: bool,
-    /// The play was accepted in tolerant replay despite a ko rule ([`Game::play_tolerant`]).
-    pub forced: bool,
-}
-
-/// A disturbing capture waiting for the opponent's answer (R5).
-#[derive(Clone, Debug)]
-struct Pending {
-    key: u64,
-    /// The exact shape behind `key`, which confirms a later match.
-    shape: LocalShape,
-    ys: ArrayVec<u16, 16>,
 }
 
 /// What [`Game::check`] found: everything needed to make the move.
@@ -362,12 +124,6 @@ pub struct Game {
     /// so that rebuilding an earlier board walks back at most 127 moves however long the game.
     /// 183 bytes (two bits a cell) per 128 moves; shared by clones.
     snapshots: Vec<Arc<Packed>>,
-}
-
-/// Whether games under `ko` keep `Game::last_seen`: Ing's cycle rule (R6) and situational
-/// superko read it; simple ko and positional superko never do, so they skip the work.
-fn tracks_situations(ko: KoRule) -> bool {
-    matches!(ko, KoRule::Ing | KoRule::SituationalSuperko)
 }
 
 /// A copy of `v` with `v`'s capacity.
@@ -577,45 +333,6 @@ impl Game {
         self.hist.len()
     }
 
-    /// The heap bytes held by the history: the moves (24 bytes each), the removed stones, the
-    /// tables of situations and positions seen, the cycle bans and disturbances, and the board
-    /// snapshots (shared with clones, counted here in full). Exact for the vectors; for the hash
-    /// tables, the bucket arrays as `hashbrown` lays them out (an entry and a control byte per
-    /// bucket). Reserved room counts, since it is allocated. Not included: the board (about
-    /// 15 KB, boxed), the setup and the `Game` value itself.
-    ///
-    /// ```
-    /// use ingo_rules::{Game, Move, Point, Rules, Setup};
-    /// let mut game = Game::new(Setup::empty(9).unwrap(), Rules::ing());
-    /// game.play(Move::Play(Point::from_gtp("E5", 9, 9).unwrap())).unwrap();
-    /// // Room for two moves per point is reserved from the start: 162 moves of 16 bytes.
-    /// assert!(game.history_bytes() >= 162 * 16);
-    /// ```
-    pub fn history_bytes(&self) -> usize {
-        use std::mem::size_of;
-        fn table_bytes(capacity: usize, entry: usize) -> usize {
-            // hashbrown keeps a power-of-two number of buckets, at most 7/8 full (all but one
-            // below 8 buckets), plus one control byte per bucket and a 16-byte group at the end.
-            let buckets = match capacity {
-                0 => return 0,
-                c if c < 8 => (c + 1).next_power_of_two(),
-                c => (c * 8 / 7).next_power_of_two(),
-            };
-            buckets * (entry + 1) + 16
-        }
-        self.hist.capacity() * size_of::<Ply>()
-            + self.removed.capacity() * size_of::<Point>()
-            + self.last_seen.heap_bytes()
-            + table_bytes(self.pos_seen.capacity(), size_of::<u64>())
-            + table_bytes(self.bans.capacity(), size_of::<((u64, u16), u32)>())
-            + self.more_bans.capacity() * size_of::<((u64, u16), u32)>()
-            // R5's shapes (rare: one per answered disturbing capture) are not counted.
-            + table_bytes(self.disturb_used.capacity(), size_of::<(u64, Vec<LocalShape>)>())
-            + self.snapshots.capacity() * size_of::<Arc<Packed>>()
-            // Each snapshot: the packed cells and the Arc's two counters.
-            + self.snapshots.len() * (size_of::<Packed>() + 2 * size_of::<usize>())
-    }
-
     /// Number of consecutive passes at the end of the history.
     pub fn consecutive_passes(&self) -> u32 {
         self.consecutive_passes
@@ -678,113 +395,6 @@ impl Game {
             }
         }
         white_moves < self.setup.handicap_passes as usize
-    }
-
-    /// The history, oldest first.
-    pub fn history(&self) -> impl DoubleEndedIterator<Item = PlayedMove<'_>> + ExactSizeIterator {
-        (0..self.hist.len()).map(move |k| self.played(k))
-    }
-
-    /// The stones removed by move `k` (0-based).
-    fn removed_by(&self, k: usize) -> &[Point] {
-        let start = self.hist[k].removed_start as usize;
-        let end = self
-            .hist
-            .get(k + 1)
-            .map_or(self.removed.len(), |next| next.removed_start as usize);
-        &self.removed[start..end]
-    }
-
-    fn played(&self, k: usize) -> PlayedMove<'_> {
-        let ply = &self.hist[k];
-        PlayedMove {
-            color: ply.color,
-            mv: ply.point().map_or(Move::Pass, Move::Play),
-            removed: self.removed_by(k),
-            suicide: ply.flags & F_SUICIDE != 0,
-            ko_capture: ply.flags & F_KO_CAPTURE != 0,
-            attacking: ply.flags & F_ATTACKING != 0,
-            forced: ply.flags & F_FORCED != 0,
-        }
-    }
-
-    /// The last move, if any.
-    pub fn last_move(&self) -> Option<PlayedMove<'_>> {
-        self.hist.len().checked_sub(1).map(|k| self.played(k))
-    }
-
-    /// Stones of `color` removed from the board so far (prisoners taken by its opponent, and own
-    /// stones lost to block suicide).
-    pub fn stones_lost(&self, color: Color) -> usize {
-        (0..self.hist.len())
-            .map(|k| {
-                let ply = &self.hist[k];
-                let lost = if ply.flags & F_SUICIDE != 0 {
-                    ply.color
-                } else {
-                    ply.color.opponent()
-                };
-                if lost == color {
-                    self.removed_by(k).len()
-                } else {
-                    0
-                }
-            })
-            .sum()
-    }
-
-    fn pos_before(&self, t: usize) -> u64 {
-        if t == 0 {
-            self.start_hash
-        } else {
-            self.hist[t - 1].pos_after
-        }
-    }
-
-    fn color_at_index(&self, t: usize) -> Color {
-        self.hist.get(t).map_or(self.to_move, |p| p.color)
-    }
-
-    /// The cells of the position after the first `t` moves, rebuilt by walking back from the
-    /// current one. Used only to confirm a hash match, so a collision never decides a verdict.
-    fn cells_at(&self, t: usize) -> Box<[Cell; CELLS]> {
-        // Start from the first snapshot at or after `t` (the setup for `t == 0`, the current board
-        // when there is none) and walk back from there.
-        let k = t.div_ceil(SNAPSHOT_EVERY);
-        let (mut cells, from) = if t == 0 {
-            return Box::new(self.setup.board.cells);
-        } else if let Some(snap) = self.snapshots.get(k - 1) {
-            (Box::new(unpack(snap)), k * SNAPSHOT_EVERY)
-        } else {
-            (Box::new(self.board.cells), self.hist.len())
-        };
-        for k in (t..from).rev() {
-            let ply = &self.hist[k];
-            let lost = if ply.flags & F_SUICIDE != 0 {
-                ply.color
-            } else {
-                ply.color.opponent()
-            };
-            let cell = match lost {
-                Color::Black => Cell::Black,
-                Color::White => Cell::White,
-            };
-            for p in self.removed_by(k) {
-                cells[p.idx()] = cell;
-            }
-            if ply.pt != NO_POINT {
-                cells[ply.pt as usize] = Cell::Empty;
-            }
-        }
-        cells
-    }
-
-    /// The latest index `t <= upto` (number of moves played) at which the situation hashed `sit`
-    /// stood. A backward scan of the history, run only when the situation table has a hit.
-    fn latest_index_of(&self, sit: u64, upto: usize) -> Option<usize> {
-        (0..=upto.min(self.hist.len()))
-            .rev()
-            .find(|&t| self.pos_before(t) ^ zobrist::side(self.color_at_index(t)) == sit)
     }
 
     /// Whether `mv` is legal for the player to move.
@@ -863,243 +473,6 @@ impl Game {
                 Ok(Plan { pending: None })
             }
         }
-    }
-
-    /// The cells after `color` plays `p`.
-    fn cells_after_play(&self, p: Point, color: Color) -> Box<[Cell; CELLS]> {
-        let mut b = self.board.clone();
-        let mut scratch = Vec::new();
-        b.play_unchecked(p, color, &mut scratch);
-        Box::new(b.cells)
-    }
-
-    /// Positional superko: whether the board after `color` plays `p` stood before. Every index
-    /// whose position has the same hash is compared on the board, not only the first: a
-    /// collision never hides a real repetition.
-    fn position_recurs(&self, p: Point, color: Color, a: &PlayAnalysis) -> bool {
-        let after = self.cells_after_play(p, color);
-        (0..=self.hist.len())
-            .rev()
-            .filter(|&t| self.pos_before(t) == a.hash_after)
-            .any(|t| *self.cells_at(t) == *after)
-    }
-
-    /// Situational superko: whether the situation `sit` after `color` plays `p` stood before,
-    /// confirmed on the board at every index where a situation with that hash stood.
-    fn situation_recurs(&self, p: Point, color: Color, sit: u64) -> bool {
-        let after = self.cells_after_play(p, color);
-        let mut upto = self.hist.len();
-        while let Some(t) = self.latest_index_of(sit, upto) {
-            if self.color_at_index(t) == color.opponent() && *self.cells_at(t) == *after {
-                return true;
-            }
-            match t.checked_sub(1) {
-                Some(u) => upto = u,
-                None => break,
-            }
-        }
-        false
-    }
-
-    /// R2, single hot stone (單熱子): the previous move captured exactly the one stone on `p`,
-    /// and this play would capture exactly the stone that made that capture. This is the exact
-    /// board comparison behind "h' == L.pos_before", so no hash is involved.
-    fn retakes_hot_stone(&self, p: Point, a: &PlayAnalysis) -> bool {
-        let Some(last) = self.hist.last() else {
-            return false;
-        };
-        if last.pt == NO_POINT
-            || last.flags & F_SUICIDE != 0
-            || self.removed.len() - last.removed_start as usize != 1
-        {
-            return false;
-        }
-        self.removed[last.removed_start as usize] == p
-            && a.captured_stones == 1
-            && a.captured_heads[0] == self.board.head[last.pt as usize]
-    }
-
-    #[inline]
-    fn check_ing(&self, color: Color, p: Point, a: &PlayAnalysis) -> Result<Plan, PlayErrorKind> {
-        if a.captured_stones == 0 {
-            // R2–R5 are all about captures (hot stones, ko captures); most plays capture
-            // nothing and only R6 can refuse them. Kept apart from the capture case so that
-            // this common path is inlined and pays nothing for the rest.
-            if self.cycle_banned(color, p) {
-                return Err(PlayErrorKind::Cycle);
-            }
-            return Ok(Plan { pending: None });
-        }
-        self.check_ing_capture(color, p, a)
-    }
-
-    /// [`Game::check_ing`] for a play that captures.
-    #[inline(never)]
-    fn check_ing_capture(
-        &self,
-        color: Color,
-        p: Point,
-        a: &PlayAnalysis,
-    ) -> Result<Plan, PlayErrorKind> {
-        let opp = color.opponent();
-        // R2 單熱子: "凡提取熱子必須間隔一實手或虛手". After a pass the last move is not a play,
-        // so the retake is legal (隔虛提劫).
-        if self.retakes_hot_stone(p, a) {
-            return Err(PlayErrorKind::HotStone);
-        }
-        // R3 雙熱子: "雙覆子逢雙成為雙熱子". The opponent just captured two or more stones and
-        // this play retakes a group that includes the capturing stone; it is refused when the
-        // opponent could then close the eternal-life cycle with one throw-in.
-        if let (Some(last), true) = (self.hist.last(), self.hist.len() >= 2) {
-            if last.pt != NO_POINT
-                && last.flags & F_SUICIDE == 0
-                && self.removed.len() > last.removed_start as usize
-                && a.captured_stones >= 2
-                && a.captured_heads
-                    .contains(&self.board.head[last.pt as usize])
-            {
-                let t = self.hist.len() - 2;
-                let target = self.pos_before(t);
-                for &h in &a.captured_heads {
-                    for q in self.board.string_stones(Point(h)) {
-                        if a.hash_after ^ zobrist::stone(q.idx(), opp) == target
-                            && self.confirm_double_hot(p, color, q, t)
-                        {
-                            return Err(PlayErrorKind::DoubleHot);
-                        }
-                    }
-                }
-            }
-        }
-        if self.cycle_banned(color, p) {
-            return Err(PlayErrorKind::Cycle);
-        }
-        // R4 and R5 concern ko captures that attack.
-        let mut pending = None;
-        if let Some(y) = self.ko_capture_target(p, a) {
-            if self.attacks(p, a) {
-                let pairs = ko::complex(
-                    &self.board,
-                    KoPair {
-                        x: p.0,
-                        y: y as u16,
-                    },
-                );
-                let n = pairs.len();
-                if n >= 3 && n % 2 == 1 {
-                    // R4 孿熱子: "爭三劫除單熱子外，另一單或雙覆子視同熱子".
-                    if let Some(last) = self.hist.last() {
-                        let last_attacking_ko = last.pt != NO_POINT
-                            && last.flags & F_KO_CAPTURE != 0
-                            && last.flags & F_ATTACKING != 0;
-                        if last_attacking_ko
-                            && pairs.iter().any(|k| k.y == last.pt)
-                            && last.pt as usize != y
-                        {
-                            return Err(PlayErrorKind::TwinHot);
-                        }
-                    }
-                } else if n >= 2 && n % 2 == 0 {
-                    // R5 越環再攪: "凡越環再攪必須隨時禁止攪方續攪".
-                    let key = ko::local_key(&self.board, &pairs)
-                        ^ zobrist::stone(p.idx(), color).rotate_left(17);
-                    let shape = ko::local_shape(&self.board, &pairs, p, color);
-                    // The key finds the candidates; the exact shape decides.
-                    if self
-                        .disturb_used
-                        .get(&key)
-                        .is_some_and(|shapes| shapes.contains(&shape))
-                    {
-                        return Err(PlayErrorKind::Disturbing);
-                    }
-                    pending = Some(Box::new(Pending {
-                        key,
-                        shape,
-                        ys: pairs
-                            .iter()
-                            .filter(|k| k.y as usize != y)
-                            .map(|k| k.y)
-                            .take(16)
-                            .collect(),
-                    }));
-                }
-            }
-        }
-        Ok(Plan { pending })
-    }
-
-    /// R6: whether the play of `color` on `p` is banned for good in this situation after a
-    /// completed cycle ("越環再攪…變窮").
-    #[inline]
-    fn cycle_banned(&self, color: Color, p: Point) -> bool {
-        if self.bans.is_empty() {
-            return false;
-        }
-        self.cycle_banned_in(color, p)
-    }
-
-    /// [`Game::cycle_banned`] once some play is banned.
-    #[inline(never)]
-    fn cycle_banned_in(&self, color: Color, p: Point) -> bool {
-        let key = (self.situation_hash(), p.0);
-        let Some(&first) = self.bans.get(&key) else {
-            return false;
-        };
-        // Every candidate with this key is confirmed on the board; a collision never hides a
-        // real ban.
-        std::iter::once(first)
-            .chain(
-                self.more_bans
-                    .iter()
-                    .filter(|(k, _)| *k == key)
-                    .map(|&(_, t)| t),
-            )
-            .any(|t| {
-                let t = t as usize;
-                self.hist[t].color == color && *self.cells_at(t) == self.board.cells
-            })
-    }
-
-    /// The board after the play with an extra opponent stone on `q`, compared with the position
-    /// after `t` moves (R3's exact check).
-    fn confirm_double_hot(&self, p: Point, color: Color, q: Point, t: usize) -> bool {
-        let mut b = self.board.clone();
-        let mut scratch = Vec::new();
-        b.play_unchecked(p, color, &mut scratch);
-        b.cells[q.idx()] = match color.opponent() {
-            Color::Black => Cell::Black,
-            Color::White => Cell::White,
-        };
-        *self.cells_at(t) == b.cells
-    }
-
-    /// When the play on `p` is a ko capture, the point of the stone it captures.
-    fn ko_capture_target(&self, p: Point, a: &PlayAnalysis) -> Option<usize> {
-        if a.captured_stones != 1 || !a.lone {
-            return None;
-        }
-        if self
-            .board
-            .neighbors(p)
-            .any(|q| self.board.get(q) == Cell::Empty)
-        {
-            return None;
-        }
-        Some(a.captured_heads[0] as usize)
-    }
-
-    /// Whether the play on `p` leaves an opponent string next to it (one it does not capture)
-    /// with exactly one liberty; such a string had two, `p` and one more.
-    fn attacks(&self, p: Point, a: &PlayAnalysis) -> bool {
-        if a.suicide {
-            return false;
-        }
-        let opp = self.to_move.opponent();
-        self.board.neighbors(p).any(|q| {
-            self.board.color_at(q) == Some(opp)
-                && !a.captured_heads.contains(&self.board.head[q.idx()])
-                && self.board.liberties_upto(q, 3).len() == 2
-        })
     }
 
     /// Plays `mv` for the player to move.
@@ -1181,22 +554,7 @@ impl Game {
         if self.hist.len() % SNAPSHOT_EVERY == 0 {
             self.snapshots.push(Arc::new(pack(&self.board.cells)));
         }
-        // R5: a pending disturbing capture becomes "used" only when the opponent's very next
-        // move captures the stone of another pair of the complex, the free answer a double ko
-        // gives ("攪方迫使對方或利用雙劫循環提取").
-        if let Some(pending) = self.pending.take() {
-            let removed = &self.removed[removed_start..];
-            if pt != NO_POINT
-                && flags & F_SUICIDE == 0
-                && removed.iter().any(|r| pending.ys.contains(&r.0))
-            {
-                let Pending { key, shape, .. } = *pending;
-                let shapes = self.disturb_used.entry(key).or_default();
-                if !shapes.contains(&shape) {
-                    shapes.push(shape);
-                }
-            }
-        }
+        self.resolve_disturbance(pt, flags, removed_start);
         self.pending = plan.pending;
         self.to_move = color.opponent();
         let index = self.hist.len();
@@ -1205,21 +563,7 @@ impl Game {
         let seen_before = tracks_situations(self.rules.ko) && !self.last_seen.insert(sit);
         if pt != NO_POINT {
             if self.rules.ko == KoRule::Ing && seen_before {
-                // The latest earlier index with this situation on the real board: a hash that
-                // matches a different board is passed over.
-                let mut upto = index - 1;
-                while let Some(j) = self.latest_index_of(sit, upto) {
-                    if self.color_at_index(j) == self.to_move
-                        && *self.cells_at(j) == self.board.cells
-                    {
-                        self.ban_cycle(j);
-                        break;
-                    }
-                    match j.checked_sub(1) {
-                        Some(u) => upto = u,
-                        None => break,
-                    }
-                }
+                self.close_cycle(index, sit);
             }
             self.consecutive_passes = 0;
             self.phase = Phase::Playing;
@@ -1235,41 +579,6 @@ impl Game {
         }
         if self.rules.ko == KoRule::PositionalSuperko {
             self.pos_seen.insert(self.board.hash());
-        }
-    }
-
-    /// R6: a board play recreated the situation that stood after `j` moves. Ban, in their own
-    /// situations, the attacking plays of the cycle, or when there are none the plays of the
-    /// player who completed it (the disturber; the victim's replies stay legal).
-    fn ban_cycle(&mut self, j: usize) {
-        let last = self.hist.len() - 1;
-        let completer = self.hist[last].color;
-        let seg = j..=last;
-        let any_attacking = self.hist[seg.clone()]
-            .iter()
-            .any(|p| p.pt != NO_POINT && p.flags & F_ATTACKING != 0);
-        for k in seg {
-            let ply = self.hist[k];
-            if ply.pt == NO_POINT || ply.flags & F_BANNED != 0 {
-                continue;
-            }
-            let chosen = if any_attacking {
-                ply.flags & F_ATTACKING != 0
-            } else {
-                ply.color == completer
-            };
-            if chosen {
-                let key = (self.pos_before(k) ^ zobrist::side(ply.color), ply.pt);
-                match self.bans.entry(key) {
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        v.insert(k as u32);
-                    }
-                    std::collections::hash_map::Entry::Occupied(_) => {
-                        self.more_bans.push((key, k as u32));
-                    }
-                }
-                self.hist[k].flags |= F_BANNED;
-            }
         }
     }
 
@@ -1409,164 +718,5 @@ impl Game {
                 Some(c.opponent())
             }
         }
-    }
-}
-
-/// Issue 9 item 13: hash matches never decide a verdict alone, and a collision never hides a
-/// real match. Each test forges a collision through the game's private tables (the way `apply`
-/// would have filled them) and checks that the verdict follows the boards, not the hashes.
-#[cfg(test)]
-mod collision_tests {
-    use super::*;
-
-    fn game(diagram: &str, to_move: Color, rules: Rules) -> Game {
-        let board = Board::from_ascii(diagram).expect("a diagram");
-        Game::new(
-            Setup {
-                board,
-                to_move,
-                handicap_passes: 0,
-            },
-            rules,
-        )
-    }
-
-    fn mv(g: &Game, s: &str) -> Move {
-        let b = g.board();
-        Move::from_gtp(s, b.width(), b.height()).expect("a move")
-    }
-
-    trait PointIndex {
-        fn point_index(self) -> u16;
-    }
-    impl PointIndex for Move {
-        fn point_index(self) -> u16 {
-            match self {
-                Move::Play(p) => p.0,
-                Move::Pass => panic!("a play"),
-            }
-        }
-    }
-
-    fn play_all(g: &mut Game, moves: &[&str]) {
-        for m in moves {
-            let m = mv(g, m);
-            g.play(m).expect("legal");
-        }
-    }
-
-    const T7: &str = "
-  A B C D
-5 X O . O
-4 X X O O
-3 X . O O
-2 X X O O
-1 X . X O";
-
-    #[test]
-    fn r5_refuses_on_the_exact_shape_not_on_a_key_match() {
-        let setup_moves = ["C5", "B1", "pass", "B5", "C1", "pass"];
-        let mut real = game(T7, Color::Black, Rules::ing());
-        play_all(&mut real, &setup_moves);
-        let c5 = mv(&real, "C5");
-        assert_eq!(real.illegal_reason(c5), Some(PlayErrorKind::Disturbing));
-        // A collision: the same keys, standing for another shape. With only the keys kept
-        // (a set of u64), this refused C5.
-        let mut forged = game(T7, Color::Black, Rules::ing());
-        play_all(&mut forged, &setup_moves);
-        let other = ko::local_shape(
-            &forged.board,
-            &[KoPair {
-                x: mv(&forged, "B3").point_index(),
-                y: mv(&forged, "A3").point_index(),
-            }],
-            Point(mv(&forged, "B3").point_index()),
-            Color::White,
-        );
-        assert!(!forged.disturb_used.is_empty());
-        for shapes in forged.disturb_used.values_mut() {
-            *shapes = vec![other.clone()];
-        }
-        assert_eq!(forged.illegal_reason(c5), None);
-    }
-
-    const T18: &str = "
-  A B C D E
-6 . X . X X
-5 O O X X X
-4 O O X . X
-3 . O X X X
-2 O O X . X
-1 . O X X X";
-
-    #[test]
-    fn r6_keeps_every_candidate_of_a_ban_key() {
-        let moves = ["A6", "C6", "B6", "pass", "A6", "C6"];
-        let mut real = game(T18, Color::Black, Rules::ing());
-        play_all(&mut real, &moves);
-        let b6 = mv(&real, "B6");
-        assert_eq!(real.illegal_reason(b6), Some(PlayErrorKind::Cycle));
-        // Each ban key already taken, before the cycle, by a candidate standing for another
-        // situation (a ply of the other colour). Keeping one candidate per key, the real ban
-        // was lost.
-        let forged_bans: Vec<((u64, u16), u32)> = real
-            .bans
-            .iter()
-            .map(|(&k, &t)| {
-                (
-                    k,
-                    if real.hist[t as usize].color == Color::Black {
-                        1
-                    } else {
-                        0
-                    },
-                )
-            })
-            .collect();
-        let mut forged = game(T18, Color::Black, Rules::ing());
-        play_all(&mut forged, &moves[..2]);
-        forged.bans.extend(forged_bans.iter().copied());
-        play_all(&mut forged, &moves[2..]);
-        assert!(!forged.more_bans.is_empty());
-        assert_eq!(forged.illegal_reason(b6), Some(PlayErrorKind::Cycle));
-        // And the forged candidates alone ban nothing: the boards decide.
-        let mut only_forged = real.clone();
-        only_forged.bans.clear();
-        only_forged.more_bans.clear();
-        only_forged.bans.extend(forged_bans.iter().copied());
-        assert_eq!(only_forged.illegal_reason(b6), None);
-    }
-
-    const T1: &str = "
-  A B C D E
-5 . X O . .
-4 X O . O .
-3 . X O . .
-2 . . . . .
-1 . . . . .";
-
-    #[test]
-    fn positional_superko_confirms_every_index_with_the_hash() {
-        let rules = Rules {
-            ko: KoRule::PositionalSuperko,
-            ..Rules::ing()
-        };
-        let moves = ["E1", "E2", "C4"];
-        let mut real = game(T1, Color::Black, rules);
-        play_all(&mut real, &moves);
-        let b4 = mv(&real, "B4");
-        assert_eq!(real.illegal_reason(b4), Some(PlayErrorKind::Superko));
-        // The position after E1 forged to hash like the one after E2 (which B4 recreates), so
-        // that the first index with that hash holds another board. Confirming only the first
-        // index, B4 was allowed.
-        let mut probe = game(T1, Color::Black, rules);
-        play_all(&mut probe, &moves[..2]);
-        let h = probe.board.hash();
-        let mut forged = game(T1, Color::Black, rules);
-        play_all(&mut forged, &moves[..1]);
-        forged.hist[0].pos_after = h;
-        forged.pos_seen.insert(h);
-        play_all(&mut forged, &moves[1..]);
-        assert_eq!(forged.illegal_reason(b4), Some(PlayErrorKind::Superko));
     }
 }
