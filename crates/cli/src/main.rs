@@ -44,7 +44,13 @@ enum Cmd {
     /// Run games between two GTP engines with an enforced clock; the referee judges every move
     /// and counts every game itself.
     Match(Box<matches::MatchArgs>),
-    /// The handicap between two ranks (3p/3品, 5d/5段, 2k/2級, 級外): White's passes and komi.
+    /// The handicap between two ranks (9p/1品, 5d/5段, 2k/2級, 級外): White's passes, komi and
+    /// who wins a tie.
+    ///
+    /// Professional ranks: `Np` is the professional dan, counted upwards (9p is the strongest),
+    /// and `N品` is Ing's own scale, counted downwards (1品 is the strongest): 9p = 1品, 1p = 9品.
+    /// A game between different ranks is a handicap game (有差賽) even when the handicap is
+    /// compensation points alone, and its tie goes to White; an even game's tie goes to Black.
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
@@ -52,11 +58,12 @@ enum Cmd {
 
 #[derive(Args)]
 struct HandicapArgs {
-    /// One player's rank.
+    /// One player's rank: 9p (professional dan, = 1品) … 1p (= 9品), 1品 … 9品, 9d/9段 … 1d/初段,
+    /// 1k/1級 … 9k/9級, 級外.
     a: Rank,
     /// The other player's rank.
     b: Rank,
-    /// Print {"black", "white", "handicap_passes", "komi", ...} as JSON.
+    /// Print {"black", "white", "handicap_passes", "komi", "tie_winner", ...} as JSON.
     #[arg(long)]
     json: bool,
     /// Points from 1級 up to 初段 (an assumption of the spec: one 級 step).
@@ -250,6 +257,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(n) if n.guesser_takes_black => (args.b, args.a),
                 _ => (h.black, h.white),
             };
+            // The handicap decides who wins a tie, not the pass count (有差賽: White).
+            let tie_winner = match h.tie_winner(&Rules::ing()) {
+                ingo_rules::Color::Black => "black",
+                ingo_rules::Color::White => "white",
+            };
             let mut out = io::stdout().lock();
             if args.json {
                 let komi = if h.komi.halves() % 2 == 0 {
@@ -262,6 +274,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     "white": white.to_string(),
                     "handicap_passes": h.handicap_passes,
                     "komi": komi,
+                    "tie_winner": tie_winner,
                     "nigiri": h.nigiri,
                     "difference": h.difference,
                     "explanation": h.explanation,
@@ -297,13 +310,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 } else {
                     writeln!(
                         out,
-                        "Black: {} ({}), White: {} ({}); White passes {} time(s) after Black's moves; komi {}.",
+                        "Black: {} ({}), White: {} ({}); White passes {} time(s) after Black's moves; komi {}; a tie goes to {} (有差賽).",
                         h.black,
                         h.black.to_chinese(),
                         h.white,
                         h.white.to_chinese(),
                         h.handicap_passes,
-                        h.komi
+                        h.komi,
+                        if tie_winner == "white" { "White" } else { "Black" },
                     )?;
                 }
             }

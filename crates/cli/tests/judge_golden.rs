@@ -260,3 +260,19 @@ fn handicap_and_nigiri() {
     let (_, code) = ingo(&["handicap", "3x", "3d"]);
     assert_eq!(code, 2, "a rank that is not one is refused");
 }
+
+#[test]
+fn handicap_reads_9p_as_1pin_and_gives_rank_handicap_ties_to_white() {
+    // 9p, the professional dan, is 1品: the two are the same rank, an even game.
+    let (out, code) = ingo(&["handicap", "9p", "1品", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"nigiri\":true"), "{out}");
+    assert!(out.contains("\"tie_winner\":\"black\""), "{out}");
+    // 5段 against 3段: no White pass, no komi, still a handicap game (有差賽).
+    let (out, code) = ingo(&["handicap", "5段", "3段", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"handicap_passes\":0"), "{out}");
+    assert!(out.contains("\"tie_winner\":\"white\""), "{out}");
+    let (help, _) = ingo(&["help", "handicap"]);
+    assert!(help.contains("9p = 1品"), "{help}");
+}

@@ -214,6 +214,9 @@ pub enum ErrorKind {
         /// Bytes of the (decoded) text.
         total: usize,
     },
+    /// No game can start from the setup (a string with no liberty).
+    #[error("setup: {0}")]
+    Setup(#[from] ingo_rules::SetupError),
 }
 
 /// One of the reader's [`crate::Limits`].
