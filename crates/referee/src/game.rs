@@ -52,6 +52,8 @@ pub struct GameSpec {
     pub rules: Rules,
     /// White's handicap passes, which the referee plays for White.
     pub handicap_passes: u8,
+    /// Whether this is a handicap game (有差賽), even with no pass: a tie goes to White.
+    pub handicap_game: bool,
     /// Whether the engines are told the time ([`MatchConfig::tell_time`]).
     pub tell_time: bool,
     /// How failures end the game.
@@ -101,6 +103,7 @@ impl MatchConfig {
                 ..self.rules
             },
             handicap_passes: a.handicap_passes,
+            handicap_game: a.handicap_game,
             tell_time: self.tell_time,
             failure: self.failure,
             voids_so_far,
@@ -465,7 +468,8 @@ pub fn play_game(
         to_move: Color::Black,
         handicap_passes: spec.handicap_passes,
     };
-    let game = Game::new(setup, spec.rules);
+    let mut game = Game::new(setup, spec.rules);
+    game.set_handicap_game(spec.handicap_game);
     let clock = Clock::with_controls(spec.black.time, spec.white.time).map_err(|reason| {
         ConfigError::TimeControl {
             control: format!("{} / {}", spec.black.time, spec.white.time),
