@@ -2,9 +2,10 @@
 
 use std::time::Duration;
 
+use ingo_rules::{ByColor, Color};
+
 use crate::{
     control::{pp_limit, pp_status, PpStatus, TimeControlError},
-    side::{BySide, Side},
     TimeControl,
 };
 
@@ -83,29 +84,29 @@ pub enum ClockError {
     #[error("cannot start the {side} clock: the {running} clock is already running")]
     AlreadyRunning {
         /// The side whose clock was to start.
-        side: Side,
+        side: Color,
         /// The side whose clock is running.
-        running: Side,
+        running: Color,
     },
     /// [`Clock::stop`] of a clock that is not running.
     #[error("cannot stop the {side} clock: it is not running")]
     NotRunning {
         /// The side whose clock was to stop.
-        side: Side,
+        side: Color,
         /// The side whose clock is running, if any.
-        running: Option<Side>,
+        running: Option<Color>,
     },
     /// The game is over on time; the clock takes no more moves.
     #[error("the game is over: {side} has lost on time")]
     Flagged {
         /// The side that lost on time.
-        side: Side,
+        side: Color,
     },
     /// [`Clock::late_arrival`] after the side has started playing.
     #[error("late arrival can only be charged before {side} starts playing")]
     AlreadyStarted {
         /// The side that was to be charged.
-        side: Side,
+        side: Color,
     },
 }
 
@@ -411,7 +412,7 @@ impl SideClock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Running {
-    side: Side,
+    side: Color,
     since: Duration,
 }
 
@@ -427,25 +428,26 @@ struct Running {
 /// order is the only one, and after it the clock refuses moves.
 ///
 /// ```
-/// use ingo_clock::{Clock, ClockEvent, Side, TimeControl};
+/// use ingo_clock::{Clock, ClockEvent, TimeControl};
+/// use ingo_rules::Color;
 /// use std::time::Duration;
 ///
 /// let min = |m: u64| Duration::from_secs(60 * m);
 /// let mut clock = Clock::new("ing-pp:30m".parse().unwrap()).unwrap();
-/// clock.start(Side::Black, min(0)).unwrap();
-/// assert_eq!(clock.deadline(Side::Black), Some(min(45))); // 30 + 3/6 · 30
-/// assert_eq!(clock.press(Side::Black, min(31)).unwrap(), ClockEvent::EnteredOvertime { penalty_points: 2 });
-/// assert_eq!(clock.stop(Side::White, min(32)).unwrap(), ClockEvent::Ok);
+/// clock.start(Color::Black, min(0)).unwrap();
+/// assert_eq!(clock.deadline(Color::Black), Some(min(45))); // 30 + 3/6 · 30
+/// assert_eq!(clock.press(Color::Black, min(31)).unwrap(), ClockEvent::EnteredOvertime { penalty_points: 2 });
+/// assert_eq!(clock.stop(Color::White, min(32)).unwrap(), ClockEvent::Ok);
 /// assert_eq!(clock.net_penalty().black, 2);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Clock {
-    sides: BySide<SideClock>,
+    sides: ByColor<SideClock>,
     running: Option<Running>,
     /// The latest `now` given to a mutating operation.
     last: Duration,
-    flagged: Option<Side>,
+    flagged: Option<Color>,
 }
 
 impl Clock {
@@ -471,7 +473,7 @@ impl Clock {
         black.validate()?;
         white.validate()?;
         Ok(Clock {
-            sides: BySide {
+            sides: ByColor {
                 black: SideClock::new(black),
                 white: SideClock::new(white),
             },
@@ -482,17 +484,17 @@ impl Clock {
     }
 
     /// The control of `side`.
-    pub fn control(&self, side: Side) -> TimeControl {
+    pub fn control(&self, side: Color) -> TimeControl {
         self.sides.get(side).control
     }
 
     /// The side whose clock is running, if any.
-    pub fn running(&self) -> Option<Side> {
+    pub fn running(&self) -> Option<Color> {
         self.running.map(|r| r.side)
     }
 
     /// The side that lost on time, if any.
-    pub fn flagged(&self) -> Option<Side> {
+    pub fn flagged(&self) -> Option<Color> {
         self.flagged
     }
 
@@ -522,7 +524,7 @@ impl Clock {
     ///
     /// [`ClockError::Flagged`] after a loss on time, [`ClockError::TimeWentBackwards`],
     /// [`ClockError::AlreadyRunning`] if a clock (either side's) is running.
-    pub fn start(&mut self, side: Side, now: Duration) -> Result<(), ClockError> {
+    pub fn start(&mut self, side: Color, now: Duration) -> Result<(), ClockError> {
         self.check_not_flagged()?;
         self.check_time(now)?;
         if let Some(running) = self.running {
@@ -543,7 +545,7 @@ impl Clock {
     ///
     /// [`ClockError::Flagged`] after a loss on time, [`ClockError::TimeWentBackwards`],
     /// [`ClockError::NotRunning`] if `side`'s clock is not running.
-    pub fn stop(&mut self, side: Side, now: Duration) -> Result<ClockEvent, ClockError> {
+    pub fn stop(&mut self, side: Color, now: Duration) -> Result<ClockEvent, ClockError> {
         self.check_not_flagged()?;
         self.check_time(now)?;
         let running = match self.running {
@@ -573,7 +575,7 @@ impl Clock {
     /// # Errors
     ///
     /// As [`stop`](Self::stop).
-    pub fn press(&mut self, side: Side, now: Duration) -> Result<ClockEvent, ClockError> {
+    pub fn press(&mut self, side: Color, now: Duration) -> Result<ClockEvent, ClockError> {
         let event = self.stop(side, now)?;
         if event != ClockEvent::Flagged {
             self.start(side.opponent(), now)?;
@@ -588,7 +590,7 @@ impl Clock {
     /// # Errors
     ///
     /// [`ClockError::TimeWentBackwards`].
-    pub fn check(&mut self, now: Duration) -> Result<Option<Side>, ClockError> {
+    pub fn check(&mut self, now: Duration) -> Result<Option<Color>, ClockError> {
         self.check_time(now)?;
         if self.flagged.is_some() {
             return Ok(self.flagged);
@@ -610,7 +612,7 @@ impl Clock {
     /// The latest `now` at which `side`, whose clock is running, can still stop it without
     /// losing on time; a move finishing exactly then is in time, one nanosecond later is not.
     /// `None` if `side`'s clock is not running or the game is untimed for `side`.
-    pub fn deadline(&self, side: Side) -> Option<Duration> {
+    pub fn deadline(&self, side: Color) -> Option<Duration> {
         let running = self.running.filter(|r| r.side == side)?;
         let budget = self.sides.get(side).budget()?;
         Some(running.since.saturating_add(budget))
@@ -619,7 +621,7 @@ impl Clock {
     /// What `side` has left if its current move (if its clock runs) stopped at `now`, without
     /// changing the clock. A `now` before the clock's start counts as no time spent. `None`
     /// for an untimed side.
-    pub fn time_left(&self, side: Side, now: Duration) -> Option<TimeLeft> {
+    pub fn time_left(&self, side: Color, now: Duration) -> Option<TimeLeft> {
         let clock = self.sides.get(side);
         if self.flagged == Some(side) {
             return clock.control.is_timed().then_some(TimeLeft {
@@ -640,23 +642,23 @@ impl Clock {
 
     /// The time `side` has spent on its finished moves (and on a move cut short by a flag
     /// fall); a late-arrival charge is not included (see [`deducted`](Self::deducted)).
-    pub fn time_used(&self, side: Side) -> Duration {
+    pub fn time_used(&self, side: Color) -> Duration {
         self.sides.get(side).used
     }
 
     /// The late-arrival charge of `side` (twice the lateness).
-    pub fn deducted(&self, side: Side) -> Duration {
+    pub fn deducted(&self, side: Color) -> Duration {
         self.sides.get(side).deducted
     }
 
     /// The number of moves `side` has finished in time.
-    pub fn moves(&self, side: Side) -> u32 {
+    pub fn moves(&self, side: Color) -> u32 {
         self.sides.get(side).moves
     }
 
     /// `side`'s penalty points under Ing's PP (0, 2, 4 or 6), as of its last finished move.
     /// Always 0 for other controls.
-    pub fn penalty_points(&self, side: Side) -> u32 {
+    pub fn penalty_points(&self, side: Color) -> u32 {
         self.sides.get(side).penalty_points
     }
 
@@ -664,11 +666,11 @@ impl Clock {
     /// points minus the smaller of the two, so at most one side has any.
     ///
     /// Cancelling changes no result: the count subtracts `pen_B − pen_W` either way.
-    pub fn net_penalty(&self) -> BySide<u32> {
-        let b = self.penalty_points(Side::Black);
-        let w = self.penalty_points(Side::White);
+    pub fn net_penalty(&self) -> ByColor<u32> {
+        let b = self.penalty_points(Color::Black);
+        let w = self.penalty_points(Color::White);
         let common = b.min(w);
-        BySide {
+        ByColor {
             black: b - common,
             white: w - common,
         }
@@ -690,7 +692,7 @@ impl Clock {
     ///
     /// [`ClockError::Flagged`] after a loss on time, [`ClockError::AlreadyStarted`] once
     /// `side`'s clock has run.
-    pub fn late_arrival(&mut self, side: Side, late: Duration) -> Result<Arrival, ClockError> {
+    pub fn late_arrival(&mut self, side: Color, late: Duration) -> Result<Arrival, ClockError> {
         self.check_not_flagged()?;
         let running = self.running.is_some_and(|r| r.side == side);
         let clock = self.sides.get_mut(side);
@@ -716,12 +718,12 @@ impl Clock {
     }
 
     /// PP: the total time used (spent + late charge) of `side`, for the GTP mapping.
-    pub(crate) fn charged(&self, side: Side) -> Duration {
+    pub(crate) fn charged(&self, side: Color) -> Duration {
         self.sides.get(side).charged()
     }
 
     /// The running side's current move time at `now`, or zero.
-    pub(crate) fn current_move(&self, side: Side, now: Duration) -> Duration {
+    pub(crate) fn current_move(&self, side: Color, now: Duration) -> Duration {
         match self.running {
             Some(r) if r.side == side => now.saturating_sub(r.since),
             _ => Duration::ZERO,

@@ -5,7 +5,8 @@
 
 use std::{fmt, time::Duration};
 
-use crate::{control::pp_step_limit, Clock, Side, TimeControl};
+use crate::{control::pp_step_limit, Clock, TimeControl};
+use ingo_rules::Color;
 
 /// The arguments of GTP `time_settings`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,19 +166,20 @@ impl Clock {
     /// sent.
     ///
     /// ```
-    /// use ingo_clock::{Clock, GtpDialect, Side};
+    /// use ingo_clock::{Clock, GtpDialect};
+    /// use ingo_rules::Color;
     /// use std::time::Duration;
     /// let mut clock = Clock::new("byoyomi:1m+5x30s".parse().unwrap()).unwrap();
-    /// clock.start(Side::Black, Duration::ZERO).unwrap();
-    /// clock.stop(Side::Black, Duration::from_secs(100)).unwrap(); // 60 s main + 40 s: one period gone
-    /// let std = clock.gtp_time_left(Side::Black, Duration::from_secs(100), GtpDialect::Standard);
+    /// clock.start(Color::Black, Duration::ZERO).unwrap();
+    /// clock.stop(Color::Black, Duration::from_secs(100)).unwrap(); // 60 s main + 40 s: one period gone
+    /// let std = clock.gtp_time_left(Color::Black, Duration::from_secs(100), GtpDialect::Standard);
     /// assert_eq!(std.unwrap().to_string(), "30 1");
-    /// let kgs = clock.gtp_time_left(Side::Black, Duration::from_secs(100), GtpDialect::Kgs);
+    /// let kgs = clock.gtp_time_left(Color::Black, Duration::from_secs(100), GtpDialect::Kgs);
     /// assert_eq!(kgs.unwrap().to_string(), "30 4");
     /// ```
     pub fn gtp_time_left(
         &self,
-        side: Side,
+        side: Color,
         now: Duration,
         dialect: GtpDialect,
     ) -> Option<GtpTimeLeft> {

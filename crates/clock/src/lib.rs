@@ -18,33 +18,35 @@
 //! (2 points); the penalties cancel down to 2 points, which go to White.
 //!
 //! ```
-//! use ingo_clock::{Clock, ClockEvent, Side, TimeControl};
+//! use ingo_clock::{Clock, ClockEvent, TimeControl};
+//! use ingo_rules::Color;
 //! use std::time::Duration;
 //!
 //! let min = |m: u64| Duration::from_secs(60 * m);
 //! let mut clock = Clock::new("ing-pp:180m".parse().unwrap()).unwrap();
 //! let mut now = Duration::ZERO;
 //! // Black thinks 215 minutes, White 182, in one long move each.
-//! clock.start(Side::Black, now).unwrap();
+//! clock.start(Color::Black, now).unwrap();
 //! now += min(215);
-//! assert_eq!(clock.press(Side::Black, now).unwrap(), ClockEvent::EnteredOvertime { penalty_points: 4 });
+//! assert_eq!(clock.press(Color::Black, now).unwrap(), ClockEvent::EnteredOvertime { penalty_points: 4 });
 //! now += min(182);
-//! assert_eq!(clock.stop(Side::White, now).unwrap(), ClockEvent::EnteredOvertime { penalty_points: 2 });
-//! assert_eq!((clock.penalty_points(Side::Black), clock.penalty_points(Side::White)), (4, 2));
+//! assert_eq!(clock.stop(Color::White, now).unwrap(), ClockEvent::EnteredOvertime { penalty_points: 2 });
+//! assert_eq!((clock.penalty_points(Color::Black), clock.penalty_points(Color::White)), (4, 2));
 //! let net = clock.net_penalty();
 //! assert_eq!((net.black, net.white), (2, 0)); // 2 points to White
 //!
 //! // Black's next move: 55 minutes of allowance remain (3/6 of 180 = 90, 35 used).
-//! clock.start(Side::Black, now).unwrap();
-//! assert_eq!(clock.deadline(Side::Black), Some(now + min(55)));
+//! clock.start(Color::Black, now).unwrap();
+//! assert_eq!(clock.deadline(Color::Black), Some(now + min(55)));
 //! assert_eq!(clock.check(now + min(55)).unwrap(), None);
-//! assert_eq!(clock.check(now + min(55) + Duration::from_secs(6)).unwrap(), Some(Side::Black));
-//! assert_eq!(clock.flagged(), Some(Side::Black)); // regardless of the score
+//! assert_eq!(clock.check(now + min(55) + Duration::from_secs(6)).unwrap(), Some(Color::Black));
+//! assert_eq!(clock.flagged(), Some(Color::Black)); // regardless of the score
 //! ```
 //!
 //! # Feature flags
 //!
-//! * `serde`: `Serialize` and `Deserialize` for [`TimeControl`], [`Side`], [`BySide`],
+//! * `serde`: `Serialize` and `Deserialize` for [`TimeControl`], [`Color`] and [`ByColor`] (through
+//!   `ingo-rules/serde`),
 //!   [`TimeLeft`], [`ClockEvent`], [`Arrival`], [`PpStatus`] and the [`Clock`] state.
 #![deny(missing_docs)]
 
@@ -52,10 +54,11 @@ mod clock;
 mod control;
 mod gtp;
 mod sgf;
-mod side;
+
+#[cfg(doc)]
+use ingo_rules::{ByColor, Color};
 
 pub use clock::{Arrival, Clock, ClockError, ClockEvent, TimeLeft};
 pub use control::{pp_status, ParseTimeControlError, PpStatus, TimeControl, TimeControlError};
 pub use gtp::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, GtpTimeSettings};
 pub use sgf::{parse_sgf_real, sgf_move_properties, sgf_ot, sgf_real, sgf_tm};
-pub use side::{BySide, ParseSideError, Side};

@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use crate::{Clock, Side, TimeControl, TimeLeft};
+use crate::{Clock, TimeControl, TimeLeft};
+use ingo_rules::Color;
 
 /// Seconds as an SGF Real: whole milliseconds at most, no trailing zeros (`1800`, `29.5`,
 /// `0.001`). Rounded down, like a clock display.
@@ -152,17 +153,18 @@ impl TimeControl {
 /// and, in byo-yomi or Canadian overtime, `OB`/`OW` (periods or stones left).
 ///
 /// ```
-/// use ingo_clock::{sgf_move_properties, Side, TimeControl, TimeLeft};
+/// use ingo_clock::{sgf_move_properties, TimeControl, TimeLeft};
+/// use ingo_rules::Color;
 /// use std::time::Duration;
 /// let tc: TimeControl = "byoyomi:30m+5x30s".parse().unwrap();
 /// let left = TimeLeft { main: Duration::from_secs(30), periods_or_stones: 4, in_overtime: true };
 /// assert_eq!(
-///     sgf_move_properties(Side::White, &tc, &left),
+///     sgf_move_properties(Color::White, &tc, &left),
 ///     vec![("WL", "30".to_string()), ("OW", "4".to_string())]
 /// );
 /// ```
 pub fn sgf_move_properties(
-    side: Side,
+    side: Color,
     tc: &TimeControl,
     left: &TimeLeft,
 ) -> Vec<(&'static str, String)> {
@@ -170,8 +172,8 @@ pub fn sgf_move_properties(
         return Vec::new();
     }
     let (time_prop, overtime_prop) = match side {
-        Side::Black => ("BL", "OB"),
-        Side::White => ("WL", "OW"),
+        Color::Black => ("BL", "OB"),
+        Color::White => ("WL", "OW"),
     };
     let mut props = vec![(time_prop, sgf_real(left.main))];
     let has_periods = matches!(
@@ -188,7 +190,7 @@ pub fn sgf_move_properties(
 
 impl Clock {
     /// [`sgf_move_properties`] for `side`'s clock at `now` (after its move: its clock stopped).
-    pub fn sgf_move_properties(&self, side: Side, now: Duration) -> Vec<(&'static str, String)> {
+    pub fn sgf_move_properties(&self, side: Color, now: Duration) -> Vec<(&'static str, String)> {
         match self.time_left(side, now) {
             Some(left) => sgf_move_properties(side, &self.control(side), &left),
             None => Vec::new(),

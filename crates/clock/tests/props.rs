@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use ingo_clock::{pp_status, Arrival, Clock, ClockError, ClockEvent, Side, TimeControl};
+use ingo_clock::{pp_status, Arrival, Clock, ClockError, ClockEvent, TimeControl};
+use ingo_rules::Color;
 use proptest::prelude::*;
 
 fn control() -> impl Strategy<Value = TimeControl> {
@@ -47,17 +48,17 @@ fn control() -> impl Strategy<Value = TimeControl> {
 
 #[derive(Clone, Debug)]
 enum Op {
-    Start(Side, u64),
-    Stop(Side, u64),
-    Press(Side, u64),
+    Start(Color, u64),
+    Stop(Color, u64),
+    Press(Color, u64),
     Check(u64),
     Back(u64),
-    Late(Side, u64),
-    Query(Side, u64),
+    Late(Color, u64),
+    Query(Color, u64),
 }
 
-fn side() -> impl Strategy<Value = Side> {
-    prop_oneof![Just(Side::Black), Just(Side::White)]
+fn side() -> impl Strategy<Value = Color> {
+    prop_oneof![Just(Color::Black), Just(Color::White)]
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -88,9 +89,9 @@ proptest! {
         // The latest time the clock accepted: earlier times must be refused.
         let mut last = Duration::ZERO;
         // Model: the running side and its start, and the time each side has spent.
-        let mut running: Option<(Side, Duration)> = None;
+        let mut running: Option<(Color, Duration)> = None;
         let mut spent = [Duration::ZERO; 2];
-        let idx = |s: Side| if s == Side::Black { 0 } else { 1 };
+        let idx = |s: Color| if s == Color::Black { 0 } else { 1 };
         let ms = Duration::from_millis;
 
         for op in ops {
@@ -159,8 +160,8 @@ proptest! {
                         let earlier = last - ms(dt);
                         let back = matches!(clock.check(earlier), Err(ClockError::TimeWentBackwards { .. }));
                         prop_assert!(back);
-                        prop_assert!(clock.start(Side::Black, earlier).is_err());
-                        prop_assert!(clock.stop(Side::White, earlier).is_err());
+                        prop_assert!(clock.start(Color::Black, earlier).is_err());
+                        prop_assert!(clock.stop(Color::White, earlier).is_err());
                     }
                 }
                 Op::Late(side, dt) => {
@@ -184,7 +185,7 @@ proptest! {
                 }
             }
             // Invariants after every operation.
-            for side in Side::ALL {
+            for side in Color::ALL {
                 prop_assert_eq!(clock.time_used(side), spent[idx(side)], "conservation for {}", side);
                 prop_assert!([0, 2, 4, 6].contains(&clock.penalty_points(side)));
                 // Oracle for PP: the points follow from the time charged alone.

@@ -6,12 +6,13 @@
 use std::time::Duration;
 
 use ingo_clock::{
-    gtp_time_settings, kgs_time_settings, Arrival, Clock, ClockError, ClockEvent, GtpDialect, Side,
+    gtp_time_settings, kgs_time_settings, Arrival, Clock, ClockError, ClockEvent, GtpDialect,
     TimeControl, TimeLeft,
 };
+use ingo_rules::Color;
 
-const B: Side = Side::Black;
-const W: Side = Side::White;
+const B: Color = Color::Black;
+const W: Color = Color::White;
 const NS: Duration = Duration::from_nanos(1);
 
 fn min(m: u64) -> Duration {
@@ -27,7 +28,7 @@ fn clock(text: &str) -> Clock {
 }
 
 /// One move of `side` from `at`, lasting `d`; returns the event and the time after.
-fn play(clock: &mut Clock, side: Side, at: Duration, d: Duration) -> (ClockEvent, Duration) {
+fn play(clock: &mut Clock, side: Color, at: Duration, d: Duration) -> (ClockEvent, Duration) {
     clock.start(side, at).expect("start");
     let end = at + d;
     (clock.stop(side, end).expect("stop"), end)

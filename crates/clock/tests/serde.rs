@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use ingo_clock::{Clock, ClockEvent, Side, TimeControl};
+use ingo_clock::{Clock, ClockEvent, TimeControl};
+use ingo_rules::Color;
 
 #[test]
 fn time_control_is_its_text() {
@@ -22,16 +23,16 @@ fn time_control_is_its_text() {
 #[test]
 fn clock_state_round_trips() {
     let mut clock = Clock::new("ing-pp:30m".parse().expect("valid control")).expect("valid clock");
-    clock.start(Side::Black, Duration::ZERO).expect("start");
+    clock.start(Color::Black, Duration::ZERO).expect("start");
     clock
-        .press(Side::Black, Duration::from_secs(1900))
+        .press(Color::Black, Duration::from_secs(1900))
         .expect("press");
     let json = serde_json::to_string(&clock).expect("serializes");
     let mut back: Clock = serde_json::from_str(&json).expect("deserializes");
     assert_eq!(back, clock);
-    assert_eq!(back.penalty_points(Side::Black), 2);
+    assert_eq!(back.penalty_points(Color::Black), 2);
     assert_eq!(
-        back.stop(Side::White, Duration::from_secs(1901)),
+        back.stop(Color::White, Duration::from_secs(1901)),
         Ok(ClockEvent::Ok)
     );
 }

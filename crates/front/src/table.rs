@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ingo_clock::{Clock, ClockError, ClockEvent, Side, TimeControl, TimeControlError};
+use ingo_clock::{Clock, ClockError, ClockEvent, TimeControl, TimeControlError};
 use ingo_rules::{
     BoardSizeError, Color, Game, GameEnd, GameError, Move, Phase, PlayError, Point, Rules, Score,
     Setup,
@@ -208,20 +208,6 @@ pub struct Table {
     last_at: Duration,
 }
 
-fn side_of(c: Color) -> Side {
-    match c {
-        Color::Black => Side::Black,
-        Color::White => Side::White,
-    }
-}
-
-fn color_of(s: Side) -> Color {
-    match s {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    }
-}
-
 impl Table {
     /// A new game with `settings`: an empty board, Black to move.
     ///
@@ -363,7 +349,7 @@ impl Table {
     /// From the clock (already running, time going backwards).
     pub fn start_clock(&mut self, at: Duration) -> Result<(), TableError> {
         if let Some(clock) = &mut self.clock {
-            clock.start(side_of(self.game.to_move()), at)?;
+            clock.start(self.game.to_move(), at)?;
             self.last_at = at;
         }
         self.events.push(Event::StartClock { at });
@@ -387,7 +373,7 @@ impl Table {
             .into());
         }
         if let Some(s) = clock.flagged() {
-            return Ok(Some(color_of(s)));
+            return Ok(Some(s));
         }
         // Only a check that finds a flag fall changes the clock: the others leave it alone, so
         // that the log (which holds only the checks that mattered) rebuilds the same clock.
@@ -398,7 +384,7 @@ impl Table {
         if !due {
             return Ok(None);
         }
-        let flagged = clock.check(at)?.map(color_of);
+        let flagged = clock.check(at)?;
         self.last_at = at;
         self.events.push(Event::CheckTime { at });
         if let Some(c) = flagged {
@@ -438,7 +424,7 @@ impl Table {
         self.proposal = None;
         self.events.push(Event::Play { color, mv, at });
         if let (Some(now), Some(clock)) = (at, &mut self.clock) {
-            let s = side_of(color);
+            let s = color;
             if clock.running() != Some(s) {
                 // Play resumed after a suspension (or the clock was never started): the move
                 // took no time on the clock.
@@ -455,7 +441,7 @@ impl Table {
             self.game.set_penalty(Color::Black, net.black as i32);
             self.game.set_penalty(Color::White, net.white as i32);
             if self.game.phase() == Phase::Playing {
-                clock.start(side_of(self.game.to_move()), now)?;
+                clock.start(self.game.to_move(), now)?;
             }
             self.last_at = now;
             let left = clock.time_left(s, now);
@@ -576,7 +562,7 @@ impl Table {
         if self.game.phase() == Phase::Ended {
             return Err(GameError::AlreadyEnded.into());
         }
-        let arrival = clock.late_arrival(side_of(color), late)?;
+        let arrival = clock.late_arrival(color, late)?;
         self.events.push(Event::LateArrival { color, late });
         if arrival == ingo_clock::Arrival::Forfeit {
             self.game.forfeit(color, "absent (缺席)")?;

@@ -71,8 +71,8 @@ fn a_timed_move_charges_the_mover_and_ing_overtime_costs_points() {
         .play(Color::Black, at("E5", 9), Some(secs(70 * 60)))
         .expect("in time: the loss comes at 3/6 over");
     let clock = table.clock().expect("timed");
-    assert_eq!(clock.penalty_points(ingo_clock::Side::Black), 2);
-    assert_eq!(clock.running(), Some(ingo_clock::Side::White));
+    assert_eq!(clock.penalty_points(ingo_rules::Color::Black), 2);
+    assert_eq!(clock.running(), Some(ingo_rules::Color::White));
     assert_eq!(table.game().penalties().black, 2);
     // The count takes the points off Black's margin.
     let before = table.game().count(&[]).margin_halves;
@@ -135,15 +135,15 @@ fn two_passes_suspend_play_and_the_clock_waits() {
     assert_eq!(table.phase(), Phase::Suspended);
     let clock = table.clock().expect("timed");
     assert_eq!(clock.running(), None);
-    let used = clock.time_used(ingo_clock::Side::White);
+    let used = clock.time_used(ingo_rules::Color::White);
     // White resumes play an hour later (提證死活): the wait is nobody's time.
     table
         .play(Color::White, at("C3", 9), Some(secs(3600)))
         .expect("a board play resumes play");
     assert_eq!(table.phase(), Phase::Playing);
     let clock = table.clock().expect("timed");
-    assert_eq!(clock.time_used(ingo_clock::Side::White), used);
-    assert_eq!(clock.running(), Some(ingo_clock::Side::Black));
+    assert_eq!(clock.time_used(ingo_rules::Color::White), used);
+    assert_eq!(clock.running(), Some(ingo_rules::Color::Black));
 }
 
 #[test]
@@ -277,7 +277,7 @@ fn a_late_player_pays_twice_the_lateness_or_is_absent() {
         table
             .clock()
             .expect("timed")
-            .deducted(ingo_clock::Side::White),
+            .deducted(ingo_rules::Color::White),
         secs(120)
     );
     let mut table = timed(9, "absolute:10m");

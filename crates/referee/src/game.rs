@@ -8,7 +8,7 @@ use std::{
 };
 
 use ingo_clock::{
-    gtp_time_settings, kgs_time_settings, Clock, ClockEvent, GtpDialect, Side, TimeControl,
+    gtp_time_settings, kgs_time_settings, Clock, ClockEvent, GtpDialect, TimeControl,
 };
 use ingo_competition::Rank;
 use ingo_gtp::{
@@ -350,13 +350,6 @@ pub(crate) fn color_name(c: Color) -> &'static str {
     }
 }
 
-fn side(c: Color) -> Side {
-    match c {
-        Color::Black => Side::Black,
-        Color::White => Side::White,
-    }
-}
-
 fn gtp_letter(c: Color) -> &'static str {
     match c {
         Color::Black => "b",
@@ -513,7 +506,7 @@ pub fn play_game(
         notes,
         ..
     } = r;
-    let time_used = ByColor::new_with(|c| clock.time_used(side(c)));
+    let time_used = ByColor::new_with(|c| clock.time_used(c));
     let names = ByColor::new_with(|c| players.get(c).name.clone());
     let engines = ByColor::new_with(|c| players.get(c).id);
     for player in [players.black, players.white] {
@@ -793,7 +786,7 @@ impl Referee<'_> {
     }
 
     fn genmove(&mut self, color: Color) -> Result<(), Stop> {
-        let s = side(color);
+        let s = color;
         let letter = gtp_letter(color);
         let size = self.spec.size;
         let now = self.now();

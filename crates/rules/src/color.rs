@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 /// The colour of a stone or of a player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Color {
     /// Black, who moves first (黑先白後).
     Black,
@@ -67,6 +68,7 @@ impl FromStr for Color {
 
 /// One value per colour (shakmaty's `ByColor`), instead of a `[T; 2]` indexed by `as usize`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ByColor<T> {
     /// Black's value.
     pub black: T,
@@ -99,5 +101,12 @@ impl<T> ByColor<T> {
             Color::Black => &mut self.black,
             Color::White => &mut self.white,
         }
+    }
+}
+
+impl<T> From<ByColor<T>> for (T, T) {
+    /// `(black, white)`.
+    fn from(v: ByColor<T>) -> (T, T) {
+        (v.black, v.white)
     }
 }
