@@ -11,7 +11,8 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use ingo_gtp::{engine::Engine, protocol::{GenmoveReply, Vertex}};
+//! use ingo_gtp::{engine::Engine, protocol::GenmoveReply};
+//! use ingo_rules::Move;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut gnugo = Engine::spawn("gnugo --mode gtp --level 1")?;
@@ -20,8 +21,8 @@
 //! gnugo.send("clear_board", &[], second)?;
 //! let reply = gnugo.send("genmove", &["b"], Duration::from_secs(30))?;
 //! println!("GNU Go played {} in {:?}", reply.text, reply.elapsed);
-//! if let GenmoveReply::Move(Vertex::Point { col, row }) = GenmoveReply::parse(&reply.text, 9)? {
-//!     println!("column {col}, row {row}");
+//! if let GenmoveReply::Move(Move::Play(p)) = GenmoveReply::parse(&reply.text, 9)? {
+//!     println!("column {}, row {} from the top", p.col(), p.row());
 //! }
 //! gnugo.quit(second)?;
 //! # Ok(())

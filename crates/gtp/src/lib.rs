@@ -5,13 +5,13 @@
 //! `? illegal move`, each answer ended by an empty line. ingo is on both
 //! sides of it: `ingo gtp` is an engine, and the referee is a controller
 //! that drives external engines such as GNU Go or KataGo. This crate holds
-//! what both need and knows nothing about the rules of Go; moves are judged
-//! by `ingo-rules`.
+//! what both need; it takes `Color`, `Point` and `Move` from `ingo-rules`, but
+//! moves are judged there, not here.
 //!
 //! * [`protocol`]: the wire format, with no I/O: [`Command`] parsing,
 //!   [`Response`] formatting (engine side) and parsing (controller side),
-//!   [`Vertex`], [`GtpColor`], [`GenmoveReply`]. Nothing here panics on any
-//!   input.
+//!   [`parse_vertex`] (into `ingo_rules::Move`), [`GenmoveReply`]. Nothing here panics on any
+//!   input. Colours are `ingo_rules::Color`.
 //! * [`server`]: [`CommandReader`](server::CommandReader), which reads
 //!   commands from a byte stream for an engine front.
 //! * [`engine`]: [`Engine`], a child process driven over GTP with a timeout
@@ -20,19 +20,20 @@
 //!   command took.
 //!
 //! ```
-//! use ingo_gtp::{Command, GtpColor, Response, Vertex};
+//! use ingo_gtp::{parse_vertex, Command, Response};
+//! use ingo_rules::{Color, Move};
 //!
 //! // Engine side: parse what the controller sent, answer it.
 //! let cmd = Command::parse("5 play white d4").unwrap().unwrap();
-//! let color: GtpColor = cmd.args[0].parse().unwrap();
-//! let vertex = Vertex::parse(&cmd.args[1], 19).unwrap();
-//! assert_eq!((color, vertex), (GtpColor::White, Vertex::Point { col: 3, row: 4 }));
+//! let color: Color = cmd.args[0].parse().unwrap();
+//! let mv = parse_vertex(&cmd.args[1], 19).unwrap();
+//! assert_eq!((color, mv.to_gtp(19)), (Color::White, "D4".to_string()));
 //! assert_eq!(Response::success("").with_id(cmd.id).to_string(), "=5 \n\n");
 //!
 //! // Controller side: read what the engine answered.
 //! let response = Response::parse("=6 Q16\n\n").unwrap();
 //! assert!(response.is_success());
-//! assert_eq!(Vertex::parse(&response.text, 19).unwrap().to_string(), "Q16");
+//! assert_eq!(parse_vertex(&response.text, 19).unwrap().to_gtp(19), "Q16");
 //! ```
 //!
 //! Reference: GTP version 2, draft 2,
@@ -46,5 +47,5 @@ pub mod server;
 
 pub use crate::{
     engine::{Engine, EngineError, Reply},
-    protocol::{Command, GenmoveReply, GtpColor, Response, Vertex},
+    protocol::{parse_vertex, Command, GenmoveReply, Response},
 };

@@ -12,7 +12,7 @@ use std::{
 
 use ingo_gtp::{
     engine::{CloseReason, CommandLineError, Engine, EngineBuilder, EngineError},
-    protocol::{Command, GenmoveReply, ResponseError, Vertex},
+    protocol::{parse_vertex, Command, GenmoveReply, ResponseError},
 };
 
 /// Generous for a script that answers at once, so that a loaded CI machine
@@ -109,7 +109,7 @@ fn good_engine_answers() {
     let genmove = engine.send("genmove", &["b"], OK).expect("answers");
     assert_eq!(
         GenmoveReply::parse(&genmove.text, 19),
-        Ok(GenmoveReply::Move(Vertex::Point { col: 15, row: 16 }))
+        parse_vertex("Q16", 19).map(GenmoveReply::Move)
     );
     let cmd = Command::parse("99 echo from command")
         .expect("parses")

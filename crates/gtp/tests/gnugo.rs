@@ -9,7 +9,7 @@ use std::{path::PathBuf, time::Duration};
 
 use ingo_gtp::{
     engine::{Engine, EngineBuilder, EngineError},
-    protocol::{GenmoveReply, Vertex},
+    protocol::GenmoveReply,
 };
 
 /// GNU Go answers in milliseconds at level 1 on 9×9; this is only reached
@@ -71,9 +71,9 @@ fn plays_a_few_moves_with_gnugo() {
         .expect("gnugo moves");
     assert!(reply.elapsed < TIMEOUT);
     match GenmoveReply::parse(&reply.text, 9) {
-        Ok(GenmoveReply::Move(Vertex::Point { col, row })) => {
-            assert!(col < 9 && (1..=9).contains(&row));
-            assert_ne!((col, row), (4, 5), "E5 is taken");
+        Ok(GenmoveReply::Move(ingo_rules::Move::Play(p))) => {
+            assert!(p.col() < 9 && p.row() < 9);
+            assert_ne!(p.to_gtp(9), "E5", "E5 is taken");
         }
         other => panic!("unexpected genmove reply {:?}: {other:?}", reply.text),
     }

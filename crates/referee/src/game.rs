@@ -13,7 +13,7 @@ use ingo_clock::{
 use ingo_competition::Rank;
 use ingo_gtp::{
     engine::EngineBuilder,
-    protocol::{GenmoveReply, Vertex},
+    protocol::{parse_vertex, GenmoveReply},
     Engine, EngineError,
 };
 use ingo_rules::{Board, ByColor, Color, Game, GameEnd, Komi, Move, Phase, Point, Rules, Setup};
@@ -843,7 +843,7 @@ impl Referee<'_> {
             return Ok(());
         }
         let sz = u8::try_from(size).map_err(internal)?;
-        let vertex = match GenmoveReply::parse(&reply.text, sz) {
+        let mv = match GenmoveReply::parse(&reply.text, sz) {
             Ok(GenmoveReply::Resign) => {
                 self.notes.push(format!(
                     "{} resigned after {} moves.",
@@ -862,20 +862,6 @@ impl Referee<'_> {
                     format!("`{command}` answered {:?}: {e}", reply.text),
                 ))
             }
-        };
-        let mv = match vertex {
-            Vertex::Pass => Move::Pass,
-            Vertex::Point { col, row } => match vertex_point(col, row, size) {
-                Some(p) => Move::Play(p),
-                None => {
-                    return Err(self.failure(
-                        color,
-                        FailureKind::Garbage,
-                        "bad-vertex",
-                        format!("`{command}` answered {vertex}, off the board"),
-                    ))
-                }
-            },
         };
         if let Err(e) = self.game.play_as(color, mv) {
             return Err(self.failure(
@@ -956,9 +942,9 @@ impl Referee<'_> {
     fn parse_points(&self, text: &str) -> Option<BTreeSet<Point>> {
         let size = u8::try_from(self.spec.size).ok()?;
         text.split_whitespace()
-            .map(|w| match Vertex::parse(w, size).ok()? {
-                Vertex::Point { col, row } => vertex_point(col, row, self.spec.size),
-                Vertex::Pass => None,
+            .map(|w| match parse_vertex(w, size).ok()? {
+                Move::Play(p) => Some(p),
+                Move::Pass => None,
             })
             .collect()
     }
@@ -1019,14 +1005,6 @@ impl Referee<'_> {
 }
 
 /// The point of a GTP vertex (rows count from 1 at the bottom) on a `size` board.
-fn vertex_point(col: u8, row: u8, size: usize) -> Option<Point> {
-    let row = size.checked_sub(usize::from(row))?;
-    if usize::from(col) >= size || row >= size {
-        return None;
-    }
-    Point::new(usize::from(col), row)
-}
-
 /// The comment for a move that changed the mover's clock state.
 fn clock_comment(color: Color, event: ClockEvent) -> Option<String> {
     let who = color_name(color);

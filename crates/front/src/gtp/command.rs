@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use ingo_clock::GtpTimeSettings;
-use ingo_gtp::{GtpColor, Vertex};
+use ingo_gtp::parse_vertex;
 use ingo_rules::{Color, KoRule, Komi, Move, Point, Preset, SuicideRule};
 
 /// A GTP command with its arguments parsed.
@@ -121,21 +121,12 @@ impl<'a> Args<'a> {
 
     fn color(&self, i: usize) -> Result<Color, String> {
         let s = self.get(i, "colour")?;
-        match s.parse::<GtpColor>() {
-            Ok(GtpColor::Black) => Ok(Color::Black),
-            Ok(GtpColor::White) => Ok(Color::White),
-            Err(e) => Err(format!("syntax error: {e}")),
-        }
+        s.parse::<Color>().map_err(|e| format!("syntax error: {e}"))
     }
 
     fn vertex_text(&self, s: &str) -> Result<Move, String> {
         let size = u8::try_from(self.width).map_err(|_| "board too large".to_string())?;
-        match Vertex::parse(s, size).map_err(|e| format!("syntax error: {e}"))? {
-            Vertex::Pass => Ok(Move::Pass),
-            Vertex::Point { col, row } => Point::new(col as usize, self.height - row as usize)
-                .map(Move::Play)
-                .ok_or_else(|| format!("syntax error: invalid vertex {s:?}")),
-        }
+        parse_vertex(s, size).map_err(|e| format!("syntax error: {e}"))
     }
 
     fn vertex(&self, i: usize) -> Result<Move, String> {

@@ -13,7 +13,7 @@ mod vertex;
 
 use std::fmt;
 
-pub use self::vertex::{ColorError, GenmoveReply, GtpColor, Vertex, VertexError, MAX_BOARD_SIZE};
+pub use self::vertex::{parse_vertex, GenmoveReply, VertexError, MAX_BOARD_SIZE};
 
 /// How many characters of offending input an error message quotes.
 ///

@@ -1,107 +1,66 @@
-//! GTP vertices (`Q16`, `pass`) and colors (`b`, `white`).
+//! GTP vertices (`Q16`, `pass`): the wire form of an `ingo_rules::Move`.
+//!
+//! The coordinates themselves (columns `A`–`Z` without `I`, rows from the bottom) are
+//! [`Move::from_gtp`] and [`Move::to_gtp`] in `ingo-rules`; this module adds what the protocol
+//! demands on top: a square board of at most 25 lines, and one spelling per vertex. Colours are
+//! `ingo_rules::Color`, whose `FromStr` reads GTP's `b`, `black`, `w` and `white`.
 
-use std::{fmt, str::FromStr};
+use ingo_rules::Move;
 
 use super::quote;
 
 /// The largest board size GTP vertices can name: 25 columns `A`–`Z` without `I`.
 pub const MAX_BOARD_SIZE: u8 = 25;
 
-/// Column letters in order; GTP skips `I` so it is not confused with `J` or `1`.
-const COLUMNS: &[u8; MAX_BOARD_SIZE as usize] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-
-/// A GTP vertex: a board point or `pass`.
+/// Parses a GTP vertex for a board of `size`×`size`, case-insensitively, into a [`Move`].
 ///
-/// Coordinates follow GTP, not SGF: columns are letters from the left
-/// (`A` is column 0, `I` is skipped), rows are numbers counted from the
-/// **bottom**, starting at 1. So `A1` is the lower left corner, `Vertex::Point
-/// { col: 0, row: 1 }`, and on 19×19 `T19` is the upper right one.
+/// Coordinates follow GTP, not SGF: columns are letters from the left (`A` is column 0, `I` is
+/// skipped), rows are numbers counted from the **bottom**, starting at 1, so `A1` is the lower
+/// left corner; the [`Point`](ingo_rules::Point) it gives counts rows from the top.
 ///
 /// ```
-/// use ingo_gtp::protocol::Vertex;
+/// use ingo_gtp::protocol::parse_vertex;
+/// use ingo_rules::{Move, Point};
 ///
-/// let v = Vertex::parse("q16", 19).unwrap();
-/// assert_eq!(v, Vertex::Point { col: 15, row: 16 });
-/// assert_eq!(v.to_string(), "Q16");
-/// assert_eq!(Vertex::parse("PASS", 9).unwrap(), Vertex::Pass);
-/// assert!(Vertex::parse("K10", 9).is_err()); // off a 9x9 board
+/// let q16 = parse_vertex("q16", 19).unwrap();
+/// assert_eq!(q16, Move::Play(Point::new(15, 3).unwrap()));
+/// assert_eq!(q16.to_gtp(19), "Q16");
+/// assert_eq!(parse_vertex("PASS", 9).unwrap(), Move::Pass);
+/// assert!(parse_vertex("K10", 9).is_err()); // off a 9x9 board
 /// ```
 ///
-/// Values built by hand can lie outside any board; [`Display`](fmt::Display)
-/// then writes `?` for a column it cannot name and the row number as is,
-/// instead of panicking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Vertex {
-    /// The `pass` move.
-    Pass,
-    /// A point on the board.
-    Point {
-        /// Column, 0-based from the left: 0 is `A`, 8 is `J`.
-        col: u8,
-        /// Row, 1-based from the bottom, as written in GTP.
-        row: u8,
-    },
-}
-
-impl Vertex {
-    /// Parses a vertex for a board of `size`×`size`, case-insensitively.
-    ///
-    /// # Errors
-    ///
-    /// [`VertexError::BoardSize`] if `size` is not in `1..=25`,
-    /// [`VertexError::Malformed`] for text that is not a vertex (including a
-    /// column `I`, a row with a sign or leading zero), and
-    /// [`VertexError::OffBoard`] for a well-formed vertex outside the board.
-    pub fn parse(s: &str, size: u8) -> Result<Vertex, VertexError> {
-        if !(1..=MAX_BOARD_SIZE).contains(&size) {
-            return Err(VertexError::BoardSize { size });
-        }
-        if s.eq_ignore_ascii_case("pass") {
-            return Ok(Vertex::Pass);
-        }
-        let malformed = || VertexError::Malformed { input: quote(s) };
-        let bytes = s.as_bytes();
-        let (&letter, digits) = bytes.split_first().ok_or_else(malformed)?;
-        let col = COLUMNS
-            .iter()
-            .position(|&c| c == letter.to_ascii_uppercase())
-            .ok_or_else(malformed)?;
-        // One or two digits without a leading zero: the canonical spelling,
-        // so that every accepted text names exactly one point.
-        let row = match digits {
-            [d @ b'1'..=b'9'] => d - b'0',
-            [d1 @ b'1'..=b'9', d2 @ b'0'..=b'9'] => (d1 - b'0') * 10 + (d2 - b'0'),
-            _ => return Err(malformed()),
-        };
-        // `position` is below 25, so the conversion cannot fail.
-        let col = u8::try_from(col).map_err(|_| malformed())?;
-        if col >= size || row > size {
-            return Err(VertexError::OffBoard {
-                vertex: Vertex::Point { col, row },
-                size,
-            });
-        }
-        Ok(Vertex::Point { col, row })
+/// # Errors
+///
+/// [`VertexError::BoardSize`] if `size` is not in `1..=25`,
+/// [`VertexError::Malformed`] for text that is not a vertex (including a
+/// column `I`, a row with a sign or leading zero, surrounding spaces), and
+/// [`VertexError::OffBoard`] for a well-formed vertex outside the board.
+pub fn parse_vertex(s: &str, size: u8) -> Result<Move, VertexError> {
+    if !(1..=MAX_BOARD_SIZE).contains(&size) {
+        return Err(VertexError::BoardSize { size });
     }
-
-    /// Whether this vertex is `pass`.
-    pub fn is_pass(self) -> bool {
-        self == Vertex::Pass
+    if s.eq_ignore_ascii_case("pass") {
+        return Ok(Move::Pass);
     }
-}
-
-impl fmt::Display for Vertex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Vertex::Pass => f.write_str("pass"),
-            Vertex::Point { col, row } => {
-                let letter = COLUMNS
-                    .get(usize::from(col))
-                    .map_or('?', |&c| char::from(c));
-                write!(f, "{letter}{row}")
-            }
+    // One letter and one or two digits without a leading zero: the canonical spelling, so that
+    // every accepted text names exactly one point. `Move::from_gtp` is more lenient (it trims
+    // and reads `A01`), as befits names typed by people.
+    let canonical = match s.as_bytes() {
+        [letter, digits @ ..]
+            if letter.is_ascii_alphabetic() && !letter.eq_ignore_ascii_case(&b'i') =>
+        {
+            matches!(digits, [b'1'..=b'9'] | [b'1'..=b'9', b'0'..=b'9'])
         }
+        _ => false,
+    };
+    if !canonical {
+        return Err(VertexError::Malformed { input: quote(s) });
     }
+    let size_usize = usize::from(size);
+    Move::from_gtp(s, size_usize, size_usize).map_err(|_| VertexError::OffBoard {
+        vertex: s.to_ascii_uppercase(),
+        size,
+    })
 }
 
 /// Text that is not a vertex on the given board.
@@ -123,90 +82,30 @@ pub enum VertexError {
     /// A well-formed vertex outside the board.
     #[error("vertex {vertex} is off a {size}x{size} board")]
     OffBoard {
-        /// The vertex as parsed.
-        vertex: Vertex,
+        /// The vertex as received, in upper case.
+        vertex: String,
         /// The board size.
         size: u8,
     },
 }
 
-/// A player color as written in GTP.
-///
-/// GTP accepts `b`, `black`, `w` and `white` in any case; this type is the
-/// protocol's view, kept apart from the rules crate's `Color` so that this
-/// crate does not depend on it. [`Display`](fmt::Display) writes `b` or `w`.
-///
-/// ```
-/// use ingo_gtp::protocol::GtpColor;
-///
-/// assert_eq!("WHITE".parse::<GtpColor>().unwrap(), GtpColor::White);
-/// assert_eq!(GtpColor::Black.to_string(), "b");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GtpColor {
-    /// Black, `b` or `black`.
-    Black,
-    /// White, `w` or `white`.
-    White,
-}
-
-impl GtpColor {
-    /// The other color.
-    #[must_use]
-    pub fn opponent(self) -> GtpColor {
-        match self {
-            GtpColor::Black => GtpColor::White,
-            GtpColor::White => GtpColor::Black,
-        }
-    }
-}
-
-impl FromStr for GtpColor {
-    type Err = ColorError;
-
-    fn from_str(s: &str) -> Result<GtpColor, ColorError> {
-        if s.eq_ignore_ascii_case("b") || s.eq_ignore_ascii_case("black") {
-            Ok(GtpColor::Black)
-        } else if s.eq_ignore_ascii_case("w") || s.eq_ignore_ascii_case("white") {
-            Ok(GtpColor::White)
-        } else {
-            Err(ColorError { input: quote(s) })
-        }
-    }
-}
-
-impl fmt::Display for GtpColor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GtpColor::Black => "b",
-            GtpColor::White => "w",
-        })
-    }
-}
-
-/// Text that is not a GTP color.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid color {input:?}: expected b, black, w or white")]
-pub struct ColorError {
-    /// The text received (shortened if very long).
-    pub input: String,
-}
-
 /// What an engine answers to `genmove`: a vertex, or `resign`.
 ///
 /// Resigning is not a move (it ends the game with a result), so it is not a
-/// [`Vertex`]; the referee turns it into a game result.
+/// [`Move`]; the referee turns it into a game result.
 ///
 /// ```
-/// use ingo_gtp::protocol::{GenmoveReply, Vertex};
+/// use ingo_gtp::protocol::GenmoveReply;
+/// use ingo_rules::{Move, Point};
 ///
 /// assert_eq!(GenmoveReply::parse("Resign", 19).unwrap(), GenmoveReply::Resign);
-/// assert_eq!(GenmoveReply::parse(" d4 ", 19).unwrap(), GenmoveReply::Move(Vertex::Point { col: 3, row: 4 }));
+/// let d4 = Move::Play(Point::new(3, 15).unwrap());
+/// assert_eq!(GenmoveReply::parse(" d4 ", 19).unwrap(), GenmoveReply::Move(d4));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GenmoveReply {
-    /// The engine plays this vertex (possibly `pass`).
-    Move(Vertex),
+    /// The engine plays this move (possibly `pass`).
+    Move(Move),
     /// The engine resigns.
     Resign,
 }
@@ -217,7 +116,7 @@ impl GenmoveReply {
     ///
     /// # Errors
     ///
-    /// As for [`Vertex::parse`].
+    /// As for [`parse_vertex`].
     pub fn parse(text: &str, size: u8) -> Result<GenmoveReply, VertexError> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("resign") {
@@ -228,24 +127,22 @@ impl GenmoveReply {
             }
             return Ok(GenmoveReply::Resign);
         }
-        Vertex::parse(text, size).map(GenmoveReply::Move)
-    }
-}
-
-impl fmt::Display for GenmoveReply {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GenmoveReply::Move(v) => v.fmt(f),
-            GenmoveReply::Resign => f.write_str("resign"),
-        }
+        parse_vertex(text, size).map(GenmoveReply::Move)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use ingo_rules::Point;
     use proptest::prelude::*;
 
     use super::*;
+
+    /// The move at GTP column `col` (0 is `A`) and row `row` (1 is the bottom) of a `size` board.
+    fn at(col: u8, row: u8, size: u8) -> Move {
+        let p = Point::new(usize::from(col), usize::from(size - row)).expect("on the board");
+        Move::Play(p)
+    }
 
     #[test]
     fn every_point_round_trips_on_every_size() {
@@ -253,57 +150,46 @@ mod tests {
             let mut seen = std::collections::HashSet::new();
             for col in 0..size {
                 for row in 1..=size {
-                    let v = Vertex::Point { col, row };
-                    let text = v.to_string();
-                    assert_eq!(Vertex::parse(&text, size), Ok(v), "{text} on {size}");
-                    assert_eq!(Vertex::parse(&text.to_lowercase(), size), Ok(v));
+                    let mv = at(col, row, size);
+                    let text = mv.to_gtp(usize::from(size));
+                    assert_eq!(parse_vertex(&text, size), Ok(mv), "{text} on {size}");
+                    assert_eq!(parse_vertex(&text.to_lowercase(), size), Ok(mv));
                     assert!(!text.contains('I'), "{text}");
                     assert!(seen.insert(text));
                 }
             }
-            // Just outside, on both axes.
-            let right = Vertex::Point { col: size, row: 1 };
-            let top = Vertex::Point {
-                col: 0,
-                row: size + 1,
-            };
-            for off in [right, top] {
-                if let Vertex::Point { col, row } = off {
-                    if col < MAX_BOARD_SIZE && row <= 99 {
-                        assert_eq!(
-                            Vertex::parse(&off.to_string(), size),
-                            Err(VertexError::OffBoard { vertex: off, size })
-                        );
-                    }
-                }
-            }
         }
+        // Just outside, on both axes.
+        assert_eq!(
+            parse_vertex("K9", 9),
+            Err(VertexError::OffBoard {
+                vertex: "K9".into(),
+                size: 9
+            })
+        );
+        assert_eq!(
+            parse_vertex("a10", 9),
+            Err(VertexError::OffBoard {
+                vertex: "A10".into(),
+                size: 9
+            })
+        );
     }
 
     #[test]
     fn corners_and_letters() {
-        assert_eq!(
-            Vertex::parse("A1", 19),
-            Ok(Vertex::Point { col: 0, row: 1 })
-        );
-        assert_eq!(
-            Vertex::parse("T19", 19),
-            Ok(Vertex::Point { col: 18, row: 19 })
-        );
-        assert_eq!(Vertex::parse("J9", 9), Ok(Vertex::Point { col: 8, row: 9 }));
-        assert_eq!(
-            Vertex::parse("Z25", 25),
-            Ok(Vertex::Point { col: 24, row: 25 })
-        );
-        assert_eq!(Vertex::parse("A1", 1), Ok(Vertex::Point { col: 0, row: 1 }));
+        assert_eq!(parse_vertex("A1", 19), Ok(at(0, 1, 19)));
+        assert_eq!(parse_vertex("T19", 19), Ok(at(18, 19, 19)));
+        assert_eq!(parse_vertex("J9", 9), Ok(at(8, 9, 9)));
+        assert_eq!(parse_vertex("Z25", 25), Ok(at(24, 25, 25)));
+        assert_eq!(parse_vertex("A1", 1), Ok(at(0, 1, 1)));
     }
 
     #[test]
     fn pass_in_any_case() {
         for s in ["pass", "PASS", "Pass", "pAsS"] {
-            assert_eq!(Vertex::parse(s, 19), Ok(Vertex::Pass));
+            assert_eq!(parse_vertex(s, 19), Ok(Move::Pass));
         }
-        assert_eq!(Vertex::Pass.to_string(), "pass");
     }
 
     #[test]
@@ -313,7 +199,7 @@ mod tests {
             "é", "passs", "A١", "pas",
         ] {
             assert!(
-                matches!(Vertex::parse(s, 25), Err(VertexError::Malformed { .. })),
+                matches!(parse_vertex(s, 25), Err(VertexError::Malformed { .. })),
                 "{s:?}"
             );
         }
@@ -322,20 +208,20 @@ mod tests {
     #[test]
     fn off_board_and_bad_sizes() {
         assert_eq!(
-            Vertex::parse("K10", 9).map_err(|e| e.to_string()),
+            parse_vertex("K10", 9).map_err(|e| e.to_string()),
             Err("vertex K10 is off a 9x9 board".into())
         );
         assert!(matches!(
-            Vertex::parse("A99", 25),
+            parse_vertex("A99", 25),
             Err(VertexError::OffBoard { .. })
         ));
         for size in [0, 26, 255] {
             assert_eq!(
-                Vertex::parse("A1", size),
+                parse_vertex("A1", size),
                 Err(VertexError::BoardSize { size })
             );
             assert_eq!(
-                Vertex::parse("pass", size),
+                parse_vertex("pass", size),
                 Err(VertexError::BoardSize { size })
             );
             assert_eq!(
@@ -346,55 +232,20 @@ mod tests {
     }
 
     #[test]
-    fn display_never_panics_on_hand_built_values() {
-        assert_eq!(Vertex::Point { col: 200, row: 0 }.to_string(), "?0");
-    }
-
-    #[test]
-    fn colors() {
-        for (s, c) in [
-            ("b", GtpColor::Black),
-            ("B", GtpColor::Black),
-            ("black", GtpColor::Black),
-            ("BlAcK", GtpColor::Black),
-            ("w", GtpColor::White),
-            ("W", GtpColor::White),
-            ("white", GtpColor::White),
-            ("WHITE", GtpColor::White),
-        ] {
-            assert_eq!(s.parse::<GtpColor>(), Ok(c), "{s}");
-        }
-        for s in ["", "bl", "blacks", "x", " b", "empty"] {
-            assert!(s.parse::<GtpColor>().is_err(), "{s:?}");
-        }
-        assert_eq!(GtpColor::Black.opponent(), GtpColor::White);
-        assert_eq!(
-            GtpColor::White.to_string().parse::<GtpColor>(),
-            Ok(GtpColor::White)
-        );
-        assert_eq!(
-            "x".parse::<GtpColor>().map_err(|e| e.to_string()),
-            Err("invalid color \"x\": expected b, black, w or white".into())
-        );
-    }
-
-    #[test]
     fn genmove_replies() {
         assert_eq!(GenmoveReply::parse("RESIGN", 9), Ok(GenmoveReply::Resign));
         assert_eq!(
             GenmoveReply::parse("pass", 9),
-            Ok(GenmoveReply::Move(Vertex::Pass))
+            Ok(GenmoveReply::Move(Move::Pass))
         );
         assert!(GenmoveReply::parse("resigns", 9).is_err());
-        assert_eq!(GenmoveReply::Resign.to_string(), "resign");
     }
 
     proptest! {
         #[test]
         fn parse_never_panics(s in any::<String>(), size in any::<u8>()) {
-            let _ = Vertex::parse(&s, size);
+            let _ = parse_vertex(&s, size);
             let _ = GenmoveReply::parse(&s, size);
-            let _ = s.parse::<GtpColor>();
         }
 
         #[test]
@@ -405,16 +256,18 @@ mod tests {
             lower in any::<bool>(),
         ) {
             let (col, row) = (col % size, (row - 1) % size + 1);
-            let v = Vertex::Point { col, row };
-            let text = if lower { v.to_string().to_lowercase() } else { v.to_string() };
-            prop_assert_eq!(Vertex::parse(&text, size), Ok(v));
+            let mv = at(col, row, size);
+            let text = mv.to_gtp(usize::from(size));
+            let text = if lower { text.to_lowercase() } else { text };
+            prop_assert_eq!(parse_vertex(&text, size), Ok(mv));
         }
 
         #[test]
         fn parsed_vertices_are_on_the_board(s in "[a-zA-Z][0-9]{1,3}", size in 1..=MAX_BOARD_SIZE) {
-            if let Ok(Vertex::Point { col, row }) = Vertex::parse(&s, size) {
-                prop_assert!(col < size && (1..=size).contains(&row));
-                let text = Vertex::Point { col, row }.to_string();
+            if let Ok(Move::Play(p)) = parse_vertex(&s, size) {
+                let n = usize::from(size);
+                prop_assert!(p.col() < n && p.row() < n);
+                let text = Move::Play(p).to_gtp(n);
                 prop_assert!(text.eq_ignore_ascii_case(&s), "{} vs {}", text, s);
             }
         }
