@@ -21,20 +21,12 @@ pub struct Nigiri {
     pub guesser_takes_black: bool,
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A nigiri drawn from `seed`: the same seed always gives the same result, so a match can be
 /// replayed. The handful is 1 to 30 stones, the guess odd or even with equal chance.
 pub fn nigiri(seed: u64) -> Nigiri {
-    let mut s = seed;
-    let handful = (splitmix(&mut s) % 30) as u32 + 1;
-    let guess = if splitmix(&mut s) & 1 == 0 {
+    let mut rng = ingo_rules::SplitMix64::new(seed);
+    let handful = (rng.next_u64() % 30) as u32 + 1;
+    let guess = if rng.next_u64() & 1 == 0 {
         Parity::Odd
     } else {
         Parity::Even

@@ -14,16 +14,9 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         // SplitMix64 turns any seed (0 included) into four well-mixed words; being a bijection
         // of distinct counter values they cannot all be zero, the one state xoshiro forbids.
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut g = ingo_rules::SplitMix64::new(seed);
         Rng {
-            s: [next(), next(), next(), next()],
+            s: [g.next_u64(), g.next_u64(), g.next_u64(), g.next_u64()],
         }
     }
 

@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::board::{neighbors, Board, Cell};
 use crate::point::Point;
-use crate::zobrist;
+use crate::{zobrist, SplitMix64};
 
 /// A ko pair `(x, y)`: `y` holds a one-stone string whose only liberty is `x`, and every other
 /// neighbour of `x` is a stone of that string's colour.
@@ -146,12 +146,6 @@ fn pairs_touching(b: &Board, h: usize) -> Vec<KoPair> {
     }
 }
 
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The local key of a complex: the colours on its points, and for every string next to it, its
 /// stones and its liberty count. Equal keys mean the same local shape with the same liberties
 /// around it, so R5 treats the capture as the same disturbance.
@@ -160,7 +154,7 @@ pub(crate) fn local_key(b: &Board, pairs: &[KoPair]) -> u64 {
     let mut heads: Vec<u16> = Vec::new();
     for pair in pairs {
         for i in [pair.x as usize, pair.y as usize] {
-            key ^= mix(((i as u64) << 2) | b.cells[i] as u64);
+            key ^= SplitMix64::mix(((i as u64) << 2) | b.cells[i] as u64);
             for q in neighbors(i) {
                 if b.cells[q].color().is_some() && !heads.contains(&b.head[q]) {
                     heads.push(b.head[q]);
@@ -175,7 +169,9 @@ pub(crate) fn local_key(b: &Board, pairs: &[KoPair]) -> u64 {
                 .color()
                 .map_or(0, |c| zobrist::stone(s.idx(), c))
         });
-        key ^= mix(stones ^ (b.liberty_count(p) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        key ^= SplitMix64::mix(
+            stones ^ (b.liberty_count(p) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
     }
     key
 }

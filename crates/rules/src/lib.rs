@@ -39,6 +39,7 @@ mod keyset;
 mod ko;
 mod point;
 mod rules;
+mod splitmix;
 mod zobrist;
 
 pub use board::{AsciiError, Board, BoardSizeError, Cell, PlayAnalysis};
@@ -52,3 +53,4 @@ pub use rules::{
     KoRule, Komi, ParseKoRuleError, ParseKomiError, ParsePresetError, ParseSuicideRuleError,
     Preset, Rules, SuicideRule,
 };
+pub use splitmix::SplitMix64;
