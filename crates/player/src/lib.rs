@@ -6,6 +6,8 @@
 //! * [`Budget`] (playouts and/or time per move), [`TimeLeft`] and [`TimePolicy`] (thinking time
 //!   from the clock), [`Config`].
 //! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
+//! * [`endgame`]: the end of a game as a referee counts it (dead stones, seki, the neutral
+//!   points filled in turn, the count): [`endgame::judge_end`].
 //!
 //! What the player does under Ing's rules:
 //!
@@ -31,6 +33,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod endgame;
 mod player;
 mod playout;
 mod rng;
