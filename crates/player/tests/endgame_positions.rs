@@ -34,25 +34,27 @@ fn pts(g: &Game, names: &str) -> Vec<Point> {
 }
 
 #[test]
-fn dead_stone_inside_territory_is_taken_off() {
+fn dead_stones_inside_territory_are_taken_off() {
     let (g, j) = judge(
         "
-        . . . X O . .
-        . O . X O . .
-        . . . X O . .
-        X X X X O . .
-        O O O O O . .
-        . . . . . . .
-        . . . . . . .",
+        . . . . . X O . .
+        . . . . . X O . .
+        . . O . . X O . .
+        . . . . . X O . .
+        . . . O . X O . .
+        X X X X X X O . .
+        O O O O O O O . .
+        . . . . . . . . .
+        . . . . . . . . .",
         Color::Black,
     );
-    assert_eq!(j.dead, pts(&g, "B6"));
-    assert_eq!(j.status_at(pts(&g, "D7")[0]), Some(Status::Alive));
-    assert_eq!(j.status_at(pts(&g, "E7")[0]), Some(Status::Alive));
+    assert_eq!(j.dead, pts(&g, "C7 D5"), "{:#?}", j.strings);
+    assert_eq!(j.status_at(pts(&g, "F9")[0]), Some(Status::Alive));
+    assert_eq!(j.status_at(pts(&g, "G9")[0]), Some(Status::Alive));
     assert!(j.fills.is_empty() && j.seki_points.is_empty());
-    // Black: 7 stones + 9 points of the corner; White: the other 33. 16 − 33 − 8 = −25.
-    assert_eq!((j.score.area.black, j.score.area.white), (16, 33));
-    assert_eq!(j.score.result_string(), "W+25");
+    // Black: 11 stones + the 25 points of the corner; White: the other 45. 36 − 45 − 8 = −17.
+    assert_eq!((j.score.area.black, j.score.area.white), (36, 45));
+    assert_eq!(j.score.result_string(), "W+17");
 }
 
 #[test]
@@ -75,13 +77,13 @@ fn group_with_two_false_eyes_is_dead() {
     assert_eq!(j.score.result_string(), "B+73");
 }
 
-/// Two strings without eyes share four liberties (D7–D4): whoever fills the third loses, so
-/// neither does and the points stay shared.
+/// Two strings without eyes share three liberties (D7–D5): whoever fills the second puts
+/// itself in atari, so the points stay shared.
 const SEKI_WITHOUT_EYES: &str = "
     . X O . X O .
     . X O . X O .
     . X O . X O .
-    . X O . X O .
+    . X O O X O .
     X X X X O O O
     . . . X O . .
     . . . X O . .";
@@ -90,15 +92,19 @@ const SEKI_WITHOUT_EYES: &str = "
 fn seki_without_eyes_leaves_the_shared_liberties_empty() {
     let (g, j) = judge(SEKI_WITHOUT_EYES, Color::Black);
     assert!(j.dead.is_empty(), "{:?}", j.dead);
-    assert_eq!(j.seki_points, pts(&g, "D7 D6 D5 D4"));
-    assert_eq!(j.stones(Status::Seki), pts(&g, "C7 C6 C5 C4 E7 E6 E5 E4"));
+    assert_eq!(j.seki_points, pts(&g, "D7 D6 D5"));
+    assert_eq!(
+        j.stones(Status::Seki),
+        pts(&g, "C7 C6 C5 C4 D4 E7 E6 E5 E4")
+    );
     assert_eq!(j.status_at(pts(&g, "B7")[0]), Some(Status::Alive));
-    // Dame left in a seki: nothing is filled, the four points are shared.
+    // Dame left in a seki: nothing is filled, the three points are shared (the first could
+    // be filled safely, but a referee splits them: "雙方各填其半").
     assert!(j.fills.is_empty(), "{:?}", j.fills);
-    assert_eq!(j.score.shared, 4);
-    // Black 14 stones + 10 points, White 13 stones + 8 points: 24 − 21 − 8 = −5.
-    assert_eq!((j.score.area.black, j.score.area.white), (24, 21));
-    assert_eq!(j.score.result_string(), "W+5");
+    assert_eq!(j.score.shared, 3);
+    // Black 14 stones + 10 points, White 14 stones + 8 points: 24 − 22 − 8 = −6.
+    assert_eq!((j.score.area.black, j.score.area.white), (24, 22));
+    assert_eq!(j.score.result_string(), "W+6");
 }
 
 #[test]

@@ -355,11 +355,12 @@ fn can_fill(board: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
-/// The shared points of `live` (no dead stones on it) that are seki points: next to a string of
-/// each colour that has at most one liberty of its own (a point that counts for its colour),
-/// so that both live only on the shared liberties ("雙方各填其半" leaves them shared). A
-/// string with two liberties of its own has an eye to spare or territory behind it, and the
-/// points it shares with the opponent are dame to fill.
+/// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
+/// to a string of each colour that has no liberty of its own (no point next to it counts for
+/// its colour), so that both live only on the shared liberties and whoever fills one shortens
+/// the race for itself ("雙方各填其半" leaves them shared). A string with a liberty of its own
+/// has an eye or territory behind it; the points it shares are filled while the filler keeps
+/// two liberties ([`can_fill`]), which stops at the last liberties of a seki with eyes.
 fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
     let owners = ingo_rules::owners(live, &[]);
     let n = grid.len();
@@ -383,7 +384,7 @@ fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
                 }
             }
             libs.len()
-        }) <= 1
+        }) == 0
     };
     (0..n)
         .map(|i| {

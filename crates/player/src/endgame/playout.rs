@@ -9,6 +9,9 @@ use ingo_rules::{Board, Color, Game, Move, Phase, Point};
 
 use crate::rng::Rng;
 
+/// Uniform draws tried before the exhaustive scan of a move.
+const QUICK_TRIES: usize = 4;
+
 /// Moves per point of the board after which a playout stops.
 const MOVES_PER_POINT: usize = 2;
 
@@ -65,6 +68,16 @@ pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
 /// Whether `color` on the empty point `p` would leave a string of two or more stones with a
 /// single liberty and capture nothing.
 fn big_self_atari(board: &Board, p: Point, color: Color) -> bool {
+    // Two empty neighbours are two liberties: the common case, settled without a look at the
+    // strings around.
+    if board
+        .neighbors(p)
+        .filter(|&q| board.color_at(q).is_none())
+        .count()
+        >= 2
+    {
+        return false;
+    }
     let a = after(board, p, color);
     !a.captures && a.size >= 2 && a.liberties < 2
 }
@@ -75,19 +88,30 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
     let mut moves = 0;
     while moves < cap && game.consecutive_passes() < 2 && game.phase() == Phase::Playing {
         let color = game.to_move();
-        scratch.clear();
-        scratch.extend(game.board().empty_points());
-        let mut played = false;
-        while !scratch.is_empty() {
-            let i = rng.below(scratch.len() as u32) as usize;
-            let p = scratch.swap_remove(i);
+        let acceptable = |game: &Game, p: Point| {
             let board = game.board();
-            if board.is_eye_or_suicide(p, color) || big_self_atari(board, p, color) {
-                continue;
-            }
-            if game.play(Move::Play(p)).is_ok() {
+            !board.is_eye_or_suicide(p, color) && !big_self_atari(board, p, color)
+        };
+        let mut played = false;
+        // A few uniform draws first (most points are acceptable early on), then every empty
+        // point in random order, so that a side passes only when it has no acceptable play.
+        let n = game.board().empty_count();
+        for _ in 0..QUICK_TRIES.min(n) {
+            let p = game.board().empty_point(rng.below(n as u32) as usize);
+            if acceptable(game, p) && game.play(Move::Play(p)).is_ok() {
                 played = true;
                 break;
+            }
+        }
+        if !played {
+            scratch.clear();
+            scratch.extend(game.board().empty_points());
+        }
+        while !played && !scratch.is_empty() {
+            let i = rng.below(scratch.len() as u32) as usize;
+            let p = scratch.swap_remove(i);
+            if acceptable(game, p) && game.play(Move::Play(p)).is_ok() {
+                played = true;
             }
         }
         if !played && game.play(Move::Pass).is_err() {
