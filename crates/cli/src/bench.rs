@@ -844,6 +844,18 @@ impl Gnugo {
         Ok(g)
     }
 
+    /// The processor time GNU Go's process has used (user + system, from `/proc/PID/stat`).
+    fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The fields after the command name (which is in parentheses and may hold spaces):
+        // utime and stime are the 12th and 13th of them, in clock ticks.
+        let rest = stat.rsplit_once(')')?.1;
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+        // Linux reports these in USER_HZ, 100 a second on every usual configuration.
+        Some(Duration::from_millis(ticks * 10))
+    }
+
     /// Sends a command; its reply, or an error when GNU Go stopped.
     fn ask(&mut self, cmd: &str) -> anyhow::Result<String> {
         use std::io::BufRead;
@@ -1366,6 +1378,7 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         ingo.add(p, Some((j.score.winner, j.score.margin_halves.abs())));
     }
     let start = Instant::now();
+    let cpu_start = cpu_time();
     for _ in 0..a.repeat {
         let mut sum = 0i64;
         for p in &positions {
@@ -1374,10 +1387,17 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         }
         ensure!(sum == checksum, "the judgement changed between passes");
     }
-    let ingo_s = start.elapsed().as_secs_f64() / f64::from(a.repeat) / positions.len() as f64;
+    let per = f64::from(a.repeat) * positions.len() as f64;
+    let ingo_s = start.elapsed().as_secs_f64() / per;
+    let ingo_cpu = cpu_start
+        .zip(cpu_time())
+        .map(|(a, b)| b.saturating_sub(a).as_secs_f64() / per);
     writeln!(out, "positions={}", positions.len())?;
     writeln!(out, "ingo_playouts={}", a.playouts)?;
     writeln!(out, "ingo_ms_per_position={:.3}", ingo_s * 1e3)?;
+    if let Some(c) = ingo_cpu {
+        writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
+    }
     ingo.write(out, "ingo")?;
     if !a.no_gnugo {
         let debian = Path::new("/usr/games/gnugo");
@@ -1389,6 +1409,7 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         let mut gnugo = Gnugo::start(program)?;
         let mut agreement = Agreement::default();
         let mut spent = Duration::ZERO;
+        let mut spent_cpu = Some(Duration::ZERO);
         for p in &positions {
             let abs = std::fs::canonicalize(&p.path)?;
             let name = abs.to_string_lossy();
@@ -1400,14 +1421,26 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             let loaded = gnugo.ask(&format!("loadsgf {name}"))?;
             ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
             let t = Instant::now();
+            let cpu_before = gnugo.cpu_time();
             let reply = gnugo.ask("final_score")?;
             spent += t.elapsed();
+            spent_cpu = spent_cpu
+                .zip(cpu_before.zip(gnugo.cpu_time()))
+                .map(|(s, (b, e))| s + e.saturating_sub(b));
             agreement.add(p, gnugo_score(&reply));
         }
         let gnugo_s = spent.as_secs_f64() / positions.len() as f64;
         writeln!(out, "gnugo_ms_per_position={:.3}", gnugo_s * 1e3)?;
+        let gnugo_cpu = spent_cpu.map(|d| d.as_secs_f64() / positions.len() as f64);
+        if let Some(c) = gnugo_cpu {
+            writeln!(out, "gnugo_cpu_ms_per_position={:.3}", c * 1e3)?;
+        }
         agreement.write(out, "gnugo")?;
         writeln!(out, "ratio={:.1}", gnugo_s / ingo_s)?;
+        // On a shared machine the processor time is the fairer measure of the two.
+        if let (Some(g), Some(i)) = (gnugo_cpu, ingo_cpu) {
+            writeln!(out, "ratio_cpu={:.1}", g / i)?;
+        }
         for w in &agreement.wrong {
             writeln!(out, "gnugo_wrong: {w}")?;
         }

@@ -182,10 +182,10 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
     println!("{t:?}");
     assert_eq!(t.unreplayable, 0, "{t:?}");
     assert!(t.records >= 70, "{t:?}");
-    // Floors at the figures measured when this was written (73 of 76 winners, 47 of 76
+    // Floors at the figures measured when this was written (74 of 76 winners, 48 of 76
     // margins): below the targets (98% and 85%), see docs/endgame.md.
-    assert!(t.winner * 100 >= 96 * t.records, "winner {t:?}");
-    assert!(t.margin * 100 >= 61 * t.records, "margin {t:?}");
+    assert!(t.winner * 100 >= 97 * t.records, "winner {t:?}");
+    assert!(t.margin * 100 >= 63 * t.records, "margin {t:?}");
 }
 
 #[test]
