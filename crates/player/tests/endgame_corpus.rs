@@ -189,6 +189,7 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
 }
 
 #[test]
+#[ignore = "140 records: minutes in a debug build; run with --ignored (release: seconds)"]
 fn other_counted_19x19_records_name_the_recorded_winner() {
     let Some(dir) = corpus_dir() else {
         eprintln!("no corpus next to the work tree: skipped");
@@ -206,9 +207,11 @@ fn other_counted_19x19_records_name_the_recorded_winner() {
     let t = judge_rows(&dir, &others, |r| r.rules_or(Preset::Ing));
     println!("{t:?}");
     assert!(t.records >= 100, "{t:?}");
-    // Floor at the figure measured when this was written.
+    // Floor at the figure measured when this was written: 113 of 140 (80.7%). Many of these
+    // games were counted by territory (Japanese and Korean rules), where the margin and, in
+    // close games, the winner differ from an area count.
     assert!(t.winner * 100 >= FLOOR_OTHERS * t.records, "winner {t:?}");
 }
 
 /// The winner floor (percent) on the other counted records.
-const FLOOR_OTHERS: usize = 0;
+const FLOOR_OTHERS: usize = 80;
