@@ -155,7 +155,7 @@ impl Grid {
     }
 
     pub(crate) fn point(&self, i: usize) -> Point {
-        Point::new(i % self.width, i / self.width).unwrap_or_else(|| unreachable_point())
+        Point::new(i % self.width, i / self.width).unwrap_or_else(unreachable_point)
     }
 
     fn index(&self, p: Point) -> usize {
@@ -241,7 +241,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
                 to_move: game.to_move(),
                 handicap_passes: 0,
             },
-            game.rules().clone(),
+            *game.rules(),
         );
         let mut rng = Rng::new(config.seed);
         let mut scratch = Vec::with_capacity(n);
