@@ -203,19 +203,25 @@ fn tie_winner(game: &Game) -> Color {
 /// use ingo_player::endgame::{judge_end, EndgameConfig, Status};
 /// use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
 ///
-/// // A lone White stone inside Black's corner is dead.
+/// // Two White stones inside Black's corner are dead.
 /// let board = Board::from_ascii("
-///     . . X . .
-///     . O X . .
-///     X X X . .
-///     . . . . .
-///     . . . . .").unwrap();
-/// let setup = Setup { board, to_move: Color::White, handicap_passes: 0 };
+///     . . . . . X O . .
+///     . . . . . X O . .
+///     . . O . . X O . .
+///     . . . . . X O . .
+///     . . . O . X O . .
+///     X X X X X X O . .
+///     O O O O O O O . .
+///     . . . . . . . . .
+///     . . . . . . . . .").unwrap();
+/// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
 /// let game = Game::new(setup, Rules::ing());
 /// let j = judge_end(&game, &EndgameConfig::default());
-/// let b4 = Point::from_gtp("B4", 5, 5).unwrap();
-/// assert_eq!(j.status_at(b4), Some(Status::Dead));
-/// assert_eq!(j.dead, vec![b4]);
+/// let c7 = Point::from_gtp("C7", 9, 9).unwrap();
+/// let d5 = Point::from_gtp("D5", 9, 9).unwrap();
+/// assert_eq!(j.status_at(c7), Some(Status::Dead));
+/// assert_eq!(j.dead, vec![c7, d5]);
+/// assert_eq!(j.score.result_string(), "W+17");
 /// ```
 pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
     let board = game.board();
