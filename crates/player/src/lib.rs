@@ -8,6 +8,8 @@
 //! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
 //! * [`estimate_dead`]: the stones random playouts nearly always capture, a quick dead-stone
 //!   estimate for an engine front.
+//! * [`endgame`]: the end of a game as a referee counts it (dead stones, seki, the neutral
+//!   points filled in turn, the count): [`endgame::judge_end`].
 //!
 //! What the player does under Ing's rules:
 //!
@@ -34,6 +36,7 @@
 #![deny(missing_docs)]
 
 mod estimate;
+pub mod endgame;
 mod player;
 mod playout;
 mod rng;
