@@ -131,9 +131,10 @@ struct JudgeBenchArgs {
     /// (GNU Go's `loadsgf` over GTP).
     #[arg(long, value_enum)]
     peer: Vec<JudgePeer>,
-    /// The GNU Go program for `--peer gnugo`.
-    #[arg(long, default_value = "gnugo")]
-    gnugo: PathBuf,
+    /// The GNU Go program for `--peer gnugo` [default: `$GNUGO`, else `gnugo` on `PATH`, else
+    /// `/usr/games/gnugo`].
+    #[arg(long)]
+    gnugo: Option<PathBuf>,
 }
 
 /// A program that replays SGF records, timed on the same files.
@@ -706,7 +707,7 @@ fn judge(a: &JudgeBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         let files: Vec<&Path> = selected.iter().map(|(p, _)| p.as_path()).collect();
         let r = match peer {
             JudgePeer::Sgfmill => sgfmill_peer(&files, a.repeat),
-            JudgePeer::Gnugo => gnugo_peer(&a.gnugo, &files),
+            JudgePeer::Gnugo => gnugo_peer(a.gnugo.as_deref(), &files),
         };
         match r {
             Ok(p) => {
@@ -883,13 +884,19 @@ impl Drop for Gnugo {
 
 /// GNU Go over GTP: `loadsgf` of each file (its parser and board replay the game), one round
 /// trip per file; a file that makes GNU Go stop counts as failed and GNU Go is started again.
-fn gnugo_peer(program: &Path, files: &[&Path]) -> anyhow::Result<PeerRun> {
-    // Debian installs GNU Go in /usr/games, which is not always on the PATH.
-    let debian = Path::new("/usr/games/gnugo");
-    let program = if program == Path::new("gnugo") && debian.is_file() {
-        debian
-    } else {
-        program
+fn gnugo_peer(program: Option<&Path>, files: &[&Path]) -> anyhow::Result<PeerRun> {
+    let found;
+    let program = match program {
+        Some(p) => p,
+        None => {
+            found = ingo_gtp::find_gnugo().with_context(|| {
+                format!(
+                    "GNU Go not found ($GNUGO, PATH, {}); give its path with --gnugo",
+                    ingo_gtp::DEBIAN_GNUGO
+                )
+            })?;
+            found.as_path()
+        }
     };
     let mut gnugo = Gnugo::start(program)?;
     let (mut done, mut failed) = (0, 0);
