@@ -16,6 +16,7 @@ mod judge;
 mod matches;
 mod records;
 mod report;
+mod tournament;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
 #[derive(Parser)]
@@ -45,6 +46,9 @@ enum Cmd {
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
+    /// Tournaments under Ing's competition rules: agreement, entrants, pairing, results,
+    /// standings with A1/A2/B1/B2, crosstables, exports, and engine events run to the end.
+    Tournament(tournament::TournamentArgs),
 }
 
 #[derive(Args)]
@@ -340,6 +344,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Match(args) => {
             matches::run(*args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Tournament(args) => {
+            tournament::run(args)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Bench(args) => {

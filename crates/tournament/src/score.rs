@@ -190,11 +190,16 @@ pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<S
     // (winner, loser) of every decided game: the sums run over games, so an opponent beaten
     // twice counts twice.
     let mut decided: Vec<(&str, &str)> = Vec::new();
-    // A bye scores once its round is under way (some game of the round has a result), so
-    // that the byes of a round robin drawn in advance do not count before their round.
+    // A bye scores once its round is under way (some game of the round has a result, not
+    // counting the forfeits 罰停 decides in advance), so that the byes of a round robin drawn
+    // in advance do not count before their round.
     let current = games
         .iter()
-        .filter(|g| !g.is_bye() && g.result.is_some())
+        .filter(|g| {
+            !g.is_bye()
+                && g.result
+                    .is_some_and(|o| o.forfeit() != Some(crate::ForfeitReason::Suspension))
+        })
         .map(|g| g.round)
         .max()
         .unwrap_or(0);
