@@ -1317,6 +1317,16 @@ fn svg_to_png(svg: &str) -> anyhow::Result<Vec<u8>> {
     pixmap.encode_png().context("cannot encode the png")
 }
 
+/// A line above the progress bar, or on standard error when there is no terminal to draw the
+/// bar on (so that a log still shows every game).
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
 /// What a worker reports for one game.
 struct Played {
     round: u32,
@@ -1461,10 +1471,13 @@ async fn run_engines(
         if !announced {
             announced = true;
             if done > 0 {
-                bar.println(format!(
-                    "resuming {:?}: {done} of {total} games already played",
-                    ev.agreement.name
-                ));
+                say(
+                    &bar,
+                    format!(
+                        "resuming {:?}: {done} of {total} games already played",
+                        ev.agreement.name
+                    ),
+                );
             }
         }
         let queue = Arc::new(Mutex::new(todo.clone()));
@@ -1551,7 +1564,7 @@ async fn run_engines(
                         {
                             g.result = Some(p.result);
                         }
-                        bar.println(p.line);
+                        say(&bar, p.line);
                         bar.inc(1);
                         let t = ev.standings();
                         if let Some(top) = t.first() {
