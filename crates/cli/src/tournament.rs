@@ -919,7 +919,7 @@ fn egf_results(ev: &Event) -> String {
         let e = ev.entrants.iter().find(|e| e.name == st.player);
         let rank = e
             .and_then(|e| e.rank)
-            .map_or_else(|| "-".to_owned(), |r| egf_rank(r));
+            .map_or_else(|| "-".to_owned(), egf_rank);
         let _ = write!(
             s,
             "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",

@@ -85,7 +85,8 @@ fn director_runs_a_round_robin_from_the_command_line() {
         .as_str()
         .is_some_and(|r| r.ends_with("F:suspension"))));
     let t = json(&["tournament", "standings", "--json", "--db", &db]);
-    let rows: Vec<(u64, &str, u64, u64, u64, u64, u64, u64, u64)> = t
+    type Row<'a> = (u64, &'a str, u64, u64, u64, u64, u64, u64, u64);
+    let rows: Vec<Row> = t
         .as_array()
         .expect("array")
         .iter()

@@ -463,12 +463,12 @@ fn search(
             matched[j] == usize::MAX
                 && !h.met.contains(&(a.name.as_str(), players[j].name.as_str()))
         })
-        .filter(|&j| !strict || !(bal(a) == bal(players[j]) && bal(a).abs() >= 2))
+        .filter(|&j| !(strict && bal(a) == bal(players[j]) && bal(a).abs() >= 2))
         .collect();
     // Nearest first; within two places, one needing the other colour first.
     candidates.sort_by_key(|&j| {
         let clash = bal(a).signum() != 0 && bal(a).signum() == bal(players[j]).signum();
-        ((j - i + 1) / 2, clash)
+        ((j - i).div_ceil(2), clash)
     });
     for j in candidates {
         matched[i] = j;

@@ -301,7 +301,7 @@ pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<S
             .collect()
     };
     // Stable: players equal on every key stay in seed order and share the place.
-    table.sort_by(|a, b| keys(b).cmp(&keys(a)));
+    table.sort_by_key(|x| std::cmp::Reverse(keys(x)));
     for i in 0..table.len() {
         table[i].rank = if i > 0 && keys(&table[i]) == keys(&table[i - 1]) {
             table[i - 1].rank

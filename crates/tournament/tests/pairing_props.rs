@@ -43,7 +43,7 @@ fn play(e: &mut Event, coins: &[u8]) {
             }
             let c = coins[k % coins.len()];
             k += 1;
-            let winner = if c % 2 == 0 {
+            let winner = if c.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White
