@@ -388,34 +388,51 @@ pub fn swiss_next(
     let h = history(games);
     let round = last + 1;
     let mut out = Vec::new();
-    if players.len() % 2 == 1 {
-        let had_bye = byes(games);
-        let (i, _) = players
-            .iter()
-            .enumerate()
-            .rev()
-            .min_by_key(|(_, e)| had_bye.get(e.name.as_str()).copied().unwrap_or(0))
-            .ok_or(PairingError::Finished)?;
-        let e = players.remove(i);
-        out.push(Game::new(round, 0, &e.name, None, 0, agreement.komi));
-    }
     let bal = |e: &Entrant| h.balance.get(e.name.as_str()).copied().unwrap_or(0);
-    let mut matched = vec![usize::MAX; players.len()];
+    // Who may have the bye, in order of preference: the fewest byes, then the lowest placed.
+    // Without an odd player out, the one "candidate" is nobody.
+    let candidates: Vec<Option<usize>> = if players.len() % 2 == 1 {
+        let had_bye = byes(games);
+        let mut c: Vec<usize> = (0..players.len()).rev().collect();
+        c.sort_by_key(|&i| had_bye.get(players[i].name.as_str()).copied().unwrap_or(0));
+        c.into_iter().map(Some).collect()
+    } else {
+        vec![None]
+    };
     // First without pairing two players who both had Black (or White) twice more than the
     // other colour, whose game would put one of them three apart; then, if no such pairing
-    // exists, with them.
-    let mut found = false;
-    for strict in [true, false] {
-        let mut steps = 0u64;
-        matched.iter_mut().for_each(|m| *m = usize::MAX);
-        if search(&players, &h, &bal, strict, &mut matched, &mut steps) {
-            found = true;
-            break;
+    // exists, with them. The bye goes to the first candidate who leaves a pairing.
+    let mut found = None;
+    'outer: for strict in [true, false] {
+        for &bye in &candidates {
+            let rest: Vec<&Entrant> = players
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| Some(*i) != bye)
+                .map(|(_, e)| *e)
+                .collect();
+            let mut matched = vec![usize::MAX; rest.len()];
+            let mut steps = 0u64;
+            if search(&rest, &h, &bal, strict, &mut matched, &mut steps) {
+                found = Some((bye, rest, matched));
+                break 'outer;
+            }
         }
     }
-    if !found {
+    let Some((bye, rest, matched)) = found else {
         return Err(PairingError::NoPairing(round));
+    };
+    if let Some(b) = bye {
+        out.push(Game::new(
+            round,
+            0,
+            &players[b].name,
+            None,
+            0,
+            agreement.komi,
+        ));
     }
+    let players = rest;
     let mut board = 0;
     for i in 0..players.len() {
         let j = matched[i];

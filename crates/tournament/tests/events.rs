@@ -428,3 +428,54 @@ fn handicap_events_take_conditions_from_ranks() {
         ("Weak", Some("Strong"), 1, "4")
     );
 }
+
+/// McMahon: the starting score is the rank clamped between floor and bar, so players above the
+/// bar start equal; a suspended player is paired no more (罰停 stops the schedule).
+#[test]
+fn mcmahon_starts_from_the_bar_and_suspended_players_are_not_paired() {
+    use ingo_competition::Rank;
+    use ingo_tournament::pairing::mcmahon_start;
+    let (bar, floor) = (Some(Rank::Dan(3)), Some(Rank::Kyu(5)));
+    assert_eq!(
+        mcmahon_start(Some(Rank::Dan(6)), bar, floor),
+        mcmahon_start(Some(Rank::Dan(3)), bar, floor)
+    );
+    assert_eq!(mcmahon_start(Some(Rank::Dan(3)), bar, floor), 7); // 5k=−5 … 3d=2
+    assert_eq!(mcmahon_start(Some(Rank::Kyu(9)), bar, floor), 0);
+    assert_eq!(mcmahon_start(Some(Rank::Kyu(4)), bar, floor), 1);
+
+    let mut e = Event::new(agreement(
+        r#"{ kind = "mcmahon", rounds = 3, bar = "3d", floor = "5k" }"#,
+        r#"{ name = "Hi", rank = "5d" }, { name = "Mid", rank = "1d" }, { name = "Lo", rank = "2k" }, { name = "Gone", rank = "1k" }"#,
+        "penalties = { allowed_absences = 0 }",
+    ));
+    let r1 = e.pair_next().expect("round 1");
+    // Scores: Hi 7, Mid 5, Gone 4, Lo 3: Hi-Mid and Gone-Lo.
+    assert!(r1.iter().any(|g| g.has("Hi") && g.has("Mid")));
+    assert!(r1.iter().any(|g| g.has("Gone") && g.has("Lo")));
+    e.games = r1;
+    let hi_black = e.games.iter().any(|g| g.black == "Hi");
+    enter(&mut e, 1, "Hi", "Mid", if hi_black { "B+R" } else { "W+R" });
+    let lo_black = e.games.iter().any(|g| g.black == "Lo");
+    enter(
+        &mut e,
+        1,
+        "Gone",
+        "Lo",
+        if lo_black {
+            "B+F:absence"
+        } else {
+            "W+F:absence"
+        },
+    );
+    assert_eq!(e.suspended(), ["Gone"]);
+    let r2 = e.pair_next().expect("round 2");
+    assert!(
+        r2.iter().all(|g| !g.has("Gone")),
+        "a suspended player is not paired"
+    );
+    assert!(
+        r2.iter().any(|g| g.is_bye()),
+        "three players left: one has the bye"
+    );
+}
