@@ -339,7 +339,8 @@ fn history(games: &[Game]) -> History<'_> {
 ///
 /// Players are ordered by score (main score, or the McMahon score = start + main score), then
 /// rank, then seed. An odd player out has a bye: the one with the fewest byes and, among them,
-/// the lowest in that order, so byes rotate. The others are paired from the top, each with the
+/// the lowest in that order, so byes rotate (passed over only when no rematch-free pairing of
+/// the others exists). The others are paired from the top, each with the
 /// nearest player below not met before, preferring one who needs the other colour; a search
 /// with backtracking guarantees no rematch whenever one is possible. In an even game the player
 /// who has had Black more often (net) takes White; in a handicap game (有差賽) the weaker takes
@@ -384,7 +385,7 @@ pub fn swiss_next(
             *seed,
         )
     });
-    let mut players: Vec<&Entrant> = order.into_iter().map(|(_, e)| e).collect();
+    let players: Vec<&Entrant> = order.into_iter().map(|(_, e)| e).collect();
     let h = history(games);
     let round = last + 1;
     let mut out = Vec::new();
