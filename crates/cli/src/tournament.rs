@@ -98,6 +98,15 @@ enum TCmd {
         #[command(flatten)]
         at: Where,
     },
+    /// List the entrants (seed order), with ranks, members, engines, and who is withdrawn or
+    /// suspended.
+    Entrants {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Where,
+    },
     /// List the games (pairings and results).
     Games {
         /// Only this round.
@@ -541,6 +550,58 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                         .any(|g| g.round == *r && g.board == *b && g.has(&s))
                 }) {
                     println!("{s} is suspended (罰停): remaining games are forfeit losses");
+                }
+            }
+            store.close().await;
+        }
+        TCmd::Entrants { json, at } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let suspended = ev.suspended();
+            let rows: Vec<serde_json::Value> = ev
+                .entrants
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    serde_json::json!({
+                        "seed": i + 1,
+                        "name": e.name,
+                        "kind": e.kind.name(),
+                        "rank": e.rank.map(|r| r.to_string()),
+                        "members": e.members.iter().map(|m| serde_json::json!({"name": m.name, "rank": m.rank.map(|r| r.to_string())})).collect::<Vec<_>>(),
+                        "engine": e.engine,
+                        "withdrawn": e.withdrawn,
+                        "suspended": suspended.contains(&e.name),
+                    })
+                })
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for (i, e) in ev.entrants.iter().enumerate() {
+                    let members = e
+                        .members
+                        .iter()
+                        .map(|m| match m.rank {
+                            Some(r) => format!("{} {r}", m.name),
+                            None => m.name.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let mut line = format!("{:>3}  {}", i + 1, e.name);
+                    if let Some(r) = e.rank {
+                        let _ = write!(line, " {r}");
+                    }
+                    if e.kind != EntrantKind::Player {
+                        let _ = write!(line, " ({}: {members})", e.kind.name());
+                    }
+                    if e.withdrawn {
+                        line.push_str(" [withdrawn]");
+                    }
+                    if suspended.contains(&e.name) {
+                        line.push_str(" [suspended: 罰停]");
+                    }
+                    println!("{line}");
                 }
             }
             store.close().await;

@@ -160,6 +160,85 @@ fn director_runs_a_round_robin_from_the_command_line() {
     assert!(ct.contains("-w!"), "{ct}");
 }
 
+/// Pairs (聯棋) and consultation teams (商談聯棋) are entered with their members and read back.
+#[test]
+fn pairs_and_consultation_teams_are_entered_with_their_members() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agreement = write(
+        dir.path(),
+        "p.toml",
+        &format!("{HEAD}format = {{ kind = \"round-robin\" }}\n"),
+    );
+    let db = dir.path().join("p.db").display().to_string();
+    ok(&["tournament", "create", &agreement, "--db", &db]);
+    ok(&[
+        "tournament",
+        "add",
+        "Li & Chen",
+        "--kind",
+        "pair",
+        "--rank",
+        "4d",
+        "--member",
+        "Li:3d",
+        "--member",
+        "Chen:4段",
+        "--db",
+        &db,
+    ]);
+    ok(&[
+        "tournament",
+        "add",
+        "Club",
+        "--kind",
+        "consultation",
+        "--member",
+        "A",
+        "--member",
+        "B",
+        "--member",
+        "C",
+        "--db",
+        &db,
+    ]);
+    // A pair of three is refused.
+    assert!(!ingo(&[
+        "tournament",
+        "add",
+        "Trio",
+        "--kind",
+        "pair",
+        "--member",
+        "x",
+        "--member",
+        "y",
+        "--member",
+        "z",
+        "--db",
+        &db
+    ])
+    .status
+    .success());
+    ok(&["tournament", "withdraw", "Club", "--db", &db]);
+    let e = json(&["tournament", "entrants", "--json", "--db", &db]);
+    let e = e.as_array().expect("array");
+    assert_eq!(e.len(), 2);
+    assert_eq!(
+        (e[0]["kind"].as_str(), e[0]["rank"].as_str()),
+        (Some("pair"), Some("4d"))
+    );
+    assert_eq!(e[0]["members"][1]["name"], "Chen");
+    assert_eq!(e[0]["members"][1]["rank"], "4d");
+    assert_eq!(
+        (
+            e[1]["kind"].as_str(),
+            e[1]["members"].as_array().map(Vec::len)
+        ),
+        (Some("consultation"), Some(3))
+    );
+    assert_eq!(e[1]["withdrawn"], true);
+}
+
 /// `standings --results`: a plain file, no event; a bye is an empty opponent.
 #[test]
 fn standings_from_a_plain_results_file() {
