@@ -16,6 +16,7 @@ mod matches;
 mod records;
 mod report;
 mod tournament;
+mod verify;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
 #[derive(Parser)]
@@ -105,6 +106,10 @@ struct JudgeArgs {
     /// Judge every line of play (each variation from the root to a leaf), not only the main line.
     #[arg(long)]
     variations: bool,
+    /// For every record that ended by a count (RE like B+3), judge the end of the game (dead
+    /// stones, seki, neutral points filled in turn) and compare the count with RE.
+    #[arg(long)]
+    verify: bool,
 }
 
 #[derive(Args)]
@@ -235,6 +240,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 dead: args.dead,
                 tolerant: args.tolerant,
                 variations: args.variations,
+                verify: args.verify,
             };
             let summary = judge::run(
                 &args.paths,
@@ -334,8 +340,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             records::print_warnings(&args.file, &report.warnings);
             io::stdout().lock().write_all(report.text.as_bytes())?;
             if args.svg.is_some() || args.png.is_some() {
-                let diagram =
+                let mut diagram =
                     ingo_render::Diagram::new(report.game.board()).with_score(Some(&report.score));
+                if let Some(j) = &report.judgement {
+                    let mut seki = j.stones(ingo_player::endgame::Status::Seki);
+                    seki.extend(&j.seki_points);
+                    diagram = diagram
+                        .with_fills(j.fills.iter().map(|f| (f.point, f.color)).collect())
+                        .with_seki(seki);
+                }
                 let options = ingo_render::DiagramOptions {
                     shade_territory: true,
                     last_move: false,

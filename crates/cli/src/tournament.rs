@@ -1463,6 +1463,9 @@ fn game_spec(
             ..a.rules.rules()
         },
         handicap_passes: g.passes,
+        // 有差賽: a tie goes to White in a handicap game; every game whose conditions are not
+        // the agreement's even game is one.
+        handicap_game: g.passes > 0 || g.komi != a.komi,
         tell_time,
         failure: FailurePolicy::default(),
         voids_so_far: voids,

@@ -179,8 +179,9 @@ impl FromStr for Outcome {
                     let k: Komi = rest
                         .parse()
                         .map_err(|_| bad("expected a margin, R, T or F:reason after +"))?;
-                    if k.halves() <= 0 {
-                        return Err(bad("a margin must be positive"));
+                    // `B+0`: a tie, which the rules give to one side (「和棋黑勝」 in an even game).
+                    if k.halves() < 0 {
+                        return Err(bad("a margin cannot be negative"));
                     }
                     WinBy::Points(k)
                 }
@@ -236,7 +237,7 @@ mod tests {
 
     #[test]
     fn bad_results_say_why() {
-        for s in ["", "X+3", "B3", "B+0", "W+F:sleep", "B+abc"] {
+        for s in ["", "X+3", "B3", "B+-1", "W+F:sleep", "B+abc"] {
             assert!(s.parse::<Outcome>().is_err(), "{s}");
         }
     }
