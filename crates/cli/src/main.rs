@@ -15,6 +15,7 @@ mod judge;
 mod matches;
 mod records;
 mod report;
+mod tournament;
 mod verify;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
@@ -55,6 +56,9 @@ enum Cmd {
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
+    /// Tournaments under Ing's competition rules: agreement, entrants, pairing, results,
+    /// standings with A1/A2/B1/B2, crosstables, exports, and engine events run to the end.
+    Tournament(tournament::TournamentArgs),
 }
 
 #[derive(Args)]
@@ -363,6 +367,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Match(args) => matches::run(*args),
+        Cmd::Tournament(args) => {
+            tournament::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Bench(args) => {
             bench::run(args, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
