@@ -25,6 +25,8 @@ pub struct JudgeOptions {
     pub tolerant: bool,
     /// Judge every line of play of the game tree, not only the main line.
     pub variations: bool,
+    /// Judge the end of each game that ended by a count and compare with its `RE`.
+    pub verify: bool,
 }
 
 /// Totals over a run.
@@ -40,6 +42,8 @@ pub struct Summary {
     pub illegal: usize,
     /// Files that could not be read.
     pub errors: usize,
+    /// `--verify`: the judged counts against the recorded ones.
+    pub verify: crate::verify::VerifyTotals,
 }
 
 impl Summary {
@@ -296,6 +300,15 @@ fn judge_record(
             s.result_string()
         ));
     }
+    if opts.verify && rep.illegal.is_none() {
+        if let Some(v) = crate::verify::verify(game, record.info.result.as_deref()) {
+            summary.verify.add(&v);
+            text.push_str(&v.text());
+            if let Value::Object(map) = &mut obj {
+                map.insert("verify".into(), v.json());
+            }
+        }
+    }
     let warnings = line
         .map_or(&record.warnings, |l| &l.warnings)
         .iter()
@@ -447,6 +460,13 @@ pub fn run(
                 format!(", {} skipped", skipped.len())
             }
         )?;
+    }
+    if opts.verify {
+        let totals = summary.verify.text();
+        if !json_out {
+            writeln!(out, "{totals}")?;
+        }
+        eprintln!("{totals}");
     }
     Ok(summary)
 }

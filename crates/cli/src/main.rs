@@ -15,6 +15,8 @@ mod judge;
 mod matches;
 mod records;
 mod report;
+mod tournament;
+mod verify;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
 #[derive(Parser)]
@@ -54,6 +56,9 @@ enum Cmd {
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
+    /// Tournaments under Ing's competition rules: agreement, entrants, pairing, results,
+    /// standings with A1/A2/B1/B2, crosstables, exports, and engine events run to the end.
+    Tournament(tournament::TournamentArgs),
 }
 
 #[derive(Args)]
@@ -101,6 +106,10 @@ struct JudgeArgs {
     /// Judge every line of play (each variation from the root to a leaf), not only the main line.
     #[arg(long)]
     variations: bool,
+    /// For every record that ended by a count (RE like B+3), judge the end of the game (dead
+    /// stones, seki, neutral points filled in turn) and compare the count with RE.
+    #[arg(long)]
+    verify: bool,
 }
 
 #[derive(Args)]
@@ -231,6 +240,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 dead: args.dead,
                 tolerant: args.tolerant,
                 variations: args.variations,
+                verify: args.verify,
             };
             let summary = judge::run(
                 &args.paths,
@@ -330,8 +340,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             records::print_warnings(&args.file, &report.warnings);
             io::stdout().lock().write_all(report.text.as_bytes())?;
             if args.svg.is_some() || args.png.is_some() {
-                let diagram =
+                let mut diagram =
                     ingo_render::Diagram::new(report.game.board()).with_score(Some(&report.score));
+                if let Some(j) = &report.judgement {
+                    let mut seki = j.stones(ingo_player::endgame::Status::Seki);
+                    seki.extend(&j.seki_points);
+                    diagram = diagram
+                        .with_fills(j.fills.iter().map(|f| (f.point, f.color)).collect())
+                        .with_seki(seki);
+                }
                 let options = ingo_render::DiagramOptions {
                     shade_territory: true,
                     last_move: false,
@@ -350,6 +367,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Match(args) => matches::run(*args),
+        Cmd::Tournament(args) => {
+            tournament::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Bench(args) => {
             bench::run(args, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)

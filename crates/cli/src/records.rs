@@ -88,6 +88,8 @@ pub struct ScoreReport {
     pub score: ingo_rules::Score,
     /// The reader's warnings (see [`Position::warnings`]).
     pub warnings: Vec<String>,
+    /// The end-of-game judgement the count comes from, when no dead stones were given.
+    pub judgement: Option<ingo_player::endgame::Judgement>,
 }
 
 /// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
@@ -112,7 +114,15 @@ pub fn score_report(
     if let Some(p) = dead.iter().find(|p| board.color_at(**p).is_none()) {
         bail!("--dead: there is no stone at {}", p.to_gtp(board.height()));
     }
-    let score = game.count(&dead);
+    // Without --dead, the end of the game is judged as a referee counts it: dead stones, seki
+    // and the neutral points filled in turn (填滿計點).
+    let judgement = dead.is_empty().then(|| {
+        ingo_player::endgame::judge_end(&game, &ingo_player::endgame::EndgameConfig::default())
+    });
+    let score = match &judgement {
+        Some(j) => j.score.clone(),
+        None => game.count(&dead),
+    };
     let mut text = format!(
         "{} after {} moves{} ({}): rules {}\n",
         path.display(),
@@ -128,11 +138,15 @@ pub fn score_report(
         },
         game.rules()
     );
+    if let Some(j) = &judgement {
+        text.push_str(&crate::verify::judgement_text(j, board));
+    }
     text.push_str(&crate::report::count_text(&score, board));
     Ok(ScoreReport {
         text,
         game,
         score,
         warnings,
+        judgement,
     })
 }

@@ -1,8 +1,10 @@
 //! Golden tests of `ingo judge` and `ingo score`: output, JSON fields and exit codes, on the
-//! small records in `tests/judge/` (each has a comment saying what it shows). Regenerate the
-//! `.out` files with `INGO_BLESS=1 cargo test --test judge_golden` and review the diff. What a
-//! command writes on standard error (warnings, errors) is kept in a `.err` file beside the `.out`
-//! when there is any.
+//! small records in `tests/data/` (each has a comment saying what it shows; the GTP and bench
+//! tests read some of them too), run from that folder; the expected outputs are the `.out` files
+//! in `tests/judge/`. `judge .` judges the whole folder, so a record added there shows up in
+//! `folder_json.out`. Regenerate the `.out` files with `INGO_BLESS=1 cargo test --test
+//! judge_golden` and review the diff. What a command writes on standard error (warnings, errors)
+//! is kept in a `.err` file beside the `.out` when there is any.
 
 use std::fs;
 use std::path::Path;
@@ -17,7 +19,7 @@ fn ingo(args: &[&str]) -> (String, i32) {
 fn ingo_both(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
         .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"))
         .output()
         .expect("ingo runs");
     let code = out

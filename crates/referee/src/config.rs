@@ -5,40 +5,10 @@ use std::{fmt, path::PathBuf, time::Duration};
 use ingo_clock::TimeControl;
 use ingo_competition::{handicap, HandicapScale, Rank};
 use ingo_rules::{Color, Komi, Rules};
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::engine_id::EngineId;
 use crate::error::ConfigError;
-
-/// One of the two engines of a match: `A` (given first, `--black`) or `B` (`--white`).
-///
-/// Colours change from game to game ([`ColorPolicy`]), so results are kept per engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum EngineId {
-    /// The first engine.
-    A,
-    /// The second engine.
-    B,
-}
-
-impl EngineId {
-    /// The other engine.
-    pub fn other(self) -> EngineId {
-        match self {
-            EngineId::A => EngineId::B,
-            EngineId::B => EngineId::A,
-        }
-    }
-}
-
-impl fmt::Display for EngineId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EngineId::A => "A",
-            EngineId::B => "B",
-        })
-    }
-}
 
 /// How to start one engine, and what is known about it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,9 +20,8 @@ use ingo_rules::{Board, ByColor, Color, Game, GameEnd, Komi, Move, Phase, Point,
 use ingo_sgf::{GameInfo, MoveInfo, WriteInfo};
 
 use crate::{
-    config::{
-        EngineId, EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts, VoidExhausted,
-    },
+    config::{EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts, VoidExhausted},
+    engine_id::EngineId,
     error::{ConfigError, RefereeError},
 };
 
