@@ -164,14 +164,6 @@ pub fn result_json(score: &Score) -> Value {
     })
 }
 
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Playing => "playing",
-        Phase::Suspended => "suspended",
-        Phase::Ended => "ended",
-    }
-}
-
 /// Judges one game of a file; returns its JSON report and text line.
 fn judge_record(
     file: &Path,
@@ -227,7 +219,7 @@ fn judge_record(
         "size": record.width,
         "moves": total_moves,
         "illegal": illegal,
-        "phase": phase_name(game.phase()),
+        "phase": game.phase().as_str(),
         "result": score.as_ref().map(result_json),
     });
     if let Value::Object(map) = &mut obj {
@@ -283,7 +275,7 @@ fn judge_record(
     );
     match &rep.illegal {
         Some(m) => text.push_str(&format!("illegal {m}")),
-        None => text.push_str(&format!("legal, {}", phase_name(game.phase()))),
+        None => text.push_str(&format!("legal, {}", game.phase())),
     }
     if !rep.forced.is_empty() {
         text.push_str(&format!(

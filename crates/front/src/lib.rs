@@ -30,7 +30,7 @@ mod table;
 #[cfg(feature = "serde")]
 mod wire;
 
-use ingo_rules::{Game, Phase, PlayErrorKind, Point};
+use ingo_rules::{Game, PlayErrorKind, Point};
 
 pub use report::count_text;
 pub use table::{DeadProposal, Event, Settings, Table, TableError};
@@ -41,16 +41,6 @@ pub use table::{DeadProposal, Event, Settings, Table, TableError};
 /// Every caller in this crate goes through this function, so a better judge is swapped in here.
 pub fn estimate_dead(game: &Game) -> Vec<Point> {
     ingo_player::estimate_dead(game, ingo_player::DEAD_PLAYOUTS)
-}
-
-/// The name of a phase as GTP's `ingo-phase` and `showboard` give it: `playing`, `suspended`,
-/// `ended`.
-pub fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Playing => "playing",
-        Phase::Suspended => "suspended",
-        Phase::Ended => "ended",
-    }
 }
 
 /// Why a move is refused, in one sentence for a player (beside the reason code,

@@ -52,6 +52,27 @@ pub enum Phase {
     Ended,
 }
 
+impl Phase {
+    /// The three phases, in the order a game goes through them.
+    pub const ALL: [Phase; 3] = [Phase::Playing, Phase::Suspended, Phase::Ended];
+
+    /// The phase's one-word name, as GTP's `ingo-phase`, `showboard` and the judge's reports
+    /// give it: `playing`, `suspended`, `ended`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Playing => "playing",
+            Phase::Suspended => "suspended",
+            Phase::Ended => "ended",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameEnd {

@@ -188,12 +188,10 @@ fn run_case(file: &Path, case: &str, v: Variant) -> usize {
                 checks += 1;
                 match words.get(1).copied() {
                     Some("phase") => {
-                        let want = match words[2] {
-                            "playing" => Phase::Playing,
-                            "suspended" => Phase::Suspended,
-                            "ended" => Phase::Ended,
-                            p => panic!("unknown phase {p}"),
-                        };
+                        let want = Phase::ALL
+                            .into_iter()
+                            .find(|p| p.as_str() == words[2])
+                            .unwrap_or_else(|| panic!("unknown phase {}", words[2]));
                         assert_eq!(game.phase(), want, "{}", ctx(t));
                     }
                     Some("removed") => {

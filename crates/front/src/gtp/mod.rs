@@ -29,7 +29,7 @@ use ingo_rules::{ByColor, Color, Game, Move, Phase, Point, Preset, Rules};
 
 pub use command::{find, parse, Args, GtpCommand, ReportedTime, Spec, Status, COMMANDS};
 
-use crate::{phase_name, Settings, Table, TableError};
+use crate::{Settings, Table, TableError};
 
 /// The clock as the controller describes it (`time_settings`, `kgs-time_settings`,
 /// `time_left`): the engine's own time, which the built-in player plans with.
@@ -354,7 +354,7 @@ impl GtpFront {
                     .map_or("legal", |k| k.code())
                     .into())
             }
-            GtpCommand::Phase => Ok(phase_name(self.game().phase()).into()),
+            GtpCommand::Phase => Ok(self.game().phase().as_str().into()),
             GtpCommand::Count => Ok(crate::count_text(&self.table.count(), self.game().board())),
             GtpCommand::AgreeDead(dead) => {
                 if let Some(&p) = dead
@@ -411,7 +411,7 @@ impl GtpFront {
             "to move: {}, moves: {}, phase: {}\n",
             g.to_move(),
             g.move_count(),
-            phase_name(g.phase())
+            g.phase()
         ));
         s.push_str(&format!(
             "stones lost: black {}, white {}\nrules: {}",
