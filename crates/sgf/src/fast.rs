@@ -6,8 +6,8 @@
 //! ([`crate::syntax::nesting_depth`]) before handing the text to sgf-parse, whose lexer makes a
 //! `Vec<char>` per value, a token list for the whole file and a clone of every identifier and
 //! value, several allocations for every `B[pd]`. This module reads plain text once, by hand, and
-//! [`records`] takes the moves of each game's main line straight into [`Record`]s without
-//! building a tree; [`Record::sgf_root`] builds sgf-parse's tree from the game's text ([`tree`])
+//! [`records`](crate::record::records) takes the moves of each game's main line straight into [`Record`](crate::Record)s without
+//! building a tree; [`Record::sgf_root`](crate::Record::sgf_root) builds sgf-parse's tree from the game's text ([`tree`])
 //! only when a caller (writing, variations) asks for it. It makes the judge path several times
 //! faster (`ingo bench judge`, `BENCHMARKS.md`) and changes no result (see the promise below).
 //!
@@ -16,7 +16,7 @@
 //! by `[`, values closed by `]` (with `\` escapes), and a root node whose `GM`, if any, is
 //! exactly `GM[1]` (Go). On anything else — junk, a stray `]`, a missing `;`, a node after a
 //! variation, an unclosed value, a line of play deeper than the limit, non-ASCII bytes outside
-//! values — [`records`] and [`parse`] return `None` and the caller takes the full path (repairs,
+//! values — [`records`](crate::record::records) and [`parse`] return `None` and the caller takes the full path (repairs,
 //! depth guard, sgf-parse), which alone decides about errors, warnings and repairs. Both read
 //! the text the same way ([`read`]); they differ only in what they make of it.
 //!
@@ -27,7 +27,7 @@
 //! * [`crate::syntax::repair`] would find nothing to repair (so no warning is lost), and
 //!   [`crate::syntax::nesting_depth`] is at most `max_depth`;
 //!
-//! and [`records`] returns, game by game, what [`Record::from_tree`] makes of those trees.
+//! and [`records`](crate::record::records) returns, game by game, what [`Record::from_tree`](crate::Record::from_tree) makes of those trees.
 //!
 //! `tests/fast_path.rs` checks that both paths give the same records (trees included) on every
 //! file of the corpus (`INGO_FULL_CORPUS=1`; a sample otherwise), and the `sgf_parse` fuzz
@@ -36,12 +36,9 @@
 use sgf_parse::go::{Move, Point, Prop};
 use sgf_parse::{GameTree, SgfNode, SgfProp};
 
-use crate::error::ErrorKind;
-use crate::record::{Record, RecordBuilder, Tree};
-
 /// What is done with the text as it is read. The reading (and whether the text is accepted) is
 /// the same whatever the sink.
-trait Sink {
+pub(crate) trait Sink {
     /// Whether the properties of nodes off the main line are wanted.
     const ALL_NODES: bool;
     /// A `(`; `top` when it opens a game tree of the collection.
@@ -79,7 +76,7 @@ struct Value {
 /// Reads `text` into `sink` when it is well-formed SGF of Go whose lines of play are at most
 /// `max_depth` nodes deep; `None` for anything else (see the module documentation), in which
 /// case the sink may have been given part of the text.
-fn read<S: Sink>(text: &str, max_depth: usize, sink: &mut S) -> Option<()> {
+pub(crate) fn read<S: Sink>(text: &str, max_depth: usize, sink: &mut S) -> Option<()> {
     let b = text.as_bytes();
     let mut levels: Vec<Level> = Vec::new();
     let mut depth = 0usize;
@@ -213,7 +210,7 @@ pub(crate) fn parse(text: &str, max_depth: usize) -> Option<Vec<GameTree>> {
     Some(sink.trees)
 }
 
-/// The tree of one game tree's text that [`records`] accepted (so the fast path takes it).
+/// The tree of one game tree's text that [`records`](crate::record::records) accepted (so the fast path takes it).
 pub(crate) fn tree(text: &str) -> SgfNode<Prop> {
     let tree = parse(text, crate::MAX_DEPTH).and_then(|trees| trees.into_iter().next());
     debug_assert!(tree.is_some(), "a game tree read once reads again");
@@ -229,71 +226,6 @@ pub(crate) fn tree(text: &str) -> SgfNode<Prop> {
                 .unwrap_or_default()
         }
     }
-}
-
-/// Builds the records straight from the main lines, without the trees (built on demand from the
-/// text of each game tree, [`Record::sgf_root`]).
-#[derive(Default)]
-struct RecordSink {
-    games: Vec<Result<Record, ErrorKind>>,
-    /// The game being read: its root's properties and the record so far, or why it fails.
-    game: Option<Result<(Vec<Prop>, RecordBuilder), ErrorKind>>,
-}
-
-impl Sink for RecordSink {
-    const ALL_NODES: bool = false;
-
-    fn open(&mut self, top: bool) {
-        if top {
-            self.game = None;
-        }
-    }
-
-    fn node(&mut self, props: &mut Vec<Prop>, main: bool) -> Option<()> {
-        debug_assert!(main);
-        match &mut self.game {
-            None => {
-                let root = std::mem::take(props);
-                let game = RecordBuilder::start(&root).and_then(|mut builder| {
-                    builder.node(&root)?;
-                    Ok((root, builder))
-                });
-                self.game = Some(game);
-            }
-            Some(Ok((_, builder))) => {
-                if let Err(e) = builder.node(props) {
-                    self.game = Some(Err(e));
-                }
-            }
-            Some(Err(_)) => {}
-        }
-        Some(())
-    }
-
-    fn close(&mut self, tree: Option<&str>) -> Option<()> {
-        if let Some(text) = tree {
-            let record = match self.game.take()? {
-                Ok((root, builder)) => {
-                    let mut record = builder.finish(&root);
-                    record.set_tree(Tree::Text(text.into()));
-                    Ok(record)
-                }
-                Err(e) => Err(e),
-            };
-            self.games.push(record);
-        }
-        Some(())
-    }
-}
-
-/// The records of `text` (one result per game tree), read from the main lines without building
-/// the trees, when `text` is well-formed SGF of Go whose lines of play are at most `max_depth`
-/// nodes deep; `None` for anything else (see the module documentation). Each is what
-/// [`Record::from_tree`] gives for the tree that [`parse`] reads.
-pub(crate) fn records(text: &str, max_depth: usize) -> Option<Vec<Result<Record, ErrorKind>>> {
-    let mut sink = RecordSink::default();
-    read(text, max_depth, &mut sink)?;
-    Some(sink.games)
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {

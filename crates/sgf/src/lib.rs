@@ -55,6 +55,7 @@ mod decode;
 mod error;
 mod fast;
 mod lines;
+mod names;
 mod record;
 mod replay;
 mod syntax;
@@ -64,13 +65,12 @@ use std::path::Path;
 
 pub use error::{ErrorKind, Limit, Position, Repair, SgfError, SyntaxReason, Warning};
 pub use lines::{replay_line, Departure, Line, Lines};
-pub use record::{map_rules, GameInfo, Record, RecordedMove, RulesMapping, SetupEvent};
+pub use names::{map_rules, rules_sgf_name, RulesMapping};
+pub use record::{GameInfo, Record, RecordedMove, SetupEvent};
 pub use replay::{replay, replay_moves, IllegalMove, InsertedPass, Replay, ReplayMode};
 /// The SGF parser this crate builds on, re-exported for [`Record::sgf_root`].
 pub use sgf_parse;
-pub use write::{
-    preset_of, rules_sgf_name, write, write_collection, write_game, write_tree, MoveInfo, WriteInfo,
-};
+pub use write::{preset_of, write, write_collection, write_game, write_tree, MoveInfo, WriteInfo};
 
 /// The most nodes in one line of play (root to leaf, variations included) that the reader
 /// accepts. sgf-parse nests each node inside the one before it and frees the tree recursively,
@@ -341,7 +341,7 @@ fn parse_decoded(
     options.limits.check(Limit::Games, games)?;
     options.limits.check(Limit::Nodes, nodes)?;
     if fast_path {
-        if let Some(games) = fast::records(text, MAX_DEPTH) {
+        if let Some(games) = record::records(text, MAX_DEPTH) {
             let several = games.len() > 1;
             return with_warnings(games.into_iter(), several, warnings);
         }

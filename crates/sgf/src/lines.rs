@@ -221,6 +221,13 @@ pub fn replay_line(
     .map_err(|e| e.in_line(line.to_string()))
 }
 
+impl Record {
+    /// Every line of play of the game tree, the main line first: see [`Line`](crate::Line).
+    pub fn lines(&self) -> Lines<'_> {
+        Lines::new(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use ingo_rules::Point;

@@ -8,6 +8,8 @@ use sgf_parse::go::{self, Prop};
 use sgf_parse::{GameTree, SgfNode};
 
 use crate::error::{ErrorKind, SgfError, Warning};
+use crate::fast::{read, Sink};
+use crate::names::{letter, map_rules, RulesMapping, BLACK_PENALTY, WHITE_PENALTY};
 
 /// One move of the main line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,102 +90,6 @@ pub struct GameInfo {
     pub source: Option<String>,
     /// `AP`: the application that wrote the file, `name:version`.
     pub application: Option<String>,
-}
-
-/// How an `RU` value was mapped to a [`Preset`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RulesMapping {
-    /// The preset.
-    pub preset: Preset,
-    /// Whether the preset is the ruleset itself (rather than the nearest one).
-    pub exact: bool,
-    /// Which mapping was done, in a few words.
-    pub note: &'static str,
-}
-
-/// Maps an SGF `RU` value to the nearest [`Preset`].
-///
-/// `GOE`, `Ing`, `Ing Goe`, `SST` (and 應氏/应氏) are Ing's rules. Chinese, Japanese and
-/// Tromp–Taylor map to their presets; Korean to Japanese (territory rules), AGA to Chinese (area
-/// counting), New Zealand to Tromp–Taylor (area counting, suicide allowed, superko). Anything else
-/// (`Pair go`, `Free handicap placement`…) is `None`.
-///
-/// ```
-/// use ingo_sgf::map_rules;
-/// use ingo_rules::Preset;
-/// assert_eq!(map_rules("GOE").map(|m| m.preset), Some(Preset::Ing));
-/// assert_eq!(map_rules("Tromp/Taylor").map(|m| m.preset), Some(Preset::TrompTaylor));
-/// assert!(!map_rules("New Zealand").expect("known").exact);
-/// assert_eq!(map_rules("Pair go"), None);
-/// ```
-pub fn map_rules(ru: &str) -> Option<RulesMapping> {
-    let norm: String = ru
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-        .collect();
-    let norm = norm.split_whitespace().collect::<Vec<_>>().join(" ");
-    let m = |preset, exact, note| {
-        Some(RulesMapping {
-            preset,
-            exact,
-            note,
-        })
-    };
-    let has = |s: &str| ru.contains(s);
-    match norm.as_str() {
-        "ing" | "goe" | "ing goe" | "sst" | "ing s" | "ing rules" | "ing s rules" | "ing sst" => {
-            m(Preset::Ing, true, "Ing's rules")
-        }
-        "katago ing" | "ogs ing" | "psk ing" => m(
-            Preset::KataGoIng,
-            true,
-            "Ing as KataGo and OGS play it (positional superko)",
-        ),
-        "chinese" | "cn" | "chn" | "china" | "chinese rules" => m(
-            Preset::Chinese,
-            true,
-            "Chinese rules (area counting, simple ko)",
-        ),
-        "old chinese" => m(
-            Preset::Chinese,
-            false,
-            "old Chinese rules read as Chinese (area counting, simple ko)",
-        ),
-        "japanese" | "jp" | "jpn" | "japan" | "japanese rules" => m(
-            Preset::Japanese,
-            true,
-            "Japanese rules (simple ko, no suicide)",
-        ),
-        "korean" | "kr" | "kor" | "korea" => m(
-            Preset::Japanese,
-            false,
-            "Korean rules read as Japanese (territory rules, simple ko, no suicide)",
-        ),
-        "aga" | "aga rules" => m(
-            Preset::Chinese,
-            false,
-            "AGA rules read as Chinese (area counting; AGA's situational superko becomes simple ko)",
-        ),
-        "nz" | "new zealand" | "new zealand rules" => m(
-            Preset::TrompTaylor,
-            false,
-            "New Zealand rules read as Tromp-Taylor (area counting, suicide allowed; situational \
-             superko becomes positional)",
-        ),
-        "tromp taylor" | "tromptaylor" | "tt" | "tromp taylor rules" => {
-            m(Preset::TrompTaylor, true, "Tromp-Taylor rules")
-        }
-        _ if has("應氏") || has("应氏") => m(Preset::Ing, true, "Ing's rules"),
-        _ if has("中国") || has("中國") => m(Preset::Chinese, true, "Chinese rules"),
-        _ if has("日本") => m(Preset::Japanese, true, "Japanese rules"),
-        _ if has("韩国") || has("韓國") || has("한국") => m(
-            Preset::Japanese,
-            false,
-            "Korean rules read as Japanese (territory rules, simple ko, no suicide)",
-        ),
-        _ => None,
-    }
 }
 
 /// A game read from SGF: one game tree of a collection.
@@ -327,11 +233,6 @@ impl Record {
         dead.sort();
         dead.dedup();
         Some(dead)
-    }
-
-    /// Every line of play of the game tree, the main line first: see [`Line`](crate::Line).
-    pub fn lines(&self) -> crate::Lines<'_> {
-        crate::lines::Lines::new(self)
     }
 
     /// Gives the record its tree.
@@ -675,8 +576,8 @@ fn read_penalties(root: &[Prop], warnings: &mut Vec<Warning>) -> ByColor<i32> {
             continue;
         };
         let color = match id.as_str() {
-            crate::write::BLACK_PENALTY => Color::Black,
-            crate::write::WHITE_PENALTY => Color::White,
+            BLACK_PENALTY => Color::Black,
+            WHITE_PENALTY => Color::White,
             _ => continue,
         };
         let raw = values.join("][");
@@ -752,11 +653,6 @@ fn board_size(root: &[Prop]) -> Result<(usize, usize), ErrorKind> {
 
 /// The SGF letters of a sgf-parse point (`a`–`z`, then `A`–`Z`).
 fn sgf_name(p: &go::Point) -> String {
-    let letter = |v: u8| match v {
-        0..=25 => (b'a' + v) as char,
-        26..=51 => (b'A' + v - 26) as char,
-        _ => '?',
-    };
     format!("{}{}", letter(p.x), letter(p.y))
 }
 
@@ -967,6 +863,71 @@ fn read_komi(raw: &str, preset: Option<Preset>) -> (Option<Komi>, Option<Warning
         }
     }
     (None, warn("not a whole or half point; ignored".into()))
+}
+
+/// Builds the records straight from the main lines, without the trees (built on demand from the
+/// text of each game tree, [`Record::sgf_root`]).
+#[derive(Default)]
+struct RecordSink {
+    games: Vec<Result<Record, ErrorKind>>,
+    /// The game being read: its root's properties and the record so far, or why it fails.
+    game: Option<Result<(Vec<Prop>, RecordBuilder), ErrorKind>>,
+}
+
+impl Sink for RecordSink {
+    const ALL_NODES: bool = false;
+
+    fn open(&mut self, top: bool) {
+        if top {
+            self.game = None;
+        }
+    }
+
+    fn node(&mut self, props: &mut Vec<Prop>, main: bool) -> Option<()> {
+        debug_assert!(main);
+        match &mut self.game {
+            None => {
+                let root = std::mem::take(props);
+                let game = RecordBuilder::start(&root).and_then(|mut builder| {
+                    builder.node(&root)?;
+                    Ok((root, builder))
+                });
+                self.game = Some(game);
+            }
+            Some(Ok((_, builder))) => {
+                if let Err(e) = builder.node(props) {
+                    self.game = Some(Err(e));
+                }
+            }
+            Some(Err(_)) => {}
+        }
+        Some(())
+    }
+
+    fn close(&mut self, tree: Option<&str>) -> Option<()> {
+        if let Some(text) = tree {
+            let record = match self.game.take()? {
+                Ok((root, builder)) => {
+                    let mut record = builder.finish(&root);
+                    record.set_tree(Tree::Text(text.into()));
+                    Ok(record)
+                }
+                Err(e) => Err(e),
+            };
+            self.games.push(record);
+        }
+        Some(())
+    }
+}
+
+/// The records of `text` (one result per game tree), read from the main lines without building
+/// the trees, when `text` is well-formed SGF of Go whose lines of play are at most `max_depth`
+/// nodes deep; `None` for anything else (see the module documentation). Each is what
+/// [`Record::from_tree`] gives for the tree that [`parse`] reads.
+pub(crate) fn records(text: &str, max_depth: usize) -> Option<Vec<Result<Record, ErrorKind>>> {
+    let mut sink = RecordSink::default();
+    read(text, max_depth, &mut sink)?;
+    Some(sink.games)
 }
 
 #[cfg(test)]

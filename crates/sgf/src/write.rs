@@ -12,12 +12,8 @@ use ingo_rules::{Color, Game, GameEnd, Move, Owner, Point, Preset, Rules};
 use sgf_parse::go::{self, Prop};
 use sgf_parse::{SgfNode, SgfProp};
 
+use crate::names::{letter, rules_sgf_name, BLACK_PENALTY, WHITE_PENALTY};
 use crate::record::{GameInfo, Record};
-
-/// ingo's private root property for Black's time-penalty points (Ing's 罰點), a whole number.
-pub(crate) const BLACK_PENALTY: &str = "BP";
-/// ingo's private root property for White's time-penalty points.
-pub(crate) const WHITE_PENALTY: &str = "WP";
 
 /// Lines are broken before a node once they are this long.
 const LINE_WIDTH: usize = 72;
@@ -183,28 +179,6 @@ pub struct MoveInfo {
     pub time_left: Option<Duration>,
     /// `OB` or `OW` (the mover's): byo-yomi periods, or Canadian stones, left after the move.
     pub periods_left: Option<u32>,
-}
-
-/// The `RU` value ingo writes for a preset: `GOE` for Ing's rules (the name the SGF standard
-/// gives them), `katago-ing`, `Chinese`, `Tromp-Taylor`, `Japanese`. [`crate::map_rules`] maps
-/// each back to its preset.
-///
-/// ```
-/// use ingo_rules::Preset;
-/// use ingo_sgf::{map_rules, rules_sgf_name};
-/// assert_eq!(rules_sgf_name(Preset::Ing), "GOE");
-/// for preset in Preset::ALL {
-///     assert_eq!(map_rules(rules_sgf_name(preset)).map(|m| m.preset), Some(preset));
-/// }
-/// ```
-pub fn rules_sgf_name(preset: Preset) -> &'static str {
-    match preset {
-        Preset::Ing => "GOE",
-        Preset::KataGoIng => "katago-ing",
-        Preset::Chinese => "Chinese",
-        Preset::TrompTaylor => "Tromp-Taylor",
-        Preset::Japanese => "Japanese",
-    }
 }
 
 /// The preset `rules` are: the one equal to them, komi included, else the first one (in
@@ -429,16 +403,6 @@ fn escape(s: &str) -> String {
 /// Escapes one part of a composed value: `\`, `]` and `:`.
 fn escape_compose(s: &str) -> String {
     escape(s).replace(':', "\\:")
-}
-
-/// The SGF letter of a coordinate (`a`–`z`, then `A`–`Z` as FF\[4] counts on).
-fn letter(v: u8) -> char {
-    match v {
-        0..=25 => char::from(b'a' + v),
-        26..=51 => char::from(b'A' + v - 26),
-        // sgf-parse reads no other letter, so no tree holds one.
-        _ => '?',
-    }
 }
 
 fn point_name(p: &go::Point) -> String {
@@ -674,7 +638,7 @@ mod tests {
     fn presets() {
         for preset in Preset::ALL {
             assert_eq!(preset_of(&preset.rules()), Some(preset));
-            let mapped = crate::map_rules(rules_sgf_name(preset)).expect("known");
+            let mapped = crate::names::map_rules(rules_sgf_name(preset)).expect("known");
             assert_eq!((mapped.preset, mapped.exact), (preset, true));
         }
         // Komi alone does not change the preset.
