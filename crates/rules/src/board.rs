@@ -28,8 +28,9 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// The cell of a stone of `color`.
     #[inline]
-    fn of(color: Color) -> Cell {
+    pub(crate) fn of(color: Color) -> Cell {
         match color {
             Color::Black => Cell::Black,
             Color::White => Cell::White,

@@ -222,10 +222,7 @@ impl Game {
             } else {
                 ply.color.opponent()
             };
-            let cell = match lost {
-                Color::Black => Cell::Black,
-                Color::White => Cell::White,
-            };
+            let cell = Cell::of(lost);
             for p in self.removed_by(k) {
                 cells[p.idx()] = cell;
             }

@@ -194,10 +194,7 @@ impl Game {
         let mut b = self.board.clone();
         let mut scratch = Vec::new();
         b.play_unchecked(p, color, &mut scratch);
-        b.cells[q.idx()] = match color.opponent() {
-            Color::Black => Cell::Black,
-            Color::White => Cell::White,
-        };
+        b.cells[q.idx()] = Cell::of(color.opponent());
         *self.cells_at(t) == b.cells
     }
 
