@@ -6,17 +6,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use ingo_rules::{Phase, Point, Preset, Rules, Score};
+use ingo_rules::{Phase, Point, Preset, Score};
 use ingo_sgf::{replay, replay_line, Line, Record, ReplayMode};
 use serde_json::{json, Value};
 use walkdir::WalkDir;
 
 /// What to judge and how.
 pub struct JudgeOptions {
-    /// Rules for every record instead of the record's own `RU` (Ing when absent).
-    pub rules: Option<Rules>,
-    /// The preset name reported with `rules`.
-    pub rules_name: Option<&'static str>,
+    /// The preset for every record instead of the record's own `RU` (Ing when absent); its
+    /// name is the one reported.
+    pub rules: Option<Preset>,
     /// Count the final position even when the game has not ended.
     pub count: bool,
     /// Stones to take off as dead before counting (GTP names).
@@ -174,7 +173,7 @@ fn judge_record(
     summary: &mut Summary,
 ) -> anyhow::Result<Judged> {
     let (rules, rules_name) = match opts.rules {
-        Some(r) => (r, opts.rules_name.unwrap_or("custom")),
+        Some(p) => (p.rules(), p.name()),
         None => {
             let preset = record.rules.map_or(Preset::Ing, |m| m.preset);
             (record.rules_or(Preset::Ing), preset.name())

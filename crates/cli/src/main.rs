@@ -234,8 +234,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Judge(args) => {
             let opts = judge::JudgeOptions {
-                rules: args.rules.map(Preset::rules),
-                rules_name: args.rules.map(Preset::name),
+                rules: args.rules,
                 count: args.count,
                 dead: args.dead,
                 tolerant: args.tolerant,
