@@ -374,8 +374,9 @@ fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// A started engine and what the referee learnt about it.
-struct Player {
+/// A started engine process and what the referee learnt about it (not to be confused with
+/// `ingo_player::Player`, the search player, nor [`PlayerSpec`], how to start an engine).
+struct RunningEngine {
     id: EngineId,
     engine: Engine,
     dialect: GtpDialect,
@@ -407,7 +408,7 @@ struct Referee<'a> {
     spec: &'a GameSpec,
     game: Game,
     clock: Clock,
-    players: ByColor<Player>,
+    players: ByColor<RunningEngine>,
     start: Instant,
     moves: Vec<MoveInfo>,
     notes: Vec<String>,
@@ -533,7 +534,7 @@ pub fn play_game(
     })
 }
 
-fn spawn(p: &PlayerSpec) -> Result<Player, RefereeError> {
+fn spawn(p: &PlayerSpec) -> Result<RunningEngine, RefereeError> {
     let spawn_error = |source| RefereeError::Spawn {
         engine: p.engine,
         command: p.spec.command.clone(),
@@ -545,7 +546,7 @@ fn spawn(p: &PlayerSpec) -> Result<Player, RefereeError> {
         builder = builder.current_dir(dir.clone());
     }
     let engine = builder.spawn().map_err(spawn_error)?;
-    Ok(Player {
+    Ok(RunningEngine {
         id: p.engine,
         engine,
         dialect: GtpDialect::Standard,
