@@ -51,5 +51,5 @@ pub mod server;
 pub use crate::{
     engine::{Engine, EngineError, Reply},
     gnugo::{find_gnugo, DEBIAN_GNUGO},
-    protocol::{parse_vertex, Command, GenmoveReply, Response},
+    protocol::{parse_color, parse_vertex, Command, GenmoveReply, Response},
 };

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use ingo_clock::GtpTimeSettings;
-use ingo_gtp::parse_vertex;
+use ingo_gtp::{parse_color, parse_vertex};
 use ingo_rules::{Color, KoRule, Komi, Move, Point, Preset, SuicideRule};
 
 /// A GTP command with its arguments parsed.
@@ -121,7 +121,7 @@ impl<'a> Args<'a> {
 
     fn color(&self, i: usize) -> Result<Color, String> {
         let s = self.get(i, "colour")?;
-        s.parse::<Color>().map_err(|e| format!("syntax error: {e}"))
+        parse_color(s).map_err(|e| format!("syntax error: {e}"))
     }
 
     fn vertex_text(&self, s: &str) -> Result<Move, String> {

@@ -13,7 +13,9 @@ mod vertex;
 
 use std::fmt;
 
-pub use self::vertex::{parse_vertex, GenmoveReply, VertexError, MAX_BOARD_SIZE};
+pub use self::vertex::{
+    parse_color, parse_vertex, ColorError, GenmoveReply, VertexError, MAX_BOARD_SIZE,
+};
 
 /// How many characters of offending input an error message quotes.
 ///

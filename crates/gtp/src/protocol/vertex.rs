@@ -3,9 +3,9 @@
 //! The coordinates themselves (columns `A`–`Z` without `I`, rows from the bottom) are
 //! [`Move::from_gtp`] and [`Move::to_gtp`] in `ingo-rules`; this module adds what the protocol
 //! demands on top: a square board of at most 25 lines, and one spelling per vertex. Colours are
-//! `ingo_rules::Color`, whose `FromStr` reads GTP's `b`, `black`, `w` and `white`.
+//! `ingo_rules::Color`, read by [`parse_color`] with GTP's own error message.
 
-use ingo_rules::Move;
+use ingo_rules::{Color, Move};
 
 use super::quote;
 
@@ -61,6 +61,37 @@ pub fn parse_vertex(s: &str, size: u8) -> Result<Move, VertexError> {
         vertex: s.to_ascii_uppercase(),
         size,
     })
+}
+
+/// Parses a GTP colour: `b`, `black`, `w` or `white` in any case.
+///
+/// ```
+/// use ingo_gtp::protocol::parse_color;
+/// use ingo_rules::Color;
+///
+/// assert_eq!(parse_color("WHITE"), Ok(Color::White));
+/// assert!(parse_color("purple").is_err());
+/// ```
+///
+/// # Errors
+///
+/// [`ColorError`] for anything else, quoting the text (shortened if very long).
+pub fn parse_color(s: &str) -> Result<Color, ColorError> {
+    if s.eq_ignore_ascii_case("b") || s.eq_ignore_ascii_case("black") {
+        Ok(Color::Black)
+    } else if s.eq_ignore_ascii_case("w") || s.eq_ignore_ascii_case("white") {
+        Ok(Color::White)
+    } else {
+        Err(ColorError { input: quote(s) })
+    }
+}
+
+/// Text that is not a GTP color.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid color {input:?}: expected b, black, w or white")]
+pub struct ColorError {
+    /// The text received (shortened if very long).
+    pub input: String,
 }
 
 /// Text that is not a vertex on the given board.
@@ -241,9 +272,27 @@ mod tests {
         assert!(GenmoveReply::parse("resigns", 9).is_err());
     }
 
+    #[test]
+    fn colors() {
+        for s in ["b", "B", "black", "BlAcK"] {
+            assert_eq!(parse_color(s), Ok(Color::Black), "{s}");
+        }
+        for s in ["w", "W", "white", "WHITE"] {
+            assert_eq!(parse_color(s), Ok(Color::White), "{s}");
+        }
+        for s in ["", "bl", "blacks", "x", " b", "empty"] {
+            assert!(parse_color(s).is_err(), "{s:?}");
+        }
+        assert_eq!(
+            parse_color("x").map_err(|e| e.to_string()),
+            Err("invalid color \"x\": expected b, black, w or white".into())
+        );
+    }
+
     proptest! {
         #[test]
         fn parse_never_panics(s in any::<String>(), size in any::<u8>()) {
+            let _ = parse_color(&s);
             let _ = parse_vertex(&s, size);
             let _ = GenmoveReply::parse(&s, size);
         }
