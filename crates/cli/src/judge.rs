@@ -1,10 +1,12 @@
 //! `ingo judge`: replay game records under Ing's rules (or another preset), stop at the first
 //! illegal move, and report; `--count` counts the final position.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::Context;
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use ingo_rules::{Phase, Point, Preset, Rules, Score};
 use ingo_sgf::{replay, replay_line, Line, Record, ReplayMode};
@@ -122,12 +124,6 @@ pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<(PathBu
         }
     }
     (files, skipped, errors)
-}
-
-/// The `.sgf` files named by `inputs` (see [`find_files`]), what was skipped left out: the
-/// corpus of `ingo bench`.
-pub fn collect_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    Ok(find_files(inputs).0)
 }
 
 pub fn parse_points(names: &[String], width: usize, height: usize) -> anyhow::Result<Vec<Point>> {
@@ -332,7 +328,7 @@ struct Judged {
 /// Judges every file, printing one line (or JSON object) per game on `out` and the warnings and
 /// errors of the text output on `err`, and returns the totals. With `json_out`, an unreadable
 /// file is a JSON object with an `error` field on `out`, like the verdicts.
-pub fn run(
+pub fn judge_all(
     inputs: &[PathBuf],
     json_out: bool,
     opts: &JudgeOptions,
@@ -469,4 +465,60 @@ pub fn run(
         eprintln!("{totals}");
     }
     Ok(summary)
+}
+
+/// Arguments of `ingo judge`.
+#[derive(Args)]
+pub struct JudgeArgs {
+    /// SGF files, or folders searched recursively for *.sgf.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One JSON object per game on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Rules preset for every record, instead of the record's RU (Ing when RU is absent).
+    #[arg(long)]
+    rules: Option<Preset>,
+    /// Count the final position even when the game has not ended (every stone alive unless --dead).
+    #[arg(long)]
+    count: bool,
+    /// Dead stones to take off before counting, GTP names separated by commas (C3,D4).
+    #[arg(long, value_delimiter = ',')]
+    dead: Vec<String>,
+    /// Accept ko retakes that Ing's rules refuse (mistaken captures, 誤提) and list them.
+    #[arg(long)]
+    tolerant: bool,
+    /// Judge every line of play (each variation from the root to a leaf), not only the main line.
+    #[arg(long)]
+    variations: bool,
+    /// For every record that ended by a count (RE like B+3), judge the end of the game (dead
+    /// stones, seki, neutral points filled in turn) and compare the count with RE.
+    #[arg(long)]
+    verify: bool,
+}
+
+/// Runs `ingo judge` with the flags of `args`; the exit code says whether every record was judged
+/// cleanly (see [`Summary::exit_code`]).
+///
+/// # Errors
+/// When standard output or error cannot be written, or the size limits of the environment are
+/// not numbers.
+pub fn run(args: JudgeArgs) -> anyhow::Result<ExitCode> {
+    let opts = JudgeOptions {
+        rules: args.rules.map(Preset::rules),
+        rules_name: args.rules.map(Preset::name),
+        count: args.count,
+        dead: args.dead,
+        tolerant: args.tolerant,
+        variations: args.variations,
+        verify: args.verify,
+    };
+    let summary = judge_all(
+        &args.paths,
+        args.json,
+        &opts,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
+    )?;
+    Ok(ExitCode::from(summary.exit_code()))
 }
