@@ -20,6 +20,7 @@ mod render;
 mod report;
 mod rule_args;
 mod score;
+mod tournament;
 mod verify;
 
 pub use rule_args::RuleArgs;
@@ -60,6 +61,9 @@ enum Cmd {
     /// A game between different ranks is a handicap game (有差賽) even when the handicap is
     /// compensation points alone, and its tie goes to White; an even game's tie goes to Black.
     Handicap(handicap::HandicapArgs),
+    /// Tournaments under Ing's competition rules: agreement, entrants, pairing, results,
+    /// standings with A1/A2/B1/B2, crosstables, exports, and engine events run to the end.
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Runs one command; its exit code, or an error that `main` reports with exit code 2.
@@ -71,6 +75,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Render(args) => render::run(args),
         Cmd::Match(args) => matches::run(*args),
         Cmd::Handicap(args) => handicap::run(args),
+        Cmd::Tournament(args) => {
+            tournament::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -132,7 +132,7 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
         .map(|f| format!("{} {}", f.color.letter(), f.point.to_gtp(h)))
         .collect();
     format!(
-        "dead stones (judged): {}\nseki stones: {}\nseki points (shared): {}\nneutral points filled in turn, {} first: {}\n",
+        "dead stones: {}\nseki stones: {}\nshared points (分空) left empty: {}\nneutral points filled in turn, {} first: {}\n",
         names(&j.dead),
         names(&j.stones(Status::Seki)),
         names(&j.seki_points),

@@ -23,6 +23,7 @@ use sqlx::{AnyPool, Executor};
 
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tournament;
 
 /// The database behind a [`Store`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

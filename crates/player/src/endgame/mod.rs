@@ -21,7 +21,7 @@
 mod benson;
 mod playout;
 
-use ingo_rules::{score, Board, Color, Game, Owner, Point, Rules, Score, Setup};
+use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
 
 use crate::rng::Rng;
 
@@ -224,6 +224,14 @@ fn tie_winner(game: &Game) -> Color {
 /// assert_eq!(j.score.result_string(), "W+17");
 /// ```
 pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
+    // Where the rules have settled the end, nothing is judged: after four passes every stone is
+    // alive and a missed dame is shared ("連續四次虛手，不論任何理由不得恢復著手"; the dame both
+    // players missed counts as 分空, T14), and after an agreement the agreed stones are dead.
+    match game.end() {
+        Some(GameEnd::Passes) => return settled(game, &[]),
+        Some(GameEnd::Agreement(dead)) => return settled(game, dead),
+        _ => {}
+    }
     let board = game.board();
     let grid = Grid::new(board);
     let n = grid.len();
@@ -351,6 +359,57 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         first_to_fill,
         score,
         filled,
+    }
+}
+
+/// The judgement of a game whose end the rules settled: `dead` dead (an agreement) and every
+/// other string alive, no fill, the points bordered by both colours shared.
+fn settled(game: &Game, dead: &[Point]) -> Judgement {
+    let board = game.board();
+    let grid = Grid::new(board);
+    let mut seen = vec![false; grid.len()];
+    let mut strings = Vec::new();
+    for i in 0..grid.len() {
+        let p = grid.point(i);
+        let Some(color) = board.color_at(p) else {
+            continue;
+        };
+        if seen[i] {
+            continue;
+        }
+        let mut stones = board.string_stones(p);
+        stones.sort();
+        for &q in &stones {
+            seen[grid.index(q)] = true;
+        }
+        let status = if stones.iter().any(|q| dead.contains(q)) {
+            Status::Dead
+        } else {
+            Status::Alive
+        };
+        strings.push(StringStatus {
+            color,
+            stones,
+            status,
+            proved: false,
+            held: if status == Status::Dead { 0.0 } else { 1.0 },
+        });
+    }
+    let mut dead: Vec<Point> = dead.to_vec();
+    dead.sort();
+    let owners = ingo_rules::owners(board, &dead);
+    let seki_points: Vec<Point> = (0..grid.len())
+        .filter(|&i| owners[i] == Owner::Shared && board.color_at(grid.point(i)).is_none())
+        .map(|i| grid.point(i))
+        .collect();
+    Judgement {
+        strings,
+        score: game.count(&dead),
+        dead,
+        seki_points,
+        fills: Vec::new(),
+        first_to_fill: game.to_move(),
+        filled: board.clone(),
     }
 }
 
