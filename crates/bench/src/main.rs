@@ -32,8 +32,6 @@ use ingo_player::{Action, Budget, Config, Player, Rng};
 use ingo_rules::{Color, Game, KoRule, Rules, Setup};
 use ingo_sgf::{ReadOptions, ReplayMode};
 
-mod corpus;
-
 /// ingo's benchmarks, each checking its own result: playouts, the judge path, the player, memory,
 /// the end of game, and peers timed beside ingo.
 #[derive(Parser)]
@@ -622,7 +620,7 @@ fn judge(a: &JudgeBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         "no corpus at {} (give --corpus DIR)",
         a.corpus.display()
     );
-    let paths = corpus::sgf_files(&a.corpus);
+    let paths = ingo_sgf::find_sgf_files(std::slice::from_ref(&a.corpus)).0;
     let index = read_index(&a.corpus)?;
     let mut files: Vec<(String, PathBuf, Vec<u8>)> = Vec::with_capacity(paths.len());
     for p in paths {
@@ -1048,7 +1046,7 @@ fn memory(a: &MemoryArgs, out: &mut impl Write) -> anyhow::Result<()> {
     // Real 19×19 games of the corpus, replayed under Ing's rules.
     if a.corpus.is_dir() {
         let before = peak_rss_kib();
-        let paths = corpus::sgf_files(&a.corpus);
+        let paths = ingo_sgf::find_sgf_files(std::slice::from_ref(&a.corpus)).0;
         let (mut bytes, mut plies, mut games) = (0usize, 0usize, 0usize);
         let mut t = JudgeTotals::default();
         for p in &paths {
@@ -1352,7 +1350,7 @@ fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition
         if !get(c_path).starts_with(&a.prefix) || (!a.komi.is_empty() && get(c_km) != a.komi) {
             continue;
         }
-        let Some(recorded) = corpus::counted_result(get(c_re)) else {
+        let Some(recorded) = ingo_sgf::counted_result(get(c_re)) else {
             continue;
         };
         let path = a.corpus.join(get(c_path));
@@ -1389,7 +1387,7 @@ fn gnugo_score(reply: &str) -> Option<(Color, i32)> {
     if r == "0" {
         return None;
     }
-    corpus::counted_result(r)
+    ingo_sgf::counted_result(r)
 }
 
 fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {

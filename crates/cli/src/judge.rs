@@ -11,7 +11,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use ingo_rules::{Phase, Point, Preset, Rules, Score};
 use ingo_sgf::{replay, replay_line, Line, Record, ReplayMode};
 use serde_json::{json, Value};
-use walkdir::WalkDir;
 
 /// What to judge and how.
 pub struct JudgeOptions {
@@ -60,70 +59,6 @@ impl Summary {
             0
         }
     }
-}
-
-/// The `.sgf` files named by `inputs`: files as given, folders searched recursively, sorted;
-/// and what could not be searched or read, one line each (`path: why`).
-///
-/// A folder is walked whatever its name (`x.sgf/` too). Inside a folder, what cannot be read (a
-/// dangling symbolic link, a link loop, a folder without permission) and `.sgf` names that are
-/// not regular files (a FIFO, a device) are skipped with a warning, and the rest is judged; a
-/// folder given with no `.sgf` file in it is an error, as judging nothing is not a verdict.
-pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<(PathBuf, String)>) {
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
-    let mut errors = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found: Vec<PathBuf> = Vec::new();
-            for entry in WalkDir::new(input).follow_links(true) {
-                let entry = match entry {
-                    Ok(entry) => entry,
-                    Err(e) => {
-                        let path = e.path().map_or_else(
-                            || input.display().to_string(),
-                            |p| p.display().to_string(),
-                        );
-                        let why = if e.loop_ancestor().is_some() {
-                            "a symbolic link loop".to_string()
-                        } else {
-                            e.io_error()
-                                .map_or_else(|| e.to_string(), std::io::Error::to_string)
-                        };
-                        skipped.push(format!("{path}: skipped, cannot be read: {why}"));
-                        continue;
-                    }
-                };
-                let is_sgf = entry
-                    .path()
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-                let kind = entry.file_type();
-                if is_sgf && kind.is_file() {
-                    found.push(entry.into_path());
-                } else if is_sgf && !kind.is_dir() {
-                    skipped.push(format!(
-                        "{}: skipped, not a regular file",
-                        entry.path().display()
-                    ));
-                }
-            }
-            if found.is_empty() {
-                errors.push((
-                    input.clone(),
-                    format!(
-                        "{}: a folder with no .sgf file in it (nothing judged)",
-                        input.display()
-                    ),
-                ));
-            }
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(input.clone());
-        }
-    }
-    (files, skipped, errors)
 }
 
 pub fn parse_points(names: &[String], width: usize, height: usize) -> anyhow::Result<Vec<Point>> {
@@ -336,7 +271,7 @@ pub fn judge_all(
     err: &mut impl Write,
 ) -> anyhow::Result<Summary> {
     let read_options = ingo_sgf::ReadOptions::from_env()?;
-    let (files, skipped, folder_errors) = find_files(inputs);
+    let (files, skipped, folder_errors) = ingo_sgf::find_sgf_files(inputs);
     let mut summary = Summary::default();
     for line in &skipped {
         writeln!(err, "warning: {line}")?;

@@ -54,6 +54,7 @@
 mod decode;
 mod error;
 mod fast;
+mod files;
 mod lines;
 mod record;
 mod replay;
@@ -63,6 +64,7 @@ mod write;
 use std::path::Path;
 
 pub use error::{ErrorKind, Limit, Position, Repair, SgfError, SyntaxReason, Warning};
+pub use files::{counted_result, find_sgf_files};
 pub use lines::{replay_line, Departure, Line, Lines};
 pub use record::{map_rules, GameInfo, Record, RecordedMove, RulesMapping, SetupEvent};
 pub use replay::{replay, replay_moves, IllegalMove, InsertedPass, Replay, ReplayMode};
