@@ -1,5 +1,5 @@
-//! The pages the server sends, embedded in the binary: for now a minimal lobby at `/`. The web
-//! board (issue 14) adds its files to [`ASSETS`].
+//! The pages the server sends, embedded in the binary: the web board (issue 14), one page at
+//! `/` whose modules route by the URL's fragment (`#/game/12`), so a reload keeps the page.
 
 use axum::extract::Path;
 use axum::http::header::CONTENT_TYPE;
@@ -10,12 +10,35 @@ use axum::Router;
 
 use crate::AppState;
 
-/// Every embedded file: path under `/assets/`, content type, bytes.
-pub const ASSETS: &[(&str, &str, &[u8])] = &[(
-    "index.html",
-    "text/html; charset=utf-8",
-    include_bytes!("../assets/index.html"),
-)];
+/// Every embedded file: path under `/assets/`, content type, bytes. The web board (issue 14):
+/// plain ES modules, no build step, nothing fetched from elsewhere at run time.
+pub const ASSETS: &[(&str, &str, &[u8])] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../assets/index.html"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/board.js"),
+    ),
+    (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/i18n.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../assets/style.css"),
+    ),
+];
 
 /// The routes of this module: `/` and `/assets/{file}`.
 pub fn routes() -> Router<AppState> {

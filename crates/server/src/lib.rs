@@ -27,6 +27,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod relay;
+pub mod web;
 pub mod ws;
 
 pub use error::ApiError;
@@ -223,6 +224,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::routes())
         .merge(challenges::routes())
         .merge(games::routes())
+        .merge(web::routes())
         .with_state(state)
 }
 
