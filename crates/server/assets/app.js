@@ -64,10 +64,10 @@ function header() {
   nav.replaceChildren(
     h("a", { href: "#/" }, t("lobby")),
     h("a", { href: "#/judge" }, t("judge")),
-    session.me
+    ...(session.me
       ? [h("a", { href: `#/user/${encodeURIComponent(session.me.name)}`, id: "me" }, `${session.me.name} (${session.me.rank})`),
          h("button", { class: "link", onclick: logout }, t("logout"))]
-      : h("a", { href: "#/login" }, t("login")),
+      : [h("a", { href: "#/login" }, t("login"))]),
   );
   const sel = document.getElementById("lang");
   sel.value = getLang();
@@ -179,8 +179,8 @@ function lobby() {
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${g.phase}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
   }
+  if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
-    session.me ? null : h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")),
     h("div", { class: "two" },
       h("section", {}, h("h2", {}, t("open_challenges")), challenges, h("h2", {}, t("live_games")), games),
       form));
@@ -226,7 +226,7 @@ function countView(g) {
         row(t("compensation"), "", `${f.compensation_stones} (${s.komi} ${t("points")})`),
         row(t("penalty_stones"), ps[0], ps[1]),
       )),
-    h("p", { class: "margin" }, `${t("margin")}: ${s.margin} ${t("points")} → `, h("b", { id: "result-text" }, s.result)));
+    h("p", { class: "margin" }, `${t("margin")}: ${Math.abs(s.margin)} ${t("points")} → `, h("b", { id: "result-text" }, s.result)));
 }
 
 function gamePage(id) {
@@ -539,7 +539,7 @@ function judgePage() {
       }
       if (r.score) {
         const s = r.score;
-        out.append(h("p", { id: "judge-score" }, `${t("count")}: ${s.result} (${t("margin")} ${s.margin})`));
+        out.append(h("p", { id: "judge-score" }, `${t("count")}: ${s.result} (${t("margin")} ${Math.abs(s.margin)})`));
       }
       if (r.count_svg) out.append(h("img", { class: "count-svg", alt: t("count"), src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(r.count_svg)}` }));
     } catch (x) { err.textContent = x.message; }

@@ -189,7 +189,16 @@ pub async fn wait_css(b: &Client, selector: &str) -> Element {
         if let Ok(e) = b.find(css(selector)).await {
             return e;
         }
-        assert!(start.elapsed() < WAIT, "{selector} appears within {WAIT:?}");
+        if start.elapsed() > WAIT {
+            let text = b
+                .execute(
+                    "return location.href + ' ' + document.body.innerText.slice(0, 2000)",
+                    vec![],
+                )
+                .await
+                .unwrap_or(Value::Null);
+            panic!("{selector}: not seen within {WAIT:?}; the page shows: {text}");
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
