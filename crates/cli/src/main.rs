@@ -16,6 +16,7 @@ mod judge;
 mod matches;
 mod records;
 mod report;
+mod serve;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
 #[derive(Parser)]
@@ -45,6 +46,9 @@ enum Cmd {
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
+    /// Run the play server: games under Ing's rules over HTTP and WebSocket, on an SQLite file
+    /// (created on first start) or PostgreSQL.
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Args)]
@@ -340,6 +344,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Cmd::Match(args) => {
             matches::run(*args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Serve(args) => {
+            serve::run(args)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Bench(args) => {
