@@ -1,6 +1,11 @@
 //! `ingo match`: the command-line face of `ingo-referee`.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{
+    atomic::{AtomicBool, AtomicI32, Ordering},
+    Arc,
+};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -9,8 +14,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use ingo_clock::TimeControl;
 use ingo_competition::Rank;
 use ingo_referee::{
-    run_match, ColorPolicy, FailureAction, GameRecord, MatchConfig, MatchSummary, Progress,
-    VoidExhausted,
+    run_match_until, ColorPolicy, FailureAction, GameRecord, MatchConfig, MatchSummary, Progress,
+    RefereeError, Timeouts, VoidExhausted,
 };
 
 use crate::RuleArgs;
@@ -46,12 +51,12 @@ pub struct MatchArgs {
     /// Time control of engine B only (overrides --time).
     #[arg(long)]
     white_time: Option<TimeControl>,
-    /// Rank of engine A (3p/3品, 5d/5段, 2k/2級): with --white-rank, Ing's handicap decides
-    /// colours, White's passes and komi.
-    #[arg(long)]
+    /// Rank of engine A (3p/3品, 5d/5段, 2k/2級): with --white-rank (both or neither), Ing's
+    /// handicap decides colours, White's passes and komi.
+    #[arg(long, requires = "white_rank")]
     black_rank: Option<Rank>,
-    /// Rank of engine B.
-    #[arg(long)]
+    /// Rank of engine B (with --black-rank).
+    #[arg(long, requires = "black_rank")]
     white_rank: Option<Rank>,
     /// Engine A takes Black in every game (default: colours alternate, engine A first).
     #[arg(long, conflicts_with = "nigiri_seed")]
@@ -86,6 +91,10 @@ pub struct MatchArgs {
     /// Seconds an engine may answer after its clock's deadline before it is killed.
     #[arg(long, default_value_t = 1.0)]
     grace: f64,
+    /// Seconds an engine with no clock (--time none) may think on one move; past it the engine
+    /// is killed and the game ends by --on-timeout.
+    #[arg(long, default_value_t = Timeouts::UNTIMED_MOVE.as_secs_f64())]
+    move_timeout: f64,
     /// Event name for the SGF files.
     #[arg(long)]
     event: Option<String>,
@@ -137,8 +146,39 @@ impl Progress for Bar {
     }
 }
 
-/// Runs the match and prints the results table.
-pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+/// Stops the match on SIGTERM and SIGINT: sets `stop` (so that the game being played is not
+/// counted), then kills every engine (they run in process groups of their own, so a Ctrl-C in
+/// the terminal does not reach them, and one that ignores end of input would outlive us).
+/// Returns the signal caught (0 until then) and the handle that ends the watching thread.
+#[cfg(unix)]
+fn stop_on_signals(
+    stop: Arc<AtomicBool>,
+) -> anyhow::Result<(Arc<AtomicI32>, signal_hook::iterator::Handle)> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals =
+        signal_hook::iterator::Signals::new([SIGTERM, SIGINT]).context("cannot catch signals")?;
+    let handle = signals.handle();
+    let caught = Arc::new(AtomicI32::new(0));
+    let seen = Arc::clone(&caught);
+    std::thread::Builder::new()
+        .name("ingo-match-signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if seen.swap(signal, Ordering::SeqCst) != 0 {
+                    // A second signal: the engines are already dead; stop waiting.
+                    std::process::exit(128 + signal);
+                }
+                stop.store(true, Ordering::SeqCst);
+                ingo_gtp::engine::shut_down_engines();
+            }
+        })
+        .context("cannot start the signal thread")?;
+    Ok((caught, handle))
+}
+
+/// Runs the match and prints the results table. Exits with 128 + the signal's number when
+/// stopped by SIGTERM or SIGINT (the match can then be resumed).
+pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let mut config = MatchConfig::new(args.black.clone(), args.white.clone(), args.out.clone());
     config.games = args.games;
     config.size = args.size as usize;
@@ -173,6 +213,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         bail!("--grace must be a number of seconds, not {}", args.grace);
     }
     config.timeouts.grace = Duration::from_secs_f64(args.grace);
+    if !(args.move_timeout.is_finite() && args.move_timeout > 0.0 && args.move_timeout < 1e9) {
+        bail!(
+            "--move-timeout must be a number of seconds above zero, not {}",
+            args.move_timeout
+        );
+    }
+    config.timeouts.untimed_move = Duration::from_secs_f64(args.move_timeout);
     if let Some(event) = args.event {
         config.event = Some(event);
     }
@@ -195,12 +242,29 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut progress = Bar { bar };
-    let summary = run_match(&config, &mut progress)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    let (caught, signals) = stop_on_signals(Arc::clone(&stop))?;
+    let result = run_match_until(&config, &mut progress, &stop);
+    #[cfg(unix)]
+    signals.close();
     progress.bar.finish_and_clear();
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e @ RefereeError::Interrupted { .. }) => {
+            eprintln!("ingo: {e} ({})", args.out.display());
+            #[cfg(unix)]
+            let signal = caught.load(Ordering::SeqCst);
+            #[cfg(not(unix))]
+            let signal = 2;
+            return Ok(ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)));
+        }
+        Err(e) => return Err(e.into()),
+    };
     println!("{summary}");
     println!(
         "Records and results (results.txt, results.tsv, results.json) are in {}",
         args.out.display()
     );
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

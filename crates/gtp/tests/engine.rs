@@ -404,3 +404,58 @@ fn engine_is_send() {
     assert_send::<Engine>();
     assert_send::<EngineError>();
 }
+
+/// An engine dies with the thread that forked it when the parent-death signal
+/// is set (Linux's `PR_SET_PDEATHSIG` belongs to a thread, not the process).
+/// Engines are forked on a thread that lives as long as the process, so one
+/// started on a short-lived thread and driven from another still answers.
+#[test]
+fn engine_outlives_the_thread_that_started_it() {
+    let mut engine = std::thread::spawn(|| start("good.sh"))
+        .join()
+        .expect("the starting thread");
+    // Give a parent-death SIGKILL (were it sent) time to arrive.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        engine.send("name", &[], OK).expect("still alive").text,
+        "Fake Engine"
+    );
+}
+
+/// An engine that exits by itself is reaped, after which its process group
+/// is no longer signalled by pid; what it left behind (a child that ignores
+/// end of input) is killed by the group's guard when the `Engine` goes.
+#[test]
+fn what_an_exited_engine_left_behind_dies_with_the_engine() {
+    let mut engine = fake("leaves_child.sh")
+        .command_ids(false)
+        .spawn()
+        .expect("sh starts");
+    let child: u32 = engine
+        .send("name", &[], OK)
+        .expect("answers")
+        .text
+        .trim()
+        .parse()
+        .expect("the child's pid");
+    assert!(matches!(engine.quit(OK), Ok(status) if status.success()));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    #[cfg(target_os = "linux")]
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{child}/stat"))
+            .ok()
+            .and_then(|stat| {
+                let (_, rest) = stat.rsplit_once(')')?;
+                rest.split_whitespace()
+                    .next()
+                    .map(|s| !matches!(s, "Z" | "X"))
+            })
+            .unwrap_or(false)
+    };
+    #[cfg(not(target_os = "linux"))]
+    let alive = || false;
+    while alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!alive(), "the engine's child {child} survived it");
+}

@@ -181,10 +181,19 @@ pub struct Timeouts {
     /// Added to the clock's deadline before a thinking engine is killed, for the pipes and the
     /// scheduler. Default 1 s. An answer within the grace but after the deadline loses on time.
     pub grace: Duration,
-    /// The `genmove` timeout for a side with no time limit. Default 10 min.
+    /// The `genmove` timeout for a side with no time limit (`--time none`, the default of
+    /// `ingo match --move-timeout`). Default 5 min ([`Timeouts::UNTIMED_MOVE`]): with no clock an
+    /// engine that hangs in `genmove` must still end the game, by
+    /// [`FailurePolicy::on_timeout`]. Must not be zero.
     pub untimed_move: Duration,
     /// How long an engine has to `quit` at the end before it is killed. Default 2 s.
     pub quit: Duration,
+}
+
+impl Timeouts {
+    /// The default [`Timeouts::untimed_move`]: 5 minutes, far more than any engine set up for a
+    /// match thinks on a move, and short enough that a hung engine is noticed.
+    pub const UNTIMED_MOVE: Duration = Duration::from_secs(300);
 }
 
 impl Default for Timeouts {
@@ -192,7 +201,7 @@ impl Default for Timeouts {
         Timeouts {
             setup: Duration::from_secs(60),
             grace: Duration::from_secs(1),
-            untimed_move: Duration::from_secs(600),
+            untimed_move: Timeouts::UNTIMED_MOVE,
             quit: Duration::from_secs(2),
         }
     }
@@ -324,7 +333,7 @@ impl MatchConfig {
     }
 
     /// Checks what can be checked before starting: the board size, `parallel`, the command
-    /// lines and the time controls.
+    /// lines, the time controls, the ranks (both or neither) and the per-move timeout.
     ///
     /// # Errors
     /// The first problem found.
@@ -345,6 +354,16 @@ impl MatchConfig {
                 reason,
             })?;
         }
+        // One rank alone decides nothing (the handicap needs both), and ignoring it silently
+        // would play an even game the user did not ask for.
+        match (self.a.rank, self.b.rank) {
+            (Some(_), None) => return Err(ConfigError::OneRank(EngineId::A)),
+            (None, Some(_)) => return Err(ConfigError::OneRank(EngineId::B)),
+            _ => {}
+        }
+        if self.timeouts.untimed_move.is_zero() {
+            return Err(ConfigError::MoveTimeout);
+        }
         if let Some(h) = self.rank_handicap() {
             if u8::try_from(h.handicap_passes).is_err() {
                 return Err(ConfigError::Handicap(h.handicap_passes));
@@ -361,7 +380,7 @@ impl MatchConfig {
     /// Whether [`colors`](Self::colors) decides who takes Black (an even game), rather than the
     /// engines' ranks.
     pub fn colours_by_policy(&self) -> bool {
-        self.rank_handicap().map_or(true, |h| h.nigiri)
+        self.rank_handicap().is_none_or(|h| h.nigiri)
     }
 
     /// Who plays Black in game `index` (counted from 1), with the handicap.
@@ -551,5 +570,25 @@ mod tests {
         c.parallel = 1;
         c.b.command = " ".into();
         assert_eq!(c.validate(), Err(ConfigError::EmptyCommand(EngineId::B)));
+    }
+
+    #[test]
+    fn one_rank_without_the_other_is_refused() {
+        let mut c = config();
+        c.a.rank = Some("5d".parse().expect("rank"));
+        assert_eq!(c.validate(), Err(ConfigError::OneRank(EngineId::A)));
+        c.a.rank = None;
+        c.b.rank = Some("2k".parse().expect("rank"));
+        assert_eq!(c.validate(), Err(ConfigError::OneRank(EngineId::B)));
+        c.a.rank = Some("5d".parse().expect("rank"));
+        assert_eq!(c.validate(), Ok(()));
+    }
+
+    #[test]
+    fn an_untimed_move_has_a_limit_of_a_few_minutes() {
+        let mut c = config();
+        assert_eq!(c.timeouts.untimed_move, Duration::from_secs(300));
+        c.timeouts.untimed_move = Duration::ZERO;
+        assert_eq!(c.validate(), Err(ConfigError::MoveTimeout));
     }
 }

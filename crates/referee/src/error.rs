@@ -79,6 +79,16 @@ pub enum RefereeError {
         /// The SGF error.
         source: Box<ingo_sgf::SgfError>,
     },
+    /// The match was interrupted ([`run_match_until`](crate::run_match_until)'s `stop`): the
+    /// engines were stopped, the games finished before are kept, the game(s) being played are
+    /// not counted; a later run on the same directory resumes.
+    #[error("match interrupted with {finished} of {planned} games finished; run it again on the same output directory to resume")]
+    Interrupted {
+        /// Games finished and written, those of earlier runs included.
+        finished: u32,
+        /// Games planned.
+        planned: u32,
+    },
     /// The referee's own state went wrong (a clock or rules operation it relies on failed).
     /// This is a bug in ingo.
     #[error("internal referee error: {0}")]
@@ -113,6 +123,12 @@ pub enum ConfigError {
         /// Why it cannot be used.
         reason: ingo_clock::TimeControlError,
     },
+    /// One engine has a rank and the other has none: the handicap needs both.
+    #[error("engine {0} has a rank but engine {other} has none: give both ranks (for Ing's handicap) or neither (an even game)", other = .0.other())]
+    OneRank(EngineId),
+    /// The per-move timeout of an untimed side is zero.
+    #[error("the move timeout must be more than zero")]
+    MoveTimeout,
     /// More handicap passes than the referee can represent.
     #[error("a handicap of {0} passes is too large")]
     Handicap(u32),

@@ -28,7 +28,7 @@ pub use error::{ConfigError, RefereeError};
 pub use game::{play_game, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec};
 pub use record::{EndKind, GameRecord};
 pub use run::{
-    game_file_name, record_file_name, run_match, void_file_name, write_atomic, NoProgress,
-    Progress, MATCH_FILE,
+    game_file_name, record_file_name, run_match, run_match_until, void_file_name, write_atomic,
+    NoProgress, Progress, MATCH_FILE,
 };
 pub use summary::{wilson_interval, ColorStats, EndCounts, EngineStats, MatchSummary, Z95};

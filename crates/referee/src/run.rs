@@ -136,6 +136,26 @@ pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn Progress,
 ) -> Result<MatchSummary, RefereeError> {
+    run_match_until(config, progress, &AtomicBool::new(false))
+}
+
+/// [`run_match`], stopped early when `stop` becomes true.
+///
+/// This is for a SIGTERM or SIGINT handler: it sets `stop`, then kills the engines with
+/// [`ingo_gtp::engine::shut_down_engines`] (engines run in process groups of their own, so a
+/// Ctrl-C does not reach them). A game whose engines die that way ends in what looks like a
+/// crash; with `stop` set it is **not** written or counted, whatever its result, and no further
+/// game is started. Games finished before are kept, so a later run on the same directory
+/// resumes with the unfinished games.
+///
+/// # Errors
+/// As [`run_match`], and [`RefereeError::Interrupted`] when `stop` was set before the match was
+/// over.
+pub fn run_match_until(
+    config: &MatchConfig,
+    progress: &mut dyn Progress,
+    stop: &AtomicBool,
+) -> Result<MatchSummary, RefereeError> {
     config.validate()?;
     let dir = &config.out_dir;
     fs::create_dir_all(dir).map_err(RefereeError::io(dir))?;
@@ -156,17 +176,21 @@ pub fn run_match(
 
     let workers = config.parallel.min(pending.len());
     let queue = Mutex::new(pending);
-    let stop = AtomicBool::new(false);
+    let failed = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
     let mut first_error = None;
     thread::scope(|scope| {
         for _ in 0..workers {
-            let (queue, stop, tx) = (&queue, &stop, tx.clone());
+            let (queue, failed, tx) = (&queue, &failed, tx.clone());
+            let stops = Stops {
+                failed,
+                interrupted: stop,
+            };
             let spawned = thread::Builder::new()
                 .name("ingo-referee-game".into())
-                .spawn_scoped(scope, move || worker(config, queue, stop, &tx));
+                .spawn_scoped(scope, move || worker(config, queue, stops, &tx));
             if let Err(e) = spawned {
-                stop.store(true, Ordering::SeqCst);
+                failed.store(true, Ordering::SeqCst);
                 first_error.get_or_insert(RefereeError::Internal(format!(
                     "cannot start a game thread: {e}"
                 )));
@@ -187,7 +211,7 @@ pub fn run_match(
                     records.push(*record);
                     let summary = MatchSummary::new(config, &records);
                     if let Err(e) = write_results(config, &summary) {
-                        stop.store(true, Ordering::SeqCst);
+                        failed.store(true, Ordering::SeqCst);
                         first_error.get_or_insert(e);
                     }
                     if let Some(record) = records.last() {
@@ -195,7 +219,7 @@ pub fn run_match(
                     }
                 }
                 Event::Failed(e) => {
-                    stop.store(true, Ordering::SeqCst);
+                    failed.store(true, Ordering::SeqCst);
                     first_error.get_or_insert(e);
                 }
             }
@@ -204,7 +228,27 @@ pub fn run_match(
     if let Some(e) = first_error {
         return Err(e);
     }
+    let finished = u32::try_from(records.len()).unwrap_or(u32::MAX);
+    if finished < config.games && stop.load(Ordering::SeqCst) {
+        return Err(RefereeError::Interrupted {
+            finished,
+            planned: config.games,
+        });
+    }
     Ok(MatchSummary::new(config, &records))
+}
+
+/// What makes a worker stop taking games: another worker's error, or an interruption.
+#[derive(Clone, Copy)]
+struct Stops<'a> {
+    failed: &'a AtomicBool,
+    interrupted: &'a AtomicBool,
+}
+
+impl Stops<'_> {
+    fn any(self) -> bool {
+        self.failed.load(Ordering::SeqCst) || self.interrupted.load(Ordering::SeqCst)
+    }
 }
 
 enum Event {
@@ -233,11 +277,11 @@ enum Saved {
 fn worker(
     config: &MatchConfig,
     queue: &Mutex<VecDeque<(u32, u32)>>,
-    stop: &AtomicBool,
+    stop: Stops<'_>,
     tx: &mpsc::Sender<Event>,
 ) {
     loop {
-        if stop.load(Ordering::SeqCst) {
+        if stop.any() {
             return;
         }
         let next = queue
@@ -259,11 +303,16 @@ fn worker(
                     moves: g.move_count(),
                 });
             };
-            let saved =
-                play_game(&spec, &mut on_move).and_then(|report| save(config, &report, voids));
-            match saved {
+            let played = play_game(&spec, &mut on_move);
+            // An interrupted game ended because its engines were killed (or could not be
+            // started): its result is meaningless, so it is neither saved nor counted, and a
+            // resumed match plays it again.
+            if stop.interrupted.load(Ordering::SeqCst) {
+                return;
+            }
+            match played.and_then(|report| save(config, &report, voids)) {
                 Err(e) => {
-                    stop.store(true, Ordering::SeqCst);
+                    stop.failed.store(true, Ordering::SeqCst);
                     let _ = tx.send(Event::Failed(e));
                     return;
                 }
@@ -274,7 +323,7 @@ fn worker(
                         attempt: voids,
                         reason,
                     });
-                    if stop.load(Ordering::SeqCst) {
+                    if stop.any() {
                         return;
                     }
                 }
