@@ -4,7 +4,6 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use ingo_competition::{handicap, HandicapScale, Rank};
@@ -16,6 +15,7 @@ mod judge;
 mod matches;
 mod records;
 mod report;
+mod serve;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
 #[derive(Parser)]
@@ -45,6 +45,9 @@ enum Cmd {
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
+    /// Run the play server: games under Ing's rules over HTTP and WebSocket, on an SQLite file
+    /// (created on first start) or PostgreSQL.
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Args)]
@@ -204,27 +207,13 @@ struct GtpArgs {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Cmd::Gtp(args) => {
-            let time = match args.time {
-                Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-                Some(t) => anyhow::bail!("--time must be a positive number of seconds, not {t}"),
-                None => None,
-            };
-            let config = ingo_player::Config {
-                budget: ingo_player::Budget {
-                    playouts: Some(args.playouts),
-                    time,
-                },
+            let player = gtp::PlayerArgs {
+                playouts: args.playouts,
+                time: args.time,
                 seed: args.seed.unwrap_or_else(fresh_seed),
-                resign: (!args.no_resign).then_some(ingo_player::ResignPolicy {
-                    below: 0.02,
-                    min_playouts: 2_000.min(args.playouts),
-                }),
-                ..ingo_player::Config::default()
+                resign: !args.no_resign,
             };
-            let player = ingo_player::Player::new(config)?;
-            let mut front = gtp::GtpFront::new(args.size as usize, args.rules.rules(), player)?;
-            let stdin = io::stdin();
-            gtp::run(&mut front, stdin.lock(), io::stdout().lock())?;
+            gtp::serve(args.size as usize, args.rules.rules(), &player)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Judge(args) => {
@@ -330,7 +319,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                             || args.file.display().to_string(),
                             |n| n.to_string_lossy().into_owned()
                         ),
-                        gtp::describe_rules(report.game.rules())
+                        report.game.rules()
                     )),
                     ..ingo_render::DiagramOptions::default()
                 };
@@ -339,6 +328,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Match(args) => matches::run(*args),
+        Cmd::Serve(args) => {
+            serve::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Bench(args) => {
             bench::run(args, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)

@@ -1,38 +1,10 @@
-//! Positions from game records, for GTP `loadsgf` and `ingo score`.
+//! Positions from game records, for `ingo score` and `ingo render`.
 
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use ingo_rules::{Game, Preset, Rules};
+use ingo_rules::{Game, Preset};
 use ingo_sgf::{replay_moves, Record, ReplayMode};
-
-/// The position of the first game of the SGF file at `path` before move `upto` (GTP: "the
-/// position before move_number is played"; all moves when `None`), replayed under `rules` with
-/// the record's komi.
-///
-/// # Errors
-/// When the file cannot be read or a move of the record is illegal under `rules`.
-pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> anyhow::Result<Game> {
-    let record = first_record(path)?;
-    if record.width != record.height || !(2..=25).contains(&record.width) {
-        bail!(
-            "{}: a {}x{} board cannot be played over GTP",
-            path.display(),
-            record.width,
-            record.height
-        );
-    }
-    let mut rules = rules;
-    if let Some(komi) = record.komi {
-        rules.komi = komi;
-    }
-    let count = upto.map_or(record.moves.len(), |n| n.saturating_sub(1));
-    let replay = replay_moves(&record, rules, ReplayMode::Strict, count)?;
-    if let Some(illegal) = replay.illegal {
-        bail!("{}: {illegal}", path.display());
-    }
-    Ok(replay.game)
-}
 
 /// The first game of the SGF file at `path`.
 fn first_record(path: &Path) -> anyhow::Result<Record> {
@@ -105,7 +77,7 @@ pub fn score_report(
             ingo_rules::Phase::Suspended => "play suspended",
             ingo_rules::Phase::Ended => "game ended",
         },
-        crate::gtp::describe_rules(game.rules())
+        game.rules()
     );
     text.push_str(&crate::report::count_text(&score, board));
     Ok(ScoreReport { text, game, score })

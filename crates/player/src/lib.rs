@@ -6,6 +6,8 @@
 //! * [`Budget`] (playouts and/or time per move), [`TimeLeft`] and [`TimePolicy`] (thinking time
 //!   from the clock), [`Config`].
 //! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
+//! * [`estimate_dead`]: the stones random playouts nearly always capture, a quick dead-stone
+//!   estimate for an engine front.
 //!
 //! What the player does under Ing's rules:
 //!
@@ -31,12 +33,14 @@
 //! ```
 #![deny(missing_docs)]
 
+mod estimate;
 mod player;
 mod playout;
 mod rng;
 mod time;
 mod tree;
 
+pub use estimate::{estimate_dead, DEAD_PLAYOUTS};
 pub use player::{
     Action, Budget, Candidate, Config, ConfigError, Decision, Player, RandomPlayer, Reason,
     ResignPolicy, SearchInfo,

@@ -426,7 +426,7 @@ impl Player {
             if limits.time.is_some_and(|t| elapsed >= t) {
                 break;
             }
-            if self.config.early_stop && done % 64 == 0 && done >= 256 {
+            if self.config.early_stop && done.is_multiple_of(64) && done >= 256 {
                 let remaining = remaining(limits, done, elapsed);
                 if decided(&tree, remaining) {
                     break;

@@ -380,7 +380,7 @@ impl MatchConfig {
     /// Whether [`colors`](Self::colors) decides who takes Black (an even game), rather than the
     /// engines' ranks.
     pub fn colours_by_policy(&self) -> bool {
-        self.rank_handicap().map_or(true, |h| h.nigiri)
+        self.rank_handicap().is_none_or(|h| h.nigiri)
     }
 
     /// Who plays Black in game `index` (counted from 1), with the handicap.

@@ -516,7 +516,7 @@ impl Game {
         self.hist.len()
     }
 
-    /// The heap bytes held by the history: the moves (24 bytes each), the removed stones, the
+    /// The heap bytes held by the history: the moves (16 bytes each), the removed stones, the
     /// tables of situations and positions seen, the cycle bans and disturbances, and the board
     /// snapshots (shared with clones, counted here in full). Exact for the vectors; for the hash
     /// tables, the bucket arrays as `hashbrown` lays them out (an entry and a control byte per
@@ -895,7 +895,7 @@ impl Game {
                             return Err(PlayErrorKind::TwinHot);
                         }
                     }
-                } else if n >= 2 && n % 2 == 0 {
+                } else if n >= 2 && n.is_multiple_of(2) {
                     // R5 越環再攪: "凡越環再攪必須隨時禁止攪方續攪".
                     let key = ko::local_key(&self.board, &pairs)
                         ^ zobrist::stone(p.idx(), color).rotate_left(17);
@@ -1058,7 +1058,7 @@ impl Game {
             color,
             flags,
         });
-        if self.hist.len() % SNAPSHOT_EVERY == 0 {
+        if self.hist.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(Arc::new(pack(&self.board.cells)));
         }
         // R5: a pending disturbing capture becomes "used" only when the opponent's very next

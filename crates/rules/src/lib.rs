@@ -46,4 +46,7 @@ pub use color::{ByColor, Color, ParseColorError};
 pub use count::{owners, score, tally, FillIn, Owner, Score, Tally};
 pub use game::{Game, GameEnd, GameError, Phase, PlayError, PlayErrorKind, PlayedMove, Setup};
 pub use point::{gtp_column, ColoredMove, Move, ParsePointError, Point, MAX_SIZE};
-pub use rules::{KoRule, Komi, ParseKomiError, ParsePresetError, Preset, Rules, SuicideRule};
+pub use rules::{
+    KoRule, Komi, ParseKoRuleError, ParseKomiError, ParsePresetError, ParseSuicideRuleError,
+    Preset, Rules, SuicideRule,
+};

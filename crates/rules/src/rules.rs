@@ -214,27 +214,37 @@ impl Rules {
     }
 }
 
+/// The error for an unknown ko rule name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown ko rule {0:?}: expected one of ing, simple, positional, situational")]
+pub struct ParseKoRuleError(pub String);
+
+/// The error for an unknown suicide rule name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown suicide rule {0:?}: expected one of none, block, all")]
+pub struct ParseSuicideRuleError(pub String);
+
 impl FromStr for KoRule {
-    type Err = ParsePresetError;
+    type Err = ParseKoRuleError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s.trim().to_ascii_lowercase().as_str() {
             "ing" => KoRule::Ing,
             "simple" => KoRule::Simple,
             "positional" | "psk" | "positional-superko" => KoRule::PositionalSuperko,
             "situational" | "ssk" | "situational-superko" => KoRule::SituationalSuperko,
-            _ => return Err(ParsePresetError(s.to_string())),
+            _ => return Err(ParseKoRuleError(s.to_string())),
         })
     }
 }
 
 impl FromStr for SuicideRule {
-    type Err = ParsePresetError;
+    type Err = ParseSuicideRuleError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s.trim().to_ascii_lowercase().as_str() {
             "none" | "no" => SuicideRule::None,
             "block" | "block-only" | "multi" => SuicideRule::BlockOnly,
             "all" | "any" => SuicideRule::All,
-            _ => return Err(ParsePresetError(s.to_string())),
+            _ => return Err(ParseSuicideRuleError(s.to_string())),
         })
     }
 }
@@ -257,5 +267,72 @@ impl fmt::Display for SuicideRule {
             SuicideRule::BlockOnly => "block",
             SuicideRule::All => "all",
         })
+    }
+}
+
+impl fmt::Display for Rules {
+    /// One line, `ko=ing suicide=block komi=8`: the rules of play and the komi (the tie rules
+    /// follow from the preset and are not shown).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ko={} suicide={} komi={}",
+            self.ko, self.suicide, self.komi
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_display_as_one_line() {
+        assert_eq!(Rules::ing().to_string(), "ko=ing suicide=block komi=8");
+        assert_eq!(
+            Preset::Chinese.rules().to_string(),
+            "ko=simple suicide=none komi=7.5"
+        );
+    }
+
+    #[test]
+    fn each_parser_names_what_it_accepts() {
+        assert_eq!(
+            "foo"
+                .parse::<KoRule>()
+                .expect_err("not a ko rule")
+                .to_string(),
+            "unknown ko rule \"foo\": expected one of ing, simple, positional, situational"
+        );
+        assert_eq!(
+            "foo"
+                .parse::<SuicideRule>()
+                .expect_err("not a suicide rule")
+                .to_string(),
+            "unknown suicide rule \"foo\": expected one of none, block, all"
+        );
+        assert_eq!(
+            "foo".parse::<Preset>().expect_err("not a preset").to_string(),
+            "unknown rules \"foo\": expected one of ing, katago-ing, chinese, tromp-taylor, japanese"
+        );
+    }
+
+    #[test]
+    fn every_name_the_errors_list_parses() {
+        for ko in ["ing", "simple", "positional", "situational"] {
+            assert_eq!(
+                ko.parse::<KoRule>().map(|k| k.to_string()),
+                Ok(ko.to_string())
+            );
+        }
+        for suicide in ["none", "block", "all"] {
+            assert_eq!(
+                suicide.parse::<SuicideRule>().map(|s| s.to_string()),
+                Ok(suicide.to_string())
+            );
+        }
+        for preset in Preset::ALL {
+            assert_eq!(preset.name().parse::<Preset>(), Ok(preset));
+        }
     }
 }

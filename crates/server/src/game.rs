@@ -1,8 +1,8 @@
-//! A game as the server keeps it: the rules' [`Game`] (the only legality authority), the
-//! Ing clock fed the server's own times, the dead-stone step and the stored rows.
+//! A game as the server keeps it: an [`ingo_front::Table`] (rules through `Game::play_as`,
+//! the only legality authority; handicap passes; the Ing clock fed the server's own times;
+//! phases; the dead-stone step; results and count) plus the stored rows and the players.
 //!
-//! This is the one module that holds game state, so that it can later be rebuilt on the
-//! engine front's table without touching the routes.
+//! This is the one module that holds game state: the routes only call [`LiveGame`].
 //!
 //! **Clock policy.** The clock is the server's wall clock: a move's time is the time its
 //! transaction was made, and a player's thinking time runs from the previous move's. A
@@ -15,10 +15,9 @@
 
 use std::time::Duration;
 
-use ingo_clock::{Clock, Side, TimeControl};
-use ingo_rules::{
-    ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules, Setup,
-};
+use ingo_clock::{Side, TimeControl};
+use ingo_front::{Settings, Table, TableError};
+use ingo_rules::{ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules};
 use ingo_store::server::{GameRow, GameState, MoveRow};
 use serde_json::{json, Value};
 
@@ -40,49 +39,21 @@ pub struct Player {
 pub struct LiveGame {
     /// The stored row, its state kept current.
     pub row: GameRow,
-    /// The rules' game.
-    pub game: Game,
-    /// Both clocks, in time since `row.started_ms`.
-    pub clock: Clock,
+    /// The game: rules, clock (in time since `row.started_ms`), phases, dead stones, count.
+    pub table: Table,
     /// Every move, as stored.
     pub moves: Vec<MoveRow>,
     /// The players.
     pub players: ByColor<Player>,
 }
 
-/// The sentence that explains a refusal to a player.
+/// The sentence that explains a refusal to a player (the engine front's, so that GTP and the
+/// server say the same).
 pub fn reason_message(kind: PlayErrorKind) -> &'static str {
     match kind {
-        PlayErrorKind::Occupied => "There is already a stone on that point.",
-        PlayErrorKind::OffBoard => "That point is not on the board.",
-        PlayErrorKind::Suicide => {
-            "A single stone may not take its own last liberty (顆子自盡 is forbidden); \
-             only a block of several stones may be sacrificed."
-        }
-        PlayErrorKind::HotStone => {
-            "That stone is hot (熱子): a ko stone just captured may not be retaken at once. \
-             The ko may be retaken after any other move, a pass included \
-             (凡提取熱子必須間隔一實手或虛手)."
-        }
-        PlayErrorKind::DoubleHot => {
-            "Double hot stones (雙熱子, eternal life): the side that captured first may not \
-             retake and so repeat the cycle; play elsewhere or pass."
-        }
-        PlayErrorKind::TwinHot => {
-            "Twin hot stones (孿熱子, triple ko): a capture in another ko of the cycle is not \
-             allowed now; play elsewhere or pass."
-        }
-        PlayErrorKind::Disturbing => {
-            "Disturbing (攪): after the first cycle the disturbing side may not capture again \
-             and repeat the position."
-        }
-        PlayErrorKind::Cycle => {
-            "This play would repeat a completed cycle of the game, which Ing's rules forbid."
-        }
-        PlayErrorKind::Superko => "This play would repeat an earlier position (superko).",
-        PlayErrorKind::GameOver => "The game is over.",
         PlayErrorKind::OutOfTurn => "It is not your turn.",
-        _ => "This move is not allowed by the rules.",
+        PlayErrorKind::GameOver => "The game is over.",
+        other => ingo_front::explain(other),
     }
 }
 
@@ -98,6 +69,34 @@ fn side(c: Color) -> Side {
     match c {
         Color::Black => Side::Black,
         Color::White => Side::White,
+    }
+}
+
+/// A table's refusal as the API answers it.
+fn table_error(e: TableError) -> ApiError {
+    match e {
+        TableError::Illegal(p) => {
+            let status = match p.kind {
+                PlayErrorKind::OutOfTurn | PlayErrorKind::GameOver => 409,
+                _ => 422,
+            };
+            ApiError::rule(status, p.kind.code(), reason_message(p.kind))
+        }
+        TableError::LostOnTime(_) => ApiError::conflict(
+            "lost-on-time",
+            "Your time ran out before this move: the game is lost on time (逾時裁定敗).",
+        ),
+        TableError::Game(ingo_rules::GameError::NotSuspended) => ApiError::conflict(
+            "not-suspended",
+            "Dead stones are marked only while play is suspended, after two passes.",
+        ),
+        TableError::Game(ingo_rules::GameError::AlreadyEnded) => {
+            ApiError::conflict("game-over", reason_message(PlayErrorKind::GameOver))
+        }
+        TableError::Game(ingo_rules::GameError::NoStone(_)) => {
+            ApiError::unprocessable("no-stone", "There is no stone on a point marked dead.")
+        }
+        other => ApiError::internal(other.to_string()),
     }
 }
 
@@ -156,8 +155,8 @@ impl LiveGame {
         LiveGame::replay(row, Vec::new(), players)
     }
 
-    /// Rebuilds a game from its stored row and moves: the rules replay every move, the clock
-    /// is pressed at every move's time (see the module's clock policy).
+    /// Rebuilds a game from its stored row and moves: the table replays every move at its
+    /// time (see the module's clock policy), then the stored ending or dead-stone step.
     ///
     /// # Errors
     /// When the stored game cannot be replayed (a broken invariant: moves are stored only after
@@ -168,23 +167,23 @@ impl LiveGame {
         players: ByColor<Player>,
     ) -> Result<LiveGame, ApiError> {
         let size = row.size as usize;
-        let mut setup =
-            Setup::empty(size).map_err(|e| ApiError::internal(format!("board size: {e}")))?;
-        setup.handicap_passes = row.handicap_passes as u8;
-        let rules = rules_of(&row.preset, row.komi_halves)?;
         let tc: TimeControl = row
             .time_control
             .parse()
             .map_err(|e| ApiError::internal(format!("time control: {e}")))?;
-        let mut clock = Clock::new(tc).map_err(|e| ApiError::internal(e.to_string()))?;
-        clock
-            .start(Side::Black, Duration::ZERO)
+        let settings = Settings {
+            size,
+            rules: rules_of(&row.preset, row.komi_halves)?,
+            handicap_passes: row.handicap_passes as u8,
+            time_control: Some(tc),
+        };
+        let mut table = Table::new(settings).map_err(|e| ApiError::internal(e.to_string()))?;
+        table
+            .start_clock(Duration::ZERO)
             .map_err(|e| ApiError::internal(e.to_string()))?;
-        let game = Game::with_room_for(setup, rules, 64);
         let mut live = LiveGame {
             row,
-            game,
-            clock,
+            table,
             moves: Vec::new(),
             players,
         };
@@ -192,53 +191,77 @@ impl LiveGame {
             let color = parse_color(&m.color)?;
             let mv = Move::from_gtp(&m.mv, size, size)
                 .map_err(|e| ApiError::internal(format!("stored move: {e}")))?;
-            let t = live.clock_time(m.at_ms);
-            live.apply(color, mv, t)
-                .map_err(|e| ApiError::internal(format!("stored move {}: {e:?}", m.move_number)))?;
+            let t = live.clock_time(m.at_ms).max(live.clock_last());
+            live.table.play(color, mv, Some(t)).map_err(|e| {
+                ApiError::internal(format!(
+                    "stored move {} does not replay: {e}",
+                    m.move_number
+                ))
+            })?;
             live.moves.push(m);
         }
-        live.sync_penalties();
-        if live.row.state.status == "ended" {
-            if let Some(running) = live.clock.running() {
-                let t = live.row.state.ended_ms.map_or(live.clock_last(), |ms| {
-                    live.clock_time(ms).max(live.clock_last())
-                });
-                let _ = live.clock.stop(running, t);
-            }
-            live.restore_end()?;
-        }
+        live.restore_state()?;
         Ok(live)
     }
 
-    /// Re-applies a stored ending that is not a move (resignation, time, agreement).
-    fn restore_end(&mut self) -> Result<(), ApiError> {
-        if self.game.phase() == Phase::Ended {
+    /// Re-applies what is stored besides the moves: an ending that is not a move
+    /// (resignation, time, agreement), or the dead stones proposed during a suspension.
+    fn restore_state(&mut self) -> Result<(), ApiError> {
+        let s = self.row.state.clone();
+        let size = self.size();
+        if self.table.phase() == Phase::Suspended && s.status == "suspended" {
+            let dead = parse_points(&s.dead_proposal, size)?;
+            self.table
+                .propose_dead(None, &dead)
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            for (c, yes) in [
+                (Color::Black, s.accepted_black),
+                (Color::White, s.accepted_white),
+            ] {
+                if yes {
+                    self.table
+                        .accept_dead(c)
+                        .map_err(|e| ApiError::internal(e.to_string()))?;
+                }
+            }
             return Ok(());
         }
-        let s = &self.row.state;
-        let loser = |r: &Option<String>| -> Option<Color> {
-            match r.as_deref()?.chars().next()? {
-                'B' => Some(Color::White),
-                'W' => Some(Color::Black),
-                _ => None,
-            }
-        };
-        let end = match s.end_reason.as_deref() {
-            Some("resignation") => loser(&s.result).map(|c| self.game.resign(c)),
-            Some("time") => loser(&s.result).map(|c| self.game.lose_on_time(c)),
-            Some("agreement") => {
-                let dead = parse_points(s.dead.as_deref().unwrap_or(""), self.size())?;
-                Some(self.game.agree_dead(&dead))
-            }
+        if s.status != "ended" || self.table.phase() == Phase::Ended {
+            return Ok(());
+        }
+        let loser = match s.result.as_deref().and_then(|r| r.chars().next()) {
+            Some('B') => Some(Color::White),
+            Some('W') => Some(Color::Black),
             _ => None,
         };
-        match end {
-            Some(Ok(())) => Ok(()),
-            _ => Err(ApiError::internal(format!(
-                "stored end {:?} {:?} does not replay",
-                s.end_reason, s.result
-            ))),
-        }
+        let end = match (s.end_reason.as_deref(), loser) {
+            (Some("resignation"), Some(c)) => self.table.resign(c),
+            (Some("time"), Some(c)) => {
+                let at = s.ended_ms.map_or(self.clock_last(), |ms| {
+                    self.clock_time(ms).max(self.clock_last())
+                });
+                match self.table.check_time(at) {
+                    Ok(Some(_)) => Ok(()),
+                    _ => self.table.lose_on_time(c),
+                }
+            }
+            (Some("agreement"), _) => {
+                let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
+                self.table.agree_dead(&dead)
+            }
+            _ => {
+                return Err(ApiError::internal(format!(
+                    "stored end {:?} {:?} does not replay",
+                    s.end_reason, s.result
+                )))
+            }
+        };
+        end.map_err(|e| ApiError::internal(format!("stored end does not replay: {e}")))
+    }
+
+    /// The rules' game.
+    pub fn game(&self) -> &Game {
+        self.table.game()
     }
 
     /// Board size.
@@ -257,6 +280,10 @@ impl LiveGame {
             .map_or(Duration::ZERO, |m| self.clock_time(m.at_ms))
     }
 
+    fn now(&self, now_ms: i64) -> Duration {
+        self.clock_time(now_ms).max(self.clock_last())
+    }
+
     /// The colour `user_id` plays, if any.
     pub fn color_of(&self, user_id: i64) -> Option<Color> {
         if self.players.black.id == user_id {
@@ -268,54 +295,27 @@ impl LiveGame {
         }
     }
 
-    fn sync_penalties(&mut self) {
-        for c in [Color::Black, Color::White] {
-            let p = self.clock.penalty_points(side(c)) as i32;
-            self.game.set_penalty(c, p);
-        }
-        self.row.state.penalty_black = i64::from(self.game.penalties().black);
-        self.row.state.penalty_white = i64::from(self.game.penalties().white);
-    }
-
-    /// Plays one move for `color` at clock time `t`: the rules decide; the clock is stopped
-    /// for the mover and started for whoever is to move next while play goes on.
-    fn apply(&mut self, color: Color, mv: Move, t: Duration) -> Result<(), PlayErrorKind> {
-        let t = t.max(self.clock_last());
-        let was_suspended = self.game.phase() == Phase::Suspended;
-        self.game.play_as(color, mv).map_err(|e| e.kind)?;
-        if was_suspended {
-            // Resuming play: the suspension was free, the resuming move takes no time.
-            let _ = self.clock.start(side(color), t);
-        }
-        let _ = self.clock.stop(side(color), t);
-        if self.game.phase() == Phase::Playing {
-            let _ = self.clock.start(side(self.game.to_move()), t);
-        }
-        Ok(())
+    fn penalty_points(&self, c: Color) -> u32 {
+        self.table
+            .clock()
+            .map_or(0, |clock| clock.penalty_points(side(c)))
     }
 
     /// Whether the player to move has run out of time at wall time `now_ms`; records the loss.
     /// Returns the loser.
     pub fn check_time(&mut self, now_ms: i64) -> Option<Color> {
-        if self.game.phase() == Phase::Ended {
+        if self.table.phase() == Phase::Ended {
             return None;
         }
-        let t = self.clock_time(now_ms).max(self.clock_last());
-        let flagged = self.clock.check(t).ok().flatten()?;
-        let color = match flagged {
-            Side::Black => Color::Black,
-            Side::White => Color::White,
-        };
-        self.sync_penalties();
-        let _ = self.game.lose_on_time(color);
+        let loser = self.table.check_time(self.now(now_ms)).ok().flatten()?;
         self.finish(now_ms);
-        Some(color)
+        Some(loser)
     }
 
     /// The wall time (ms) at which the running clock falls, if one runs.
     pub fn deadline_ms(&self) -> Option<i64> {
-        let running = self.clock.running()?;
-        let d = self.clock.deadline(running)?;
+        let clock = self.table.clock()?;
+        let d = clock.deadline(clock.running()?)?;
         Some(self.row.started_ms + d.as_millis() as i64 + 1)
     }
 
@@ -325,7 +325,8 @@ impl LiveGame {
     ///
     /// # Errors
     /// 403 when the user does not play here; 409 out of turn, after the game's end, on a stale
-    /// move number or a loss on time; 422 with the rules' reason for an illegal move.
+    /// move number or a loss on time (the game has then ended: commit it); 422 with the rules'
+    /// reason for an illegal move.
     pub fn play(
         &mut self,
         user_id: i64,
@@ -343,7 +344,7 @@ impl LiveGame {
                 format!("{mv_text:?} is not a point of this {size}×{size} board or \"pass\"."),
             )
         })?;
-        if self.game.phase() == Phase::Ended {
+        if self.table.phase() == Phase::Ended {
             return Err(ApiError::conflict(
                 "game-over",
                 reason_message(PlayErrorKind::GameOver),
@@ -358,48 +359,45 @@ impl LiveGame {
                 ));
             }
         }
-        if self.game.to_move() != color {
+        if self.table.to_move() != color {
             return Err(ApiError::conflict(
                 "out-of-turn",
                 reason_message(PlayErrorKind::OutOfTurn),
             ));
         }
-        if self.check_time(now_ms).is_some() {
-            return Err(ApiError::conflict(
-                "lost-on-time",
-                "Your time ran out before this move: the game is lost on time (逾時裁定敗).",
-            ));
+        let was_suspended = self.table.phase() == Phase::Suspended;
+        let t = self.now(now_ms);
+        if let Err(e) = self.table.play(color, mv, Some(t)) {
+            if self.table.phase() == Phase::Ended {
+                // Lost on time before the move: the ending is the caller's to commit.
+                self.finish(now_ms);
+            }
+            return Err(table_error(e));
         }
-        let t = self.clock_time(now_ms);
-        let was_suspended = self.game.phase() == Phase::Suspended;
-        self.apply(color, mv, t).map_err(|kind| {
-            let status = if kind == PlayErrorKind::OutOfTurn || kind == PlayErrorKind::GameOver {
-                409
-            } else {
-                422
-            };
-            ApiError::rule(status, kind.code(), reason_message(kind))
-        })?;
         let mut new_moves = vec![self.push_move(color, mv, now_ms)];
         // White's handicap passes ("N先減1即為所讓手數") are made by the server at once.
-        while self.game.handicap_pass_due() {
-            let t = self.clock_time(now_ms);
-            if self.apply(Color::White, Move::Pass, t).is_err() {
-                break;
+        while self.table.handicap_pass_due() {
+            match self.table.pass_handicap_if_due(Some(t)) {
+                Ok(true) => new_moves.push(self.push_move(Color::White, Move::Pass, now_ms)),
+                _ => break,
             }
-            new_moves.push(self.push_move(Color::White, Move::Pass, now_ms));
         }
         self.sync_penalties();
-        match self.game.phase() {
+        match self.table.phase() {
             Phase::Playing => {
                 self.row.state.status = "playing".into();
                 if was_suspended {
-                    self.clear_proposal();
+                    self.row.state.dead_proposal.clear();
+                    self.row.state.accepted_black = false;
+                    self.row.state.accepted_white = false;
                 }
             }
             Phase::Suspended => {
                 self.row.state.status = "suspended".into();
-                let proposal = propose_dead(&self.game);
+                let proposal = propose_dead(self.table.game());
+                self.table
+                    .propose_dead(None, &proposal)
+                    .map_err(table_error)?;
                 self.row.state.dead_proposal = points_text(&proposal, size);
                 self.row.state.accepted_black = false;
                 self.row.state.accepted_white = false;
@@ -409,10 +407,9 @@ impl LiveGame {
         Ok(Applied { new_moves })
     }
 
-    fn clear_proposal(&mut self) {
-        self.row.state.dead_proposal.clear();
-        self.row.state.accepted_black = false;
-        self.row.state.accepted_white = false;
+    fn sync_penalties(&mut self) {
+        self.row.state.penalty_black = i64::from(self.penalty_points(Color::Black));
+        self.row.state.penalty_white = i64::from(self.penalty_points(Color::White));
     }
 
     fn push_move(&mut self, color: Color, mv: Move, at_ms: i64) -> MoveRow {
@@ -428,19 +425,17 @@ impl LiveGame {
 
     /// Writes the ending into the row state.
     fn finish(&mut self, now_ms: i64) {
-        if let Some(running) = self.clock.running() {
-            let t = self.clock_time(now_ms).max(self.clock_last());
-            let _ = self.clock.stop(running, t);
-        }
         self.sync_penalties();
+        let size = self.size();
+        let score = self.table.score().map(|s| s.result_string());
         let s = &mut self.row.state;
         s.status = "ended".into();
         s.ended_ms = Some(now_ms);
-        let (reason, result) = match self.game.end() {
-            Some(GameEnd::Passes) => ("passes", self.game.score().map(|s| s.result_string())),
+        let (reason, result) = match self.table.game().end() {
+            Some(GameEnd::Passes) => ("passes", score),
             Some(GameEnd::Agreement(dead)) => {
-                s.dead = Some(points_text(dead, self.row.size as usize));
-                ("agreement", self.game.score().map(|s| s.result_string()))
+                s.dead = Some(points_text(dead, size));
+                ("agreement", score)
             }
             Some(GameEnd::Resignation(c)) => {
                 ("resignation", Some(format!("{}+R", c.opponent().letter())))
@@ -463,9 +458,10 @@ impl LiveGame {
         let color = self
             .color_of(user_id)
             .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
-        self.game.resign(color).map_err(|_| {
-            ApiError::conflict("game-over", reason_message(PlayErrorKind::GameOver))
-        })?;
+        if self.check_time(now_ms).is_some() {
+            return Ok(());
+        }
+        self.table.resign(color).map_err(table_error)?;
         self.finish(now_ms);
         Ok(())
     }
@@ -474,11 +470,10 @@ impl LiveGame {
         let color = self
             .color_of(user_id)
             .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
-        if self.game.phase() != Phase::Suspended {
-            return Err(ApiError::conflict(
-                "not-suspended",
-                "Dead stones are marked only while play is suspended, after two passes.",
-            ));
+        if self.table.phase() != Phase::Suspended {
+            return Err(table_error(TableError::Game(
+                ingo_rules::GameError::NotSuspended,
+            )));
         }
         Ok(color)
     }
@@ -491,7 +486,7 @@ impl LiveGame {
     pub fn propose(&mut self, user_id: i64, points: &[String]) -> Result<(), ApiError> {
         let color = self.suspended_player(user_id)?;
         let size = self.size();
-        let board = self.game.board();
+        let board = self.table.game().board();
         let mut dead: Vec<Point> = Vec::new();
         for text in points {
             let p = Point::from_gtp(text.trim(), size, size).map_err(|_| {
@@ -510,6 +505,9 @@ impl LiveGame {
             }
         }
         dead.sort_by_key(|p| (p.row(), p.col()));
+        self.table
+            .propose_dead(Some(color), &dead)
+            .map_err(table_error)?;
         self.row.state.dead_proposal = points_text(&dead, size);
         self.row.state.accepted_black = color == Color::Black;
         self.row.state.accepted_white = color == Color::White;
@@ -542,14 +540,12 @@ impl LiveGame {
                 "The proposal of dead stones has changed; look at it again before accepting.",
             ));
         }
+        self.table.accept_dead(color).map_err(table_error)?;
         match color {
             Color::Black => self.row.state.accepted_black = true,
             Color::White => self.row.state.accepted_white = true,
         }
-        if self.row.state.accepted_black && self.row.state.accepted_white {
-            self.game
-                .agree_dead(&have)
-                .map_err(|e| ApiError::conflict("not-suspended", e.to_string()))?;
+        if self.table.phase() == Phase::Ended {
             self.finish(now_ms);
         }
         Ok(())
@@ -557,7 +553,7 @@ impl LiveGame {
 
     /// The count as JSON (with the fill-in breakdown), once counted.
     pub fn score_json(&self) -> Value {
-        let Some(s) = self.game.score() else {
+        let Some(s) = self.table.score() else {
             return Value::Null;
         };
         let f = &s.fill_in;
@@ -571,7 +567,7 @@ impl LiveGame {
             "shared": s.shared,
             "komi": s.komi.as_f64(),
             "penalty_points": {"black": s.penalties.black, "white": s.penalties.white},
-            "dead": points_text(&s.dead, self.size()).split_whitespace().collect::<Vec<_>>(),
+            "dead": s.dead.iter().map(|p| p.to_gtp(self.size())).collect::<Vec<_>>(),
             "fill_in": {
                 "supply": f.supply,
                 "filled": {"black": f.filled.black, "white": f.filled.white},
@@ -587,16 +583,17 @@ impl LiveGame {
 
     /// Both clocks at wall time `now_ms`.
     pub fn clocks_json(&self, now_ms: i64) -> Value {
-        let t = self.clock_time(now_ms).max(self.clock_last());
+        let t = self.now(now_ms);
+        let clock = self.table.clock();
         let one = |c: Color| {
             let s = side(c);
-            let left = self.clock.time_left(s, t);
+            let left = clock.and_then(|k| k.time_left(s, t));
             json!({
-                "running": self.clock.running() == Some(s),
+                "running": clock.is_some_and(|k| k.running() == Some(s)),
                 "main_ms": left.map(|l| l.main.as_millis() as u64),
                 "periods_or_stones": left.map(|l| l.periods_or_stones),
                 "in_overtime": left.is_some_and(|l| l.in_overtime),
-                "penalty_points": self.clock.penalty_points(s),
+                "penalty_points": self.penalty_points(c),
             })
         };
         json!({"black": one(Color::Black), "white": one(Color::White), "time_control": self.row.time_control})
@@ -605,18 +602,19 @@ impl LiveGame {
     /// The whole state, as `GET /api/games/{id}` and a WebSocket's first message give it.
     pub fn state_json(&self, now_ms: i64) -> Value {
         let size = self.size();
+        let game = self.table.game();
         let player = |p: &Player| json!({"id": p.id, "name": p.name, "rank": p.rank});
         let board: Vec<String> = (0..size)
             .rev()
             .map(|row| {
                 (0..size)
-                    .map(|col| {
-                        match Point::new(col, row).and_then(|p| self.game.board().color_at(p)) {
+                    .map(
+                        |col| match Point::new(col, row).and_then(|p| game.board().color_at(p)) {
                             Some(Color::Black) => 'X',
                             Some(Color::White) => 'O',
                             None => '.',
-                        }
-                    })
+                        },
+                    )
                     .collect()
             })
             .collect();
@@ -625,7 +623,7 @@ impl LiveGame {
             "id": self.row.id,
             "size": size,
             "rules": self.row.preset,
-            "komi": self.game.rules().komi.as_f64(),
+            "komi": game.rules().komi.as_f64(),
             "handicap_passes": self.row.handicap_passes,
             "black": player(&self.players.black),
             "white": player(&self.players.white),
@@ -633,12 +631,12 @@ impl LiveGame {
                 "number": m.move_number, "color": m.color, "move": m.mv, "at_ms": m.at_ms,
             })).collect::<Vec<_>>(),
             "move_count": self.moves.len(),
-            "to_move": color_letter(self.game.to_move()),
+            "to_move": color_letter(self.table.to_move()),
             "phase": s.status,
             "board": board,
             "captures": {
-                "black": self.game.stones_lost(Color::White),
-                "white": self.game.stones_lost(Color::Black),
+                "black": game.stones_lost(Color::White),
+                "white": game.stones_lost(Color::Black),
             },
             "clocks": self.clocks_json(now_ms),
             "dead_stones": {
@@ -654,10 +652,10 @@ impl LiveGame {
         })
     }
 
-    /// The record as SGF (`RU[GOE]`, time left per move, penalty points, dead stones).
+    /// The record as SGF (`RU[GOE]`, TM/OT and time left per move, penalty points, dead
+    /// stones), written by the table.
     pub fn sgf(&self) -> String {
-        use ingo_sgf::{GameInfo, WriteInfo};
-        let mut info = GameInfo::default();
+        let mut info = ingo_sgf::GameInfo::default();
         info.players = ByColor {
             black: Some(self.players.black.name.clone()),
             white: Some(self.players.white.name.clone()),
@@ -666,19 +664,8 @@ impl LiveGame {
             black: Some(self.players.black.rank.clone()),
             white: Some(self.players.white.rank.clone()),
         };
-        if let Ok(tc) = self.row.time_control.parse::<TimeControl>() {
-            info.time = ingo_clock::sgf_tm(&tc);
-            info.overtime = ingo_clock::sgf_ot(&tc);
-        }
         info.place = Some("ingo serve".into());
-        ingo_sgf::write_game(
-            &self.game,
-            &WriteInfo {
-                info,
-                comment: None,
-                moves: Vec::new(),
-            },
-        )
+        self.table.to_sgf(&info)
     }
 
     /// The stored state, for a commit.

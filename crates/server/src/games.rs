@@ -98,7 +98,7 @@ pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], no
             "color": m.color,
             "move": m.mv,
             "at_ms": m.at_ms,
-            "to_move": g.game.to_move().letter().to_string(),
+            "to_move": g.table.to_move().letter().to_string(),
             "phase": g.row.state.status,
             "clocks": g.clocks_json(now),
         });
@@ -131,7 +131,7 @@ fn ack(g: &LiveGame, number: i64, duplicate: bool) -> Value {
         "move": g.moves.get((number - 1) as usize).map(|m| m.mv.clone()),
         "duplicate": duplicate,
         "move_count": g.moves.len(),
-        "to_move": g.game.to_move().letter().to_string(),
+        "to_move": g.table.to_move().letter().to_string(),
         "phase": g.row.state.status,
         "result": g.row.state.result,
     })

@@ -1,19 +1,15 @@
 //! A fast path for well-formed text: SGF read in one pass, straight into records.
 //!
-//! **Why by hand.** sgf-parse 4.2 lexes each property value character by character into a
-//! `Vec<char>`, collects the whole file into a token list, clones every identifier and value out
-//! of it into the tree, and only then drops the tokens; every `B[pd]` costs five or six
-//! allocations. Before this module, judging the 19×19 records of the corpus
-//! (`ingo bench judge --size 19`) spent 54% of its instructions in sgf-parse and 72% reading
-//! SGF; the reader also passed over the text four times before sgf-parse did (decoding, the
-//! `CA` scan, [`crate::syntax::repair`], [`crate::syntax::nesting_depth`]). Measured with
-//! callgrind (`bench judge --size 19 --repeat 1`, whole process): 17.73 billion instructions
-//! before; 7.83 with this one pass building sgf-parse's tree (and smaller changes to decoding
-//! and `Record`); 6.26 now that [`records`] reads the records from the main lines without the
-//! tree, which [`Record::sgf_root`] builds from the game's text ([`tree`]) only when asked for.
-//! Reading SGF went from 12.73 to 2.07 billion of them. Wall clock, `bench judge --size 19
-//! --repeat 3` on a busy 2-core machine: 2,771–3,439 games/s before, 8,253–8,555 after (three
-//! interleaved runs each). See `BENCHMARKS.md`.
+//! **Why it exists.** Judging a corpus is mostly reading SGF, and well-formed text is the common
+//! case (5,781 of the shared corpus's 5,786 files). The general path is built for the rest: it
+//! decodes, scans for `CA`, repairs ([`crate::syntax::repair`]) and measures nesting
+//! ([`crate::syntax::nesting_depth`]) before handing the text to sgf-parse, whose lexer makes a
+//! `Vec<char>` per value, a token list for the whole file and a clone of every identifier and
+//! value, several allocations for every `B[pd]`. This module reads plain text once, by hand, and
+//! [`records`] takes the moves of each game's main line straight into [`Record`]s without
+//! building a tree; [`Record::sgf_root`] builds sgf-parse's tree from the game's text ([`tree`])
+//! only when a caller (writing, variations) asks for it. It makes the judge path several times
+//! faster (`ingo bench judge`, `BENCHMARKS.md`) and changes no result (see the promise below).
 //!
 //! **What it accepts.** Only the plain SGF grammar, `GameTree = "(" Node {Node} {GameTree} ")"`,
 //! with ASCII whitespace between tokens, property identifiers of ASCII letters followed at once
@@ -98,7 +94,7 @@ fn read<S: Sink>(text: &str, max_depth: usize, sink: &mut S) -> Option<()> {
                 if b.get(skip_ws(b, i + 1)) != Some(&b';') {
                     return None;
                 }
-                let main = levels.last().map_or(true, |p| p.main && p.variations == 0);
+                let main = levels.last().is_none_or(|p| p.main && p.variations == 0);
                 sink.open(levels.is_empty());
                 levels.push(Level {
                     depth,

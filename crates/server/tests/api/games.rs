@@ -332,3 +332,48 @@ async fn loss_on_time_with_penalty_points() {
     })
     .await;
 }
+
+/// A second server on the same database (as after a restart) rebuilds a suspended game with
+/// its proposal, and an ended one with its result, from what was committed.
+#[tokio::test]
+async fn a_restarted_server_rebuilds_suspension_and_results() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut a = user(&app, "ann", "1k").await;
+        let mut c = user(&app, "cid", "1k").await;
+        let (mut b, mut w, gid) = game_between(&app, &mut a, &mut c, json!({"size": 9})).await;
+        for (p, mv) in [("b", "E5"), ("w", "A1"), ("b", "pass"), ("w", "pass")] {
+            play_ok(if p == "b" { &mut b } else { &mut w }, gid, mv).await;
+        }
+        let r = b
+            .post(&format!("/api/games/{gid}/dead"), json!({"dead": ["A1"]}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let before = state(&mut b, gid).await;
+        // The second server: same database, nothing in memory.
+        let again = spawn_on_store(&app).await;
+        b.addr = again;
+        w.addr = again;
+        let after = state(&mut w, gid).await;
+        assert_eq!(after["dead_stones"], before["dead_stones"]);
+        assert_eq!(after["phase"], "suspended");
+        assert_eq!(after["board"], before["board"]);
+        let r = w
+            .post(
+                &format!("/api/games/{gid}/dead/accept"),
+                json!({"dead": ["A1"]}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let ended = state(&mut w, gid).await;
+        assert_eq!(ended["result"]["result"], "B+73");
+        let third = spawn_on_store(&app).await;
+        b.addr = third;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["result"], ended["result"]);
+        assert_eq!(s["phase"], "ended");
+    })
+    .await;
+}

@@ -35,6 +35,20 @@ pub async fn spawn_on(db: TestDb) -> App {
     App { addr, state, db }
 }
 
+/// Another server over the same database, with nothing in memory (as after a restart).
+pub async fn spawn_on_store(app: &App) -> SocketAddr {
+    let config = Config {
+        database_url: app.db.url.clone(),
+        ..Config::default()
+    };
+    let store = ingo_store::Store::open(&app.db.url).await.unwrap();
+    let state = AppState::new(store, config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(ingo_server::serve(listener, state));
+    addr
+}
+
 pub async fn sqlite() -> App {
     spawn_on(TestDb::sqlite().await.unwrap()).await
 }
