@@ -214,7 +214,9 @@ function countView(g) {
   const sl = pair(f.spaces_left), st = pair(f.stones_left), ps = pair(f.penalty_stones);
   return h("section", { class: "count card", id: "count" },
     h("h2", {}, t("count")),
+    h("div", { class: "count-grid" },
     h("img", { src: `/api/games/${g.id}/count.svg`, alt: t("count"), class: "count-svg" }),
+    h("div", {},
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("black")), h("th", {}, t("white")))),
       h("tbody", {},
@@ -226,7 +228,7 @@ function countView(g) {
         row(t("compensation"), "", `${f.compensation_stones} (${s.komi} ${t("points")})`),
         row(t("penalty_stones"), ps[0], ps[1]),
       )),
-    h("p", { class: "margin" }, `${t("margin")}: ${Math.abs(s.margin)} ${t("points")} → `, h("b", { id: "result-text" }, s.result)));
+    h("p", { class: "margin" }, `${t("margin")}: ${Math.abs(s.margin)} ${t("points")} → `, h("b", { id: "result-text" }, s.result)))));
 }
 
 function gamePage(id) {
@@ -365,11 +367,11 @@ function gamePage(id) {
     playerInfo("B");
     playerInfo("W");
     const mine = myColor && g.phase === "playing" && g.to_move === myColor;
-    let s = `${t("move")} ${g.move_count} · `;
-    if (g.phase === "playing") s += mine ? t("your_turn") : `${colorName(g.to_move)} ${t("to_move")}`;
-    if (last && last.move === "pass") s += ` · ${colorName(last.color)}: ${t("pass")}`;
-    if (!myColor) s += ` · ${t("spectators")}`;
-    status.textContent = s;
+    const bits = [`${t("move")} ${g.move_count}`];
+    if (g.phase === "playing") bits.push(mine ? t("your_turn") : `${colorName(g.to_move)} ${t("to_move")}`);
+    if (last && last.move === "pass") bits.push(`${colorName(last.color)}: ${t("pass")}`);
+    if (!myColor) bits.push(t("spectators"));
+    status.textContent = bits.join(" · ");
     status.dataset.moves = String(g.move_count);
     passBtn.disabled = !mine;
     resignBtn.disabled = !myColor || g.phase === "ended";
@@ -512,7 +514,7 @@ async function reviewPage(id) {
 // ---------------------------------------------------------------- judging an uploaded SGF
 
 function judgePage() {
-  const out = h("div", { id: "judge-out" });
+  const out = h("div", { id: "judge-out", class: "two" });
   const err = errorBox();
   const file = h("input", { type: "file", accept: ".sgf,application/x-go-sgf,text/plain", id: "sgf-file" });
   const text = h("textarea", { id: "sgf-text", rows: 6, placeholder: "(;GM[1]SZ[19]RU[GOE]…)" });
@@ -528,20 +530,22 @@ function judgePage() {
     try {
       const r = await api("POST", "/api/judge", { sgf: text.value });
       const pos = { size: r.size, moves: r.moves, boards: r.boards };
+      const left = h("div"), right = h("div");
+      out.append(left, right);
       if (r.illegal) {
         const il = r.illegal;
-        out.append(h("p", { class: "error", id: "judge-illegal" },
+        right.append(h("p", { class: "error", id: "judge-illegal" },
           `${t("illegal_at")} ${il.number}: ${colorName(il.color)} ${il.move} — `, reasonText(il)));
-        stop = stepper(out, pos, { start: pos.boards.length - 1, marks: (i) => (i === pos.boards.length - 1 ? { illegal: il.move.toUpperCase() } : {}) }).remove;
+        stop = stepper(left, pos, { start: pos.boards.length - 1, marks: (i) => (i === pos.boards.length - 1 ? { illegal: il.move.toUpperCase() } : {}) }).remove;
       } else {
-        out.append(h("p", { id: "judge-legal" }, t("all_legal")));
-        stop = stepper(out, pos).remove;
+        right.append(h("p", { id: "judge-legal" }, t("all_legal")));
+        stop = stepper(left, pos).remove;
       }
       if (r.score) {
         const s = r.score;
-        out.append(h("p", { id: "judge-score" }, `${t("count")}: ${s.result} (${t("margin")} ${Math.abs(s.margin)})`));
+        right.append(h("p", { id: "judge-score" }, `${t("count")}: ${s.result} (${t("margin")} ${Math.abs(s.margin)})`));
       }
-      if (r.count_svg) out.append(h("img", { class: "count-svg", alt: t("count"), src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(r.count_svg)}` }));
+      if (r.count_svg) right.append(h("img", { class: "count-svg", alt: t("count"), src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(r.count_svg)}` }));
     } catch (x) { err.textContent = x.message; }
   });
   main.append(form, out);

@@ -604,8 +604,8 @@ impl LiveGame {
         let size = self.size();
         let game = self.table.game();
         let player = |p: &Player| json!({"id": p.id, "name": p.name, "rank": p.rank});
+        // Rows from the top, as the API says: `Point::new` counts rows from the top.
         let board: Vec<String> = (0..size)
-            .rev()
             .map(|row| {
                 (0..size)
                     .map(

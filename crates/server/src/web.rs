@@ -31,9 +31,8 @@ pub fn routes() -> Router<AppState> {
 /// A board as rows of `X` (black), `O` (white) and `.`, the top row first, as
 /// `GET /api/games/{id}` gives it.
 pub fn board_rows(board: &Board) -> Vec<String> {
-    let size = board.height();
-    (0..size)
-        .rev()
+    // `Point::new` counts rows from the top, like the rows here.
+    (0..board.height())
         .map(|row| {
             (0..board.width())
                 .map(
@@ -78,7 +77,7 @@ async fn positions(
 ) -> Result<Json<Value>, ApiError> {
     let game = state.game(id).await?;
     let g = game.lock().await;
-    Ok(Json(positions_of(&g.game)?))
+    Ok(Json(positions_of(g.game())?))
 }
 
 /// The picture of a count: the options `ingo score --svg` uses (territory shaded, shared
@@ -100,7 +99,7 @@ async fn count_svg(
 ) -> Result<impl IntoResponse, ApiError> {
     let game = state.game(id).await?;
     let g = game.lock().await;
-    let score = g.game.score().ok_or_else(|| {
+    let score = g.game().score().ok_or_else(|| {
         ApiError::conflict(
             "not-counted",
             "This game has not been counted (it is not over, or it ended without a count).",
@@ -117,7 +116,7 @@ async fn count_svg(
             (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
             (CACHE_CONTROL, "no-cache"),
         ],
-        count_picture(g.game.board(), &score, title),
+        count_picture(g.game().board(), &score, title),
     ))
 }
 

@@ -132,7 +132,7 @@ async fn flow() {
             let text = wait_until(me, "the refusal", "const n = document.getElementById('notice'); return n && n.dataset.reason === 'hot-stone' ? n.textContent : null").await;
             let text = text.as_str().unwrap();
             assert!(
-                text.contains("hot") && text.contains("after any other move"),
+                text.contains("hot stone") && text.contains("a pass included"),
                 "{text}"
             );
             let marked = me
@@ -170,16 +170,20 @@ async fn flow() {
             latencies.push(b - a);
         }
         if n == 12 {
-            // Move numbers on demand, and a game in progress for the README.
-            me.find(css("#numbers"))
+            // Move numbers on demand, and the player to move hovering over G3 (the preview
+            // stone): a game in progress for the README.
+            other
+                .find(css("#numbers"))
                 .await
                 .unwrap()
                 .click()
                 .await
                 .unwrap();
-            hover_point(me, 9, "G3").await;
-            screenshot(me, "game").await;
-            me.find(css("#numbers"))
+            hover_point(other, 9, "G3").await;
+            wait_css(other, "svg.board circle.preview").await;
+            screenshot(other, "game").await;
+            other
+                .find(css("#numbers"))
                 .await
                 .unwrap()
                 .click()
@@ -211,6 +215,13 @@ async fn flow() {
             assert!(clock.contains(':'), "the clock is shown again: {clock}");
         }
     }
+
+    // The stones are where they were played (columns A–J without I, row 1 at the bottom).
+    let stones = board_of(&sam).await;
+    for stone in ["D7B", "B8W", "C2B", "E1W", "D5W"] {
+        assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
+    }
+    assert!(!stones.contains("E5B"), "Black's E5 was retaken: {stones}");
 
     // Chat: the players' chat reaches the opponent and the spectator; the spectators' chat
     // stays away from the players.
@@ -299,8 +310,11 @@ async fn flow() {
         "{}",
         counts[0]
     );
-    let count = black.find(css("#count")).await.unwrap();
-    std::fs::write(shot_path("count"), count.screenshot().await.unwrap()).unwrap();
+    black
+        .execute("document.getElementById('count').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    screenshot(black, "count").await;
     // The picture is the one `ingo score --svg` draws: ingo-render's SVG with the count.
     let svg = app.get_text(&format!("/api/games/{gid}/count.svg")).await;
     assert!(
@@ -403,6 +417,7 @@ async fn the_judge_page_marks_the_first_illegal_move() {
             .await
             .unwrap();
         assert_eq!(marked, json!(true));
+        screenshot(&b, "judge").await;
         // In Chinese, the rule text's words.
         b.find(css("#lang"))
             .await
@@ -451,7 +466,6 @@ async fn the_judge_page_marks_the_first_illegal_move() {
         )
         .await;
         assert!(score.as_str().unwrap().contains("B+73"), "{score}");
-        screenshot(&b, "judge").await;
         b.close().await.unwrap();
     })
     .await;
