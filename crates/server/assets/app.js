@@ -135,8 +135,7 @@ function lobby() {
       h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "ranks" }, t("by_ranks")))),
     h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" }),
       h("datalist", { id: "tcs" }, TIME_CONTROLS.map((x) => h("option", { value: x })))),
-    h("label", {}, t("opponent"), h("input", { name: "opponent", list: "opponents", placeholder: t("anyone") }),
-      h("datalist", { id: "opponents" }, h("option", { value: "ingo-bot" }, t("builtin")))),
+    h("label", {}, t("opponent"), h("input", { name: "opponent", placeholder: t("anyone"), autocomplete: "off" })),
     h("button", { type: "submit", disabled: !session.me }, t("create")),
     err);
   form.addEventListener("submit", async (e) => {
@@ -209,9 +208,10 @@ function countView(g) {
   const f = s.fill_in || {};
   const row = (label, b, w) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, String(b)), h("td", {}, String(w)));
   const pair = (o) => (o ? [o.black, o.white] : [0, 0]);
-  const winnerCol = (v) => (s.winner === "B" ? [v, "—"] : ["—", v]);
-  const loserCol = (v) => (s.winner === "B" ? ["—", v] : [v, "—"]);
   const sl = pair(f.spaces_left), st = pair(f.stones_left), ps = pair(f.penalty_stones);
+  // What is left after filling, as the referee reads it: spaces (勝空) or stones (負子).
+  const left = (spaces, stones) => (spaces > 0 ? `${spaces} ${t("spaces_left")}` : stones > 0 ? `${stones} ${t("stones_left")}` : t("filled_exactly"));
+  const net = (v) => (v > 0 ? `${v} ${t("spaces_left")}` : v < 0 ? `${-v} ${t("stones_left")}` : "0");
   return h("section", { class: "count card", id: "count" },
     h("h2", {}, t("count")),
     h("div", { class: "count-grid" },
@@ -223,10 +223,10 @@ function countView(g) {
         row(`${t("area")} (${t("stones_w")} + ${t("spaces")})`, `${s.stones.black} + ${s.spaces.black} = ${s.area.black}`, `${s.stones.white} + ${s.spaces.white} = ${s.area.white}`),
         row(t("shared"), s.shared, s.shared),
         row(`${t("fill")} ${f.supply}`, f.filled ? f.filled.black : "", f.filled ? f.filled.white : ""),
-        row(t("spaces_left"), ...winnerCol(Math.max(sl[0], sl[1]))),
-        row(t("stones_left"), ...loserCol(Math.max(st[0], st[1]))),
-        row(t("compensation"), "", `${f.compensation_stones} (${s.komi} ${t("points")})`),
+        row(t("left_after"), left(sl[0], st[0]), left(sl[1], st[1])),
+        row(t("compensation"), "", `${f.compensation_stones} (${t("komi")} ${s.komi})`),
         row(t("penalty_stones"), ps[0], ps[1]),
+        row(t("net"), net(f.black_net), net(f.white_net)),
       )),
     h("p", { class: "margin" }, `${t("margin")}: ${Math.abs(s.margin)} ${t("points")} → `, h("b", { id: "result-text" }, s.result)))));
 }

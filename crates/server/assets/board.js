@@ -172,7 +172,7 @@ export class BoardView {
         if (showNumbers && n) {
           el("text", {
             x: p.x, y: p.y + 1.6, "text-anchor": "middle",
-            class: `num ${c === "X" ? "on-black" : "on-white"}${name === last ? " last" : ""}`,
+            class: `num ${c === "X" ? "on-black" : "on-white"}${name === last ? " lastnum" : ""}`,
           }, this.layer).textContent = String(n);
         } else if (name === last) {
           el("circle", { cx: p.x, cy: p.y, r: this.u * 0.2, class: `last ${c === "X" ? "on-black" : "on-white"}` }, this.layer);
