@@ -314,3 +314,85 @@ fn serve_reads_a_configuration_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("lisen"), "{err}");
 }
+
+/// Item 10: two `ingo serve` processes on one PostgreSQL database serve the same game. A move
+/// made through one reaches a spectator connected to the other (through LISTEN/NOTIFY); the
+/// same move number sent to both at once is applied once.
+#[test]
+fn two_servers_on_one_postgres_database() {
+    use futures_util::StreamExt;
+    let rt = runtime();
+    let db = rt
+        .block_on(ingo_store::testing::TestDb::postgres())
+        .expect("a PostgreSQL server (scripts/test starts one)");
+    let dir = tempfile::tempdir().unwrap();
+    let one = start(&db.url, dir.path());
+    let two = start(&db.url, dir.path());
+    rt.block_on(async {
+        let (mut black, mut white, gid) = two_players_in_a_game(one.addr, 19).await;
+        let mut black2 = black.clone();
+        black2.addr = two.addr;
+        let mut white2 = white.clone();
+        white2.addr = two.addr;
+        // A spectator on the second server.
+        let mut sam = Client::new(two.addr);
+        sam.register("sam", "correct horse", "5k").await.unwrap();
+        let mut ws = sam.websocket(gid).await.unwrap();
+        let first = ws.next().await.unwrap().unwrap();
+        assert!(first.to_text().unwrap().contains("\"type\":\"state\""));
+        // Each turn, two fresh points of the mover's colour: one through each server.
+        let pool = quiet_moves(80);
+        let mut relay_ms = Vec::new();
+        let mut stored = 0;
+        for i in 0..40 {
+            let (k, c) = (i / 2, i % 2);
+            let mv = &pool[4 * k + c];
+            let other = &pool[4 * k + 2 + c];
+            let n = i + 1;
+            let (a, b) = if i % 2 == 0 {
+                (&mut black, &mut black2)
+            } else {
+                (&mut white, &mut white2)
+            };
+            let path = format!("/api/games/{gid}/moves");
+            let t0 = std::time::Instant::now();
+            // The same move number through both servers at once, with different moves.
+            let (r1, r2) = tokio::join!(
+                a.post(&path, json!({"move": mv, "number": n})),
+                b.post(&path, json!({"move": other, "number": n}))
+            );
+            let (r1, r2) = (r1.unwrap(), r2.unwrap());
+            let oks = [r1.status, r2.status].iter().filter(|&&s| s == 200).count();
+            assert_eq!(oks, 1, "move {n}: {:?} / {:?}", r1.body, r2.body);
+            let loser = if r1.status == 200 { &r2 } else { &r1 };
+            assert_eq!(loser.status, 409, "{:?}", loser.body);
+            let won = if r1.status == 200 { mv } else { other };
+            // The spectator on the second server sees move n.
+            loop {
+                let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+                    .await
+                    .expect("the move reaches the other server's spectator")
+                    .unwrap()
+                    .unwrap();
+                let v: Value = serde_json::from_str(msg.to_text().unwrap()).unwrap();
+                if v["type"] == "move" && v["number"] == n {
+                    assert_eq!(v["move"].as_str(), Some(won.as_str()));
+                    relay_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+                    break;
+                }
+            }
+            stored += 1;
+        }
+        let rows = ingo_store::server::moves_of(&db.store, gid).await.unwrap();
+        assert_eq!(rows.len(), stored);
+        relay_ms.sort_by(f64::total_cmp);
+        eprintln!(
+            "two servers: {} racing moves applied once each; move to remote spectator: \
+             median {:.1} ms, max {:.1} ms",
+            stored,
+            relay_ms[relay_ms.len() / 2],
+            relay_ms[relay_ms.len() - 1]
+        );
+    });
+    drop((one, two));
+}
