@@ -9,6 +9,9 @@ const session = { me: null };
 // Timings read by the browser tests (and by anyone curious, from the console).
 const perf = (window.__ingo = { rendered: {}, sent: {}, boardReady: null, loads: 0 });
 const now = () => performance.timeOrigin + performance.now();
+// A game page opened directly (or reloaded) asks for the game at once, beside /api/me.
+const direct = /^#\/game\/(\d+)$/.exec(location.hash);
+let early = direct ? { id: direct[1], state: fetch(`/api/games/${direct[1]}`).then((r) => (r.ok ? r.json() : null)).catch(() => null) } : null;
 
 // ---------------------------------------------------------------- helpers
 
@@ -439,6 +442,11 @@ function gamePage(id) {
     };
   }
 
+  if (early && early.id === gid) {
+    const pending = early.state;
+    early = null;
+    pending.then((st) => { if (st && !g && !closed) setState(st); });
+  }
   connect();
   const tick = setInterval(() => { if (g && g.phase === "playing") { playerInfo("B"); playerInfo("W"); } }, 250);
   return () => {
