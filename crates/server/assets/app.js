@@ -267,7 +267,8 @@ function gamePage(id) {
   } });
   const controls = h("div", { class: "controls" }, passBtn, resignBtn,
     h("label", {}, numbersBox, t("numbers")),
-    h("a", { href: `/api/games/${gid}/sgf`, download: `ingo-${gid}.sgf`, id: "sgf" }, t("download")));
+    h("a", { href: `/api/games/${gid}/sgf`, download: `ingo-${gid}.sgf`, id: "sgf" }, t("download")),
+    h("small", { class: "hint" }, t("keys")));
 
   main.append(h("div", { class: "game" },
     h("div", { class: "board-col" }, boardBox, controls, notice),

@@ -264,30 +264,38 @@ mod tests {
             "(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])",
             None,
         )
-        .unwrap();
+        .expect("a record");
         assert_eq!(out["illegal"]["number"], 2);
         assert_eq!(out["illegal"]["reason"], "hot-stone");
-        assert!(out["illegal"]["message"].as_str().unwrap().contains("熱子"));
+        assert!(out["illegal"]["message"]
+            .as_str()
+            .expect("a message")
+            .contains("熱子"));
         // The position before the refused move: the setup and Black's capture.
-        assert_eq!(out["boards"].as_array().unwrap().len(), 2);
+        assert_eq!(out["boards"].as_array().map(Vec::len), Some(2));
         assert!(out["score"].is_null());
     }
 
     #[test]
     fn judge_counts_a_legal_record() {
-        let out = judge_sgf("(;SZ[5]KM[0];B[cc];W[];B[];W[])", None).unwrap();
+        let out = judge_sgf("(;SZ[5]KM[0];B[ab];W[];B[];W[])", None).expect("a record");
         assert!(out["illegal"].is_null());
         assert_eq!(out["score"]["area"]["black"], 25);
         assert_eq!(out["score"]["winner"], "B");
-        assert!(out["count_svg"].as_str().unwrap().starts_with("<svg"));
-        assert_eq!(out["boards"][1][2], "..X..");
+        assert!(out["count_svg"]
+            .as_str()
+            .expect("a picture")
+            .starts_with("<svg"));
+        // Rows from the top: SGF `ab` is A4 on a 5×5 board, in the second row.
+        assert_eq!(out["boards"][1][1], "X....");
+        assert_eq!(out["moves"][0]["move"], "A4");
     }
 
     #[test]
     fn judge_refuses_what_is_not_a_record() {
-        let e = judge_sgf("hello", None).unwrap_err();
+        let e = judge_sgf("hello", None).expect_err("not a record");
         assert_eq!((e.status.as_u16(), e.reason), (422, "bad-sgf"));
-        let e = judge_sgf("(;SZ[25])", None).unwrap_err();
+        let e = judge_sgf("(;SZ[25])", None).expect_err("too large a board");
         assert_eq!(e.reason, "bad-size");
     }
 }

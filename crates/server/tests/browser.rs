@@ -13,6 +13,9 @@
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`scripts/test` installs them); set
 //! `INGO_SKIP_BROWSER=1` to skip on a machine without them.
 
+// A failed step of a browser test is a failed test: its panic says where.
+#![allow(clippy::unwrap_used)]
+
 mod browser_util;
 
 use std::time::Duration;
@@ -121,7 +124,7 @@ async fn flow() {
     let mut load_ms = None;
     for (i, mv) in GAME.iter().enumerate() {
         let n = i + 1;
-        let (me, other) = if n % 2 == 1 {
+        let (me, other) = if !n.is_multiple_of(2) {
             (black, white)
         } else {
             (white, black)
@@ -261,7 +264,7 @@ async fn flow() {
 
     // Both pass: play is suspended and the dead-stone step shows the server's proposal.
     let n = GAME.len();
-    let (first, second) = if n % 2 == 0 {
+    let (first, second) = if n.is_multiple_of(2) {
         (black, white)
     } else {
         (white, black)
