@@ -567,5 +567,6 @@ document.getElementById("lang").addEventListener("change", (e) => { setLang(e.ta
 window.addEventListener("hashchange", route);
 (async () => {
   try { session.me = await api("GET", "/api/me"); } catch { session.me = null; }
+  perf.me = performance.now();
   route();
 })();
