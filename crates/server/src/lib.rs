@@ -4,7 +4,8 @@
 //! * [`app`] builds the whole [`axum::Router`] over an [`AppState`] (`store` + `config`), so
 //!   tests drive it without a socket; [`serve`] runs it on a listener.
 //! * Routes per resource: accounts ([`auth`]), challenges ([`challenges`]), games ([`games`],
-//!   with its WebSocket in [`ws`]); the lobby page in [`assets`].
+//!   with its WebSocket in [`ws`]), the built-in player as an opponent ([`bot`]); the lobby
+//!   page in [`assets`].
 //! * Game state lives in one module, [`game`]: a move is checked by `Game::play`, committed in
 //!   one transaction with `(game_id, move_number)` unique, *then* acknowledged and published.
 //! * Several servers on one PostgreSQL relay their events through LISTEN/NOTIFY ([`relay`]).
@@ -21,6 +22,7 @@ use tokio::sync::{broadcast, Mutex, Notify};
 
 pub mod assets;
 pub mod auth;
+pub mod bot;
 pub mod challenges;
 pub mod client;
 pub mod error;
@@ -211,6 +213,7 @@ impl AppState {
         let live = ingo_store::server::live_games(&self.store, i64::MAX).await?;
         for g in &live {
             self.game(g.id).await?;
+            bot::poke(self, g.id);
         }
         Ok(live.len())
     }
@@ -223,6 +226,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::routes())
         .merge(challenges::routes())
         .merge(games::routes())
+        .merge(bot::routes())
         .with_state(state)
 }
 
