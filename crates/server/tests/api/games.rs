@@ -49,12 +49,17 @@ async fn game_to_count(app: App) {
     let s = state(&mut b, gid).await;
     assert_eq!(s["captures"]["white"], 1);
     assert_eq!(s["captures"]["black"], 1);
-    // Two passes suspend play; the server proposes every stone alive.
+    // Two passes suspend play; the server proposes dead stones (ingo_player::endgame),
+    // which nobody has accepted yet.
     play_ok(&mut b, gid, "pass").await;
     play_ok(&mut w, gid, "pass").await;
     let s = state(&mut b, gid).await;
     assert_eq!(s["phase"], "suspended");
-    assert_eq!(s["dead_stones"]["proposal"], json!([]));
+    assert!(s["dead_stones"]["proposal"].is_array());
+    assert_eq!(
+        s["dead_stones"]["accepted"],
+        json!({"black": false, "white": false})
+    );
     // White marks Black's lone J9 stone dead; Black first answers the old proposal, which is
     // refused, then accepts the new one.
     let r = w
