@@ -243,6 +243,11 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> anyhow
         .resume_games()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    // Small WebSocket frames must not wait for Nagle's algorithm (40 ms with delayed ACKs).
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(
         listener,
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
