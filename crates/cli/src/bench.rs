@@ -48,6 +48,9 @@ enum BenchCmd {
     Player(PlayerArgs),
     /// Bytes of history per ply, and the peak memory of judging a corpus.
     Memory(MemoryArgs),
+    /// The end of the counted Ing Cup games judged by ingo and by GNU Go's `final_score` in the
+    /// same run: time per position, ratio, and agreement with the recorded results.
+    Endgame(EndgameBenchArgs),
     /// Light playouts of a peer library (the `goban` crate) beside ingo's, and the ratio (needs
     /// the `peer` feature: `cargo run --release -p ingo-cli --features peer -- bench peer`).
     Peer(PeerArgs),
@@ -128,9 +131,10 @@ struct JudgeBenchArgs {
     /// (GNU Go's `loadsgf` over GTP).
     #[arg(long, value_enum)]
     peer: Vec<JudgePeer>,
-    /// The GNU Go program for `--peer gnugo`.
-    #[arg(long, default_value = "gnugo")]
-    gnugo: PathBuf,
+    /// The GNU Go program for `--peer gnugo` [default: `$GNUGO`, else `gnugo` on `PATH`, else
+    /// `/usr/games/gnugo`].
+    #[arg(long)]
+    gnugo: Option<PathBuf>,
 }
 
 /// A program that replays SGF records, timed on the same files.
@@ -168,6 +172,31 @@ struct PlayerArgs {
 }
 
 #[derive(Args)]
+struct EndgameBenchArgs {
+    /// The corpus (with INDEX.tsv: the records' paths, komi and results).
+    #[arg(long, default_value = "../shared/sgf-corpus")]
+    corpus: PathBuf,
+    /// Only records whose path in INDEX.tsv starts with this.
+    #[arg(long, default_value = "aeb-pro/Ing/")]
+    prefix: String,
+    /// Only records with this komi (KM as INDEX.tsv gives it; empty for any).
+    #[arg(long, default_value = "8")]
+    komi: String,
+    /// Judge the positions with ingo this many times over (the time is the mean).
+    #[arg(long, default_value_t = 5)]
+    repeat: u32,
+    /// Playouts of ingo's judgement per position.
+    #[arg(long, default_value_t = ingo_player::endgame::EndgameConfig::default().playouts)]
+    playouts: u32,
+    /// The GNU Go program (`/usr/games/gnugo` when `gnugo` is not on the PATH).
+    #[arg(long, default_value = "gnugo")]
+    gnugo: PathBuf,
+    /// Leave GNU Go out (ingo's figures only).
+    #[arg(long)]
+    no_gnugo: bool,
+}
+
+#[derive(Args)]
 struct MemoryArgs {
     /// The folder of records to judge for the peak memory (skipped when missing).
     #[arg(long, default_value = "../shared/sgf-corpus")]
@@ -202,6 +231,7 @@ pub fn run(args: BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         BenchCmd::Player(a) => player(&a, out),
         BenchCmd::Memory(a) => memory(&a, out),
         BenchCmd::Peer(a) => peer(&a, out),
+        BenchCmd::Endgame(a) => endgame(&a, out),
     }
 }
 
@@ -677,7 +707,7 @@ fn judge(a: &JudgeBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         let files: Vec<&Path> = selected.iter().map(|(p, _)| p.as_path()).collect();
         let r = match peer {
             JudgePeer::Sgfmill => sgfmill_peer(&files, a.repeat),
-            JudgePeer::Gnugo => gnugo_peer(&a.gnugo, &files),
+            JudgePeer::Gnugo => gnugo_peer(a.gnugo.as_deref(), &files),
         };
         match r {
             Ok(p) => {
@@ -815,6 +845,18 @@ impl Gnugo {
         Ok(g)
     }
 
+    /// The processor time GNU Go's process has used (user + system, from `/proc/PID/stat`).
+    fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The fields after the command name (which is in parentheses and may hold spaces):
+        // utime and stime are the 12th and 13th of them, in clock ticks.
+        let rest = stat.rsplit_once(')')?.1;
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+        // Linux reports these in USER_HZ, 100 a second on every usual configuration.
+        Some(Duration::from_millis(ticks * 10))
+    }
+
     /// Sends a command; its reply, or an error when GNU Go stopped.
     fn ask(&mut self, cmd: &str) -> anyhow::Result<String> {
         use std::io::BufRead;
@@ -842,13 +884,19 @@ impl Drop for Gnugo {
 
 /// GNU Go over GTP: `loadsgf` of each file (its parser and board replay the game), one round
 /// trip per file; a file that makes GNU Go stop counts as failed and GNU Go is started again.
-fn gnugo_peer(program: &Path, files: &[&Path]) -> anyhow::Result<PeerRun> {
-    // Debian installs GNU Go in /usr/games, which is not always on the PATH.
-    let debian = Path::new("/usr/games/gnugo");
-    let program = if program == Path::new("gnugo") && debian.is_file() {
-        debian
-    } else {
-        program
+fn gnugo_peer(program: Option<&Path>, files: &[&Path]) -> anyhow::Result<PeerRun> {
+    let found;
+    let program = match program {
+        Some(p) => p,
+        None => {
+            found = ingo_gtp::find_gnugo().with_context(|| {
+                format!(
+                    "GNU Go not found ($GNUGO, PATH, {}); give its path with --gnugo",
+                    ingo_gtp::DEBIAN_GNUGO
+                )
+            })?;
+            found.as_path()
+        }
     };
     let mut gnugo = Gnugo::start(program)?;
     let (mut done, mut failed) = (0, 0);
@@ -1194,4 +1242,218 @@ fn peer(_: &PeerArgs, _: &mut impl Write) -> anyhow::Result<()> {
         "this ingo was built without the peer: run \
          `cargo run --release -p ingo-cli --features peer -- bench peer`"
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endgame
+// ---------------------------------------------------------------------------------------------
+
+/// A counted record's final position and the result its referee wrote.
+struct CountedPosition {
+    path: PathBuf,
+    game: Game,
+    recorded: (Color, i32),
+}
+
+/// Agreement of one judge with the recorded results.
+#[derive(Default)]
+struct Agreement {
+    positions: usize,
+    winner: usize,
+    margin: usize,
+    wrong: Vec<String>,
+}
+
+impl Agreement {
+    fn add(&mut self, p: &CountedPosition, counted: Option<(Color, i32)>) {
+        self.positions += 1;
+        let winner = counted.is_some_and(|(c, _)| c == p.recorded.0);
+        let margin = counted == Some(p.recorded);
+        self.winner += usize::from(winner);
+        self.margin += usize::from(margin);
+        if !margin {
+            let show = |r: Option<(Color, i32)>| {
+                r.map_or_else(
+                    || "none".to_string(),
+                    |(c, h)| format!("{}+{}", c.letter(), f64::from(h) / 2.0),
+                )
+            };
+            self.wrong.push(format!(
+                "{} recorded {} counted {}",
+                p.path.display(),
+                show(Some(p.recorded)),
+                show(counted)
+            ));
+        }
+    }
+
+    fn write(&self, out: &mut impl Write, name: &str) -> anyhow::Result<()> {
+        let pct = |n: usize| 100.0 * n as f64 / self.positions.max(1) as f64;
+        writeln!(
+            out,
+            "{name}_winner_agrees={}/{} ({:.1}%)",
+            self.winner,
+            self.positions,
+            pct(self.winner)
+        )?;
+        writeln!(
+            out,
+            "{name}_margin_agrees={}/{} ({:.1}%)",
+            self.margin,
+            self.positions,
+            pct(self.margin)
+        )?;
+        Ok(())
+    }
+}
+
+/// The counted records of the corpus that `a` selects, replayed to their final positions.
+fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition>> {
+    let index = a.corpus.join("INDEX.tsv");
+    let text = std::fs::read_to_string(&index)
+        .with_context(|| format!("cannot read {} (give --corpus DIR)", index.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .with_context(|| format!("{} has no column {name}", index.display()))
+    };
+    let (c_path, c_km, c_re) = (col("path")?, col("KM")?, col("RE")?);
+    let mut out = Vec::new();
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        let get = |c: usize| f.get(c).copied().unwrap_or_default();
+        if !get(c_path).starts_with(&a.prefix) || (!a.komi.is_empty() && get(c_km) != a.komi) {
+            continue;
+        }
+        let Some(recorded) = crate::verify::counted_result(get(c_re)) else {
+            continue;
+        };
+        let path = a.corpus.join(get(c_path));
+        let records = ingo_sgf::parse_file(&path)?;
+        let record = records
+            .first()
+            .with_context(|| format!("{}: no game", path.display()))?;
+        let rep = ingo_sgf::replay(
+            record,
+            record.rules_or(ingo_rules::Preset::Ing),
+            ReplayMode::Strict,
+        )?;
+        if let Some(illegal) = rep.illegal {
+            bail!("{}: {illegal}", path.display());
+        }
+        out.push(CountedPosition {
+            path,
+            game: rep.game,
+            recorded,
+        });
+    }
+    ensure!(
+        !out.is_empty(),
+        "no counted record matches --prefix {} --komi {}",
+        a.prefix,
+        a.komi
+    );
+    Ok(out)
+}
+
+/// GNU Go's `final_score` reply (`= B+2.0`, `= 0`) as a winner and margin in half points.
+fn gnugo_score(reply: &str) -> Option<(Color, i32)> {
+    let r = reply.trim().trim_start_matches('=').trim();
+    if r == "0" {
+        return None;
+    }
+    crate::verify::counted_result(r)
+}
+
+fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    use ingo_player::endgame::{judge_end, EndgameConfig};
+    ensure!(a.repeat >= 1, "--repeat must be at least 1");
+    let positions = counted_positions(a)?;
+    let config = EndgameConfig {
+        playouts: a.playouts,
+        ..EndgameConfig::default()
+    };
+    // One untimed pass gives the counts (the judgement is deterministic, so every pass agrees).
+    let mut ingo = Agreement::default();
+    let mut checksum = 0i64;
+    for p in &positions {
+        let j = judge_end(&p.game, &config);
+        checksum += black_margin(j.score.margin_halves, j.score.winner);
+        ingo.add(p, Some((j.score.winner, j.score.margin_halves.abs())));
+    }
+    let start = Instant::now();
+    let cpu_start = cpu_time();
+    for _ in 0..a.repeat {
+        let mut sum = 0i64;
+        for p in &positions {
+            let j = judge_end(&p.game, &config);
+            sum += black_margin(j.score.margin_halves, j.score.winner);
+        }
+        ensure!(sum == checksum, "the judgement changed between passes");
+    }
+    let per = f64::from(a.repeat) * positions.len() as f64;
+    let ingo_s = start.elapsed().as_secs_f64() / per;
+    let ingo_cpu = cpu_start
+        .zip(cpu_time())
+        .map(|(a, b)| b.saturating_sub(a).as_secs_f64() / per);
+    writeln!(out, "positions={}", positions.len())?;
+    writeln!(out, "ingo_playouts={}", a.playouts)?;
+    writeln!(out, "ingo_ms_per_position={:.3}", ingo_s * 1e3)?;
+    if let Some(c) = ingo_cpu {
+        writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
+    }
+    ingo.write(out, "ingo")?;
+    if !a.no_gnugo {
+        let debian = Path::new("/usr/games/gnugo");
+        let program = if a.gnugo == Path::new("gnugo") && debian.is_file() {
+            debian
+        } else {
+            a.gnugo.as_path()
+        };
+        let mut gnugo = Gnugo::start(program)?;
+        let mut agreement = Agreement::default();
+        let mut spent = Duration::ZERO;
+        let mut spent_cpu = Some(Duration::ZERO);
+        for p in &positions {
+            let abs = std::fs::canonicalize(&p.path)?;
+            let name = abs.to_string_lossy();
+            ensure!(
+                !name.contains(char::is_whitespace),
+                "{}: GTP cannot name a path with spaces",
+                p.path.display()
+            );
+            let loaded = gnugo.ask(&format!("loadsgf {name}"))?;
+            ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
+            let t = Instant::now();
+            let cpu_before = gnugo.cpu_time();
+            let reply = gnugo.ask("final_score")?;
+            spent += t.elapsed();
+            spent_cpu = spent_cpu
+                .zip(cpu_before.zip(gnugo.cpu_time()))
+                .map(|(s, (b, e))| s + e.saturating_sub(b));
+            agreement.add(p, gnugo_score(&reply));
+        }
+        let gnugo_s = spent.as_secs_f64() / positions.len() as f64;
+        writeln!(out, "gnugo_ms_per_position={:.3}", gnugo_s * 1e3)?;
+        let gnugo_cpu = spent_cpu.map(|d| d.as_secs_f64() / positions.len() as f64);
+        if let Some(c) = gnugo_cpu {
+            writeln!(out, "gnugo_cpu_ms_per_position={:.3}", c * 1e3)?;
+        }
+        agreement.write(out, "gnugo")?;
+        writeln!(out, "ratio={:.1}", gnugo_s / ingo_s)?;
+        // On a shared machine the processor time is the fairer measure of the two.
+        if let (Some(g), Some(i)) = (gnugo_cpu, ingo_cpu) {
+            writeln!(out, "ratio_cpu={:.1}", g / i)?;
+        }
+        for w in &agreement.wrong {
+            writeln!(out, "gnugo_wrong: {w}")?;
+        }
+    }
+    for w in &ingo.wrong {
+        writeln!(out, "ingo_wrong: {w}")?;
+    }
+    Ok(())
 }

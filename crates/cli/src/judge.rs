@@ -25,6 +25,8 @@ pub struct JudgeOptions {
     pub tolerant: bool,
     /// Judge every line of play of the game tree, not only the main line.
     pub variations: bool,
+    /// Judge the end of each game that ended by a count and compare with its `RE`.
+    pub verify: bool,
 }
 
 /// Totals over a run.
@@ -40,6 +42,8 @@ pub struct Summary {
     pub illegal: usize,
     /// Files that could not be read.
     pub errors: usize,
+    /// `--verify`: the judged counts against the recorded ones.
+    pub verify: crate::verify::VerifyTotals,
 }
 
 impl Summary {
@@ -56,21 +60,60 @@ impl Summary {
     }
 }
 
-/// The `.sgf` files named by `inputs`: files as given, folders searched recursively, sorted.
-pub fn collect_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+/// The `.sgf` files named by `inputs`: files as given, folders searched recursively, sorted;
+/// and what could not be searched or read, one line each (`path: why`).
+///
+/// A folder is walked whatever its name (`x.sgf/` too). Inside a folder, what cannot be read (a
+/// dangling symbolic link, a link loop, a folder without permission) and `.sgf` names that are
+/// not regular files (a FIFO, a device) are skipped with a warning, and the rest is judged; a
+/// folder given with no `.sgf` file in it is an error, as judging nothing is not a verdict.
+pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<(PathBuf, String)>) {
     let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let mut errors = Vec::new();
     for input in inputs {
         if input.is_dir() {
             let mut found: Vec<PathBuf> = Vec::new();
             for entry in WalkDir::new(input).follow_links(true) {
-                let entry = entry.with_context(|| format!("cannot read {}", input.display()))?;
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        let path = e.path().map_or_else(
+                            || input.display().to_string(),
+                            |p| p.display().to_string(),
+                        );
+                        let why = if e.loop_ancestor().is_some() {
+                            "a symbolic link loop".to_string()
+                        } else {
+                            e.io_error()
+                                .map_or_else(|| e.to_string(), std::io::Error::to_string)
+                        };
+                        skipped.push(format!("{path}: skipped, cannot be read: {why}"));
+                        continue;
+                    }
+                };
                 let is_sgf = entry
                     .path()
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-                if entry.file_type().is_file() && is_sgf {
+                let kind = entry.file_type();
+                if is_sgf && kind.is_file() {
                     found.push(entry.into_path());
+                } else if is_sgf && !kind.is_dir() {
+                    skipped.push(format!(
+                        "{}: skipped, not a regular file",
+                        entry.path().display()
+                    ));
                 }
+            }
+            if found.is_empty() {
+                errors.push((
+                    input.clone(),
+                    format!(
+                        "{}: a folder with no .sgf file in it (nothing judged)",
+                        input.display()
+                    ),
+                ));
             }
             found.sort();
             files.extend(found);
@@ -78,7 +121,13 @@ pub fn collect_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             files.push(input.clone());
         }
     }
-    Ok(files)
+    (files, skipped, errors)
+}
+
+/// The `.sgf` files named by `inputs` (see [`find_files`]), what was skipped left out: the
+/// corpus of `ingo bench`.
+pub fn collect_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    Ok(find_files(inputs).0)
 }
 
 pub fn parse_points(names: &[String], width: usize, height: usize) -> anyhow::Result<Vec<Point>> {
@@ -131,7 +180,7 @@ fn judge_record(
     line: Option<&Line>,
     opts: &JudgeOptions,
     summary: &mut Summary,
-) -> anyhow::Result<(Value, String)> {
+) -> anyhow::Result<Judged> {
     let (rules, rules_name) = match opts.rules {
         Some(r) => (r, opts.rules_name.unwrap_or("custom")),
         None => {
@@ -212,13 +261,22 @@ fn judge_record(
             map.insert("warnings".into(), json!(w));
         }
     }
+    if let (Some(why), Value::Object(map)) = (&record.incomplete, &mut obj) {
+        map.insert("incomplete".into(), json!(true));
+        map.insert("incomplete_reason".into(), json!(why));
+    }
     let mut text = format!(
-        "{}{}{}: {rules_name}, {}x{}, {} moves, ",
+        "{}{}{}: {}{rules_name}, {}x{}, {} moves, ",
         file.display(),
         game_index
             .map(|i| format!(" (game {})", i + 1))
             .unwrap_or_default(),
         line.map(|l| format!(" ({l})")).unwrap_or_default(),
+        record
+            .incomplete
+            .as_ref()
+            .map(|why| format!("INCOMPLETE RECORD, only what comes before was read: {why}; "))
+            .unwrap_or_default(),
         record.width,
         record.height,
         total_moves
@@ -242,21 +300,63 @@ fn judge_record(
             s.result_string()
         ));
     }
-    for w in line.map_or(&record.warnings, |l| &l.warnings) {
-        text.push_str(&format!("\n  warning: {w}"));
+    if opts.verify && rep.illegal.is_none() {
+        if let Some(v) = crate::verify::verify(game, record.info.result.as_deref()) {
+            summary.verify.add(&v);
+            text.push_str(&v.text());
+            if let Value::Object(map) = &mut obj {
+                map.insert("verify".into(), v.json());
+            }
+        }
     }
-    Ok((obj, text))
+    let warnings = line
+        .map_or(&record.warnings, |l| &l.warnings)
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    Ok(Judged {
+        json: obj,
+        text,
+        warnings,
+    })
 }
 
-/// Judges every file, printing one line (or JSON object) per game, and returns the totals.
+/// What [`judge_record`] says of one game: its JSON object, its text line, and the warnings to
+/// print (on standard error) with the text.
+struct Judged {
+    json: Value,
+    text: String,
+    warnings: Vec<String>,
+}
+
+/// Judges every file, printing one line (or JSON object) per game on `out` and the warnings and
+/// errors of the text output on `err`, and returns the totals. With `json_out`, an unreadable
+/// file is a JSON object with an `error` field on `out`, like the verdicts.
 pub fn run(
     inputs: &[PathBuf],
     json_out: bool,
     opts: &JudgeOptions,
     out: &mut impl Write,
+    err: &mut impl Write,
 ) -> anyhow::Result<Summary> {
-    let files = collect_files(inputs)?;
+    let read_options = ingo_sgf::ReadOptions::from_env()?;
+    let (files, skipped, folder_errors) = find_files(inputs);
     let mut summary = Summary::default();
+    for line in &skipped {
+        writeln!(err, "warning: {line}")?;
+    }
+    for (path, line) in &folder_errors {
+        summary.errors += 1;
+        if json_out {
+            writeln!(
+                out,
+                "{}",
+                json!({"file": path.display().to_string(), "error": line})
+            )?;
+        } else {
+            writeln!(err, "error: {line}")?;
+        }
+    }
     let progress = if files.len() > 1 {
         let bar = ProgressBar::new(files.len() as u64);
         bar.set_style(
@@ -269,7 +369,7 @@ pub fn run(
     };
     for file in &files {
         summary.files += 1;
-        let read = ingo_sgf::parse_file(file);
+        let read = ingo_sgf::parse_file_with(file, &read_options);
         let records = match read {
             Ok(r) => r,
             Err(e) => {
@@ -281,7 +381,7 @@ pub fn run(
                         writeln!(out, "{obj}")
                     } else {
                         // The reader's errors name the file already.
-                        writeln!(out, "error: {e}")
+                        writeln!(err, "error: {e}")
                     }
                 })?;
                 progress.inc(1);
@@ -307,23 +407,32 @@ pub fn run(
                     )
                 });
                 match judged {
-                    Ok((obj, line)) => progress.suspend(|| {
+                    Ok(judged) => progress.suspend(|| {
                         if json_out {
-                            writeln!(out, "{obj}")
+                            writeln!(out, "{}", judged.json)
                         } else {
-                            writeln!(out, "{line}")
+                            // The verdict first, then what the reader noticed, each on its own
+                            // stream; flushed in that order so a terminal shows them together.
+                            writeln!(out, "{}", judged.text)?;
+                            if !judged.warnings.is_empty() {
+                                out.flush()?;
+                                for w in &judged.warnings {
+                                    writeln!(err, "{}: warning: {w}", file.display())?;
+                                }
+                            }
+                            Ok(())
                         }
                     })?,
                     Err(e) => {
                         summary.errors += 1;
                         progress.suspend(|| {
-                        if json_out {
-                            let obj = json!({"file": file.display().to_string(), "error": format!("{e:#}")});
-                            writeln!(out, "{obj}")
-                        } else {
-                            writeln!(out, "{}: error: {e:#}", file.display())
-                        }
-                    })?;
+                            if json_out {
+                                let obj = json!({"file": file.display().to_string(), "error": format!("{e:#}")});
+                                writeln!(out, "{obj}")
+                            } else {
+                                writeln!(err, "{}: error: {e:#}", file.display())
+                            }
+                        })?;
                     }
                 }
             }
@@ -336,11 +445,28 @@ pub fn run(
     }
     progress.finish_and_clear();
     out.flush()?;
-    if files.len() > 1 {
-        eprintln!(
-            "judged {} files: {} games, {} moves, {} with an illegal move, {} errors",
-            summary.files, summary.games, summary.moves, summary.illegal, summary.errors
-        );
+    if files.len() > 1 || !skipped.is_empty() {
+        writeln!(
+            err,
+            "judged {} files: {} games, {} moves, {} with an illegal move, {} errors{}",
+            summary.files,
+            summary.games,
+            summary.moves,
+            summary.illegal,
+            summary.errors,
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(", {} skipped", skipped.len())
+            }
+        )?;
+    }
+    if opts.verify {
+        let totals = summary.verify.text();
+        if !json_out {
+            writeln!(out, "{totals}")?;
+        }
+        eprintln!("{totals}");
     }
     Ok(summary)
 }

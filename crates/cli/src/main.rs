@@ -16,6 +16,8 @@ mod matches;
 mod records;
 mod report;
 mod serve;
+mod tournament;
+mod verify;
 
 /// Ing's counting rules of Go (應氏計點制): a GTP engine and tools to judge and referee games.
 #[derive(Parser)]
@@ -32,7 +34,11 @@ enum Cmd {
     /// Replay game records under Ing's rules: report the first illegal move, the phase and the count.
     ///
     /// Exit code 0 when every file was judged cleanly, 1 when some record has an illegal move, 2
-    /// when some file could not be read.
+    /// when some file could not be read (or holds no game tree, or a folder holds no record).
+    /// Verdicts (or JSON) go to standard output, warnings and errors to standard error. A record
+    /// cut off before its end is judged as far as it goes and called INCOMPLETE. Files are
+    /// limited to 16 MiB, 20,000 games and 2,000,000 nodes; raise the limits with the
+    /// environment variables INGO_SGF_MAX_BYTES, INGO_SGF_MAX_GAMES and INGO_SGF_MAX_NODES.
     Judge(JudgeArgs),
     /// The fill-in count of a record's final position, as a referee reads it off the board.
     Score(ScoreArgs),
@@ -41,22 +47,32 @@ enum Cmd {
     /// Run games between two GTP engines with an enforced clock; the referee judges every move
     /// and counts every game itself.
     Match(Box<matches::MatchArgs>),
-    /// The handicap between two ranks (3p/3品, 5d/5段, 2k/2級, 級外): White's passes and komi.
+    /// The handicap between two ranks (9p/1品, 5d/5段, 2k/2級, 級外): White's passes, komi and
+    /// who wins a tie.
+    ///
+    /// Professional ranks: `Np` is the professional dan, counted upwards (9p is the strongest),
+    /// and `N品` is Ing's own scale, counted downwards (1品 is the strongest): 9p = 1品, 1p = 9品.
+    /// A game between different ranks is a handicap game (有差賽) even when the handicap is
+    /// compensation points alone, and its tie goes to White; an even game's tie goes to Black.
     Handicap(HandicapArgs),
     /// Benchmarks that check their own results: playouts, the judge path, the player, memory.
     Bench(bench::BenchArgs),
     /// Run the play server: games under Ing's rules over HTTP and WebSocket, on an SQLite file
     /// (created on first start) or PostgreSQL.
     Serve(serve::ServeArgs),
+    /// Tournaments under Ing's competition rules: agreement, entrants, pairing, results,
+    /// standings with A1/A2/B1/B2, crosstables, exports, and engine events run to the end.
+    Tournament(tournament::TournamentArgs),
 }
 
 #[derive(Args)]
 struct HandicapArgs {
-    /// One player's rank.
+    /// One player's rank: 9p (professional dan, = 1品) … 1p (= 9品), 1品 … 9品, 9d/9段 … 1d/初段,
+    /// 1k/1級 … 9k/9級, 級外.
     a: Rank,
     /// The other player's rank.
     b: Rank,
-    /// Print {"black", "white", "handicap_passes", "komi", ...} as JSON.
+    /// Print {"black", "white", "handicap_passes", "komi", "tie_winner", ...} as JSON.
     #[arg(long)]
     json: bool,
     /// Points from 1級 up to 初段 (an assumption of the spec: one 級 step).
@@ -94,6 +110,10 @@ struct JudgeArgs {
     /// Judge every line of play (each variation from the root to a leaf), not only the main line.
     #[arg(long)]
     variations: bool,
+    /// For every record that ended by a count (RE like B+3), judge the end of the game (dead
+    /// stones, seki, neutral points filled in turn) and compare the count with RE.
+    #[arg(long)]
+    verify: bool,
 }
 
 #[derive(Args)]
@@ -224,8 +244,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 dead: args.dead,
                 tolerant: args.tolerant,
                 variations: args.variations,
+                verify: args.verify,
             };
-            let summary = judge::run(&args.paths, args.json, &opts, &mut io::stdout().lock())?;
+            let summary = judge::run(
+                &args.paths,
+                args.json,
+                &opts,
+                &mut io::stdout().lock(),
+                &mut io::stderr().lock(),
+            )?;
             Ok(ExitCode::from(summary.exit_code()))
         }
         Cmd::Handicap(args) => {
@@ -244,6 +271,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(n) if n.guesser_takes_black => (args.b, args.a),
                 _ => (h.black, h.white),
             };
+            // The handicap decides who wins a tie, not the pass count (有差賽: White).
+            let tie_winner = match h.tie_winner(&Rules::ing()) {
+                ingo_rules::Color::Black => "black",
+                ingo_rules::Color::White => "white",
+            };
             let mut out = io::stdout().lock();
             if args.json {
                 let komi = if h.komi.halves() % 2 == 0 {
@@ -256,6 +288,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     "white": white.to_string(),
                     "handicap_passes": h.handicap_passes,
                     "komi": komi,
+                    "tie_winner": tie_winner,
                     "nigiri": h.nigiri,
                     "difference": h.difference,
                     "explanation": h.explanation,
@@ -291,25 +324,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 } else {
                     writeln!(
                         out,
-                        "Black: {} ({}), White: {} ({}); White passes {} time(s) after Black's moves; komi {}.",
+                        "Black: {} ({}), White: {} ({}); White passes {} time(s) after Black's moves; komi {}; a tie goes to {} (有差賽).",
                         h.black,
                         h.black.to_chinese(),
                         h.white,
                         h.white.to_chinese(),
                         h.handicap_passes,
-                        h.komi
+                        h.komi,
+                        if tie_winner == "white" { "White" } else { "Black" },
                     )?;
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Score(args) => {
+            refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
             let report =
                 records::score_report(&args.file, args.rules, args.move_number, &args.dead)?;
+            records::print_warnings(&args.file, &report.warnings);
             io::stdout().lock().write_all(report.text.as_bytes())?;
             if args.svg.is_some() || args.png.is_some() {
-                let diagram =
+                let mut diagram =
                     ingo_render::Diagram::new(report.game.board()).with_score(Some(&report.score));
+                if let Some(j) = &report.judgement {
+                    let mut seki = j.stones(ingo_player::endgame::Status::Seki);
+                    seki.extend(&j.seki_points);
+                    diagram = diagram
+                        .with_fills(j.fills.iter().map(|f| (f.point, f.color)).collect())
+                        .with_seki(seki);
+                }
                 let options = ingo_render::DiagramOptions {
                     shade_territory: true,
                     last_move: false,
@@ -332,13 +375,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             serve::run(args)?;
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::Tournament(args) => {
+            tournament::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Bench(args) => {
             bench::run(args, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Render(args) => {
-            let game = records::position(&args.file, args.rules, args.move_number)?;
-            let diagram = ingo_render::Diagram::from_game(&game);
+            refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
+            let position = records::position(&args.file, args.rules, args.move_number)?;
+            records::print_warnings(&args.file, &position.warnings);
+            let diagram = ingo_render::Diagram::from_game(&position.game);
             let options = ingo_render::DiagramOptions {
                 coordinates: !args.no_coordinates,
                 move_numbers: args.numbers,
@@ -357,6 +406,38 @@ fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
+}
+
+/// Refuses outputs that would write over the `input` record: the same file (device and inode,
+/// so also through another path, a symbolic link or a hard link), or the same canonical path.
+/// An output that does not exist yet cannot be the input.
+fn refuse_to_overwrite<const N: usize>(
+    input: &std::path::Path,
+    outputs: [Option<&std::path::Path>; N],
+) -> anyhow::Result<()> {
+    for out in outputs.into_iter().flatten() {
+        let (Ok(a), Ok(b)) = (std::fs::metadata(input), std::fs::metadata(out)) else {
+            continue;
+        };
+        #[cfg(unix)]
+        let same = {
+            use std::os::unix::fs::MetadataExt;
+            a.dev() == b.dev() && a.ino() == b.ino()
+        };
+        #[cfg(not(unix))]
+        let same = {
+            let _ = (a, b);
+            std::fs::canonicalize(input).ok() == std::fs::canonicalize(out).ok()
+        };
+        if same {
+            anyhow::bail!(
+                "refusing to write {}: it is the input record {}",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes the diagram as SVG and/or PNG.

@@ -6,12 +6,29 @@ use anyhow::{bail, Context};
 use ingo_rules::{Game, Preset};
 use ingo_sgf::{replay_moves, Record, ReplayMode};
 
-/// The first game of the SGF file at `path`.
+/// The first game of the SGF file at `path`, read within the limits of the environment
+/// ([`ingo_sgf::Limits::from_env`]). A path that is not a regular file (a FIFO) is refused at
+/// once.
 fn first_record(path: &Path) -> anyhow::Result<Record> {
-    ingo_sgf::parse_file(path)?
+    ingo_sgf::parse_file_with(path, &ingo_sgf::ReadOptions::from_env()?)?
         .into_iter()
         .next()
         .with_context(|| format!("{}: no game in the file", path.display()))
+}
+
+/// A position of a record: the game, how many moves of the record it holds, and what the
+/// reader noticed.
+pub struct Position {
+    /// The game after the moves.
+    pub game: Game,
+    /// The moves of the record played, as `ingo judge` counts them: a node with two moves
+    /// counts two (the pass the replay puts between two moves of one colour is not a move of
+    /// the record, see [`Position::inserted_passes`]).
+    pub moves: usize,
+    /// Passes the replay put between two moves of the same colour.
+    pub inserted_passes: usize,
+    /// The reader's warnings, and a last one when the record is incomplete.
+    pub warnings: Vec<String>,
 }
 
 /// The game of the record at `path` after `upto` moves (all when `None`), under `preset` (the
@@ -19,7 +36,11 @@ fn first_record(path: &Path) -> anyhow::Result<Record> {
 ///
 /// # Errors
 /// When the file cannot be read or a move is illegal.
-pub fn position(path: &Path, preset: Option<Preset>, upto: Option<usize>) -> anyhow::Result<Game> {
+pub fn position(
+    path: &Path,
+    preset: Option<Preset>,
+    upto: Option<usize>,
+) -> anyhow::Result<Position> {
     let record = first_record(path)?;
     let rules = match preset {
         Some(p) => {
@@ -36,7 +57,25 @@ pub fn position(path: &Path, preset: Option<Preset>, upto: Option<usize>) -> any
     if let Some(illegal) = &replay.illegal {
         bail!("{}: {illegal}", path.display());
     }
-    Ok(replay.game)
+    let mut warnings: Vec<String> = record.warnings.iter().map(|w| w.to_string()).collect();
+    if let Some(why) = &record.incomplete {
+        warnings.push(format!(
+            "INCOMPLETE RECORD, only what comes before was read: {why}"
+        ));
+    }
+    Ok(Position {
+        moves: replay.played,
+        inserted_passes: replay.inserted_passes.len(),
+        game: replay.game,
+        warnings,
+    })
+}
+
+/// Prints the `warnings` of the record at `path` on standard error.
+pub fn print_warnings(path: &Path, warnings: &[String]) {
+    for w in warnings {
+        eprintln!("{}: warning: {w}", path.display());
+    }
 }
 
 /// What `ingo score` reports: the count of the position as text, and the pictures asked for.
@@ -47,6 +86,10 @@ pub struct ScoreReport {
     pub game: Game,
     /// The count.
     pub score: ingo_rules::Score,
+    /// The reader's warnings (see [`Position::warnings`]).
+    pub warnings: Vec<String>,
+    /// The end-of-game judgement the count comes from, when no dead stones were given.
+    pub judgement: Option<ingo_player::endgame::Judgement>,
 }
 
 /// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
@@ -60,18 +103,34 @@ pub fn score_report(
     upto: Option<usize>,
     dead: &[String],
 ) -> anyhow::Result<ScoreReport> {
-    let game = position(path, preset, upto)?;
-    let count = game.move_count();
+    let Position {
+        game,
+        moves,
+        inserted_passes,
+        warnings,
+    } = position(path, preset, upto)?;
     let board = game.board();
     let dead = crate::judge::parse_points(dead, board.width(), board.height())?;
     if let Some(p) = dead.iter().find(|p| board.color_at(**p).is_none()) {
         bail!("--dead: there is no stone at {}", p.to_gtp(board.height()));
     }
-    let score = game.count(&dead);
+    // Without --dead, the end of the game is judged as a referee counts it: dead stones, seki
+    // and the neutral points filled in turn (填滿計點).
+    let judgement = dead.is_empty().then(|| {
+        ingo_player::endgame::judge_end(&game, &ingo_player::endgame::EndgameConfig::default())
+    });
+    let score = match &judgement {
+        Some(j) => j.score.clone(),
+        None => game.count(&dead),
+    };
     let mut text = format!(
-        "{} after {} moves ({}): rules {}\n",
+        "{} after {} moves{} ({}): rules {}\n",
         path.display(),
-        count,
+        moves,
+        match inserted_passes {
+            0 => String::new(),
+            n => format!(" and {n} inserted pass(es)"),
+        },
         match game.phase() {
             ingo_rules::Phase::Playing => "play goes on",
             ingo_rules::Phase::Suspended => "play suspended",
@@ -79,6 +138,15 @@ pub fn score_report(
         },
         game.rules()
     );
+    if let Some(j) = &judgement {
+        text.push_str(&crate::verify::judgement_text(j, board));
+    }
     text.push_str(&crate::report::count_text(&score, board));
-    Ok(ScoreReport { text, game, score })
+    Ok(ScoreReport {
+        text,
+        game,
+        score,
+        warnings,
+        judgement,
+    })
 }

@@ -1,8 +1,34 @@
 //! `ingo bench` in a debug build: small runs whose results are fixed, so that the benchmarks'
 //! self-checks and their output format (read by scripts) stay as `BENCHMARKS.md` describes.
 
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The small corpus of the `judge` and `memory` benchmarks, laid out like the real one (an
+/// `INDEX.tsv` made by sgfmill, Ing Cup games under `Ing/`): `tests/bench/` holds the index and
+/// the record only this test reads, the others are the shared records of `tests/data/` (one copy
+/// each), copied here into a fresh folder of the test's own.
+fn corpus(name: &str) -> PathBuf {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-corpus-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("Ing")).expect("create the corpus folder");
+    let copies = [
+        ("bench/INDEX.tsv", "INDEX.tsv"),
+        ("bench/short_19x19.sgf", "short_19x19.sgf"),
+        ("data/illegal_retake.sgf", "illegal_retake.sgf"),
+        ("data/not_sgf.sgf", "not_sgf.sgf"),
+        ("data/two_games.sgf", "two_games.sgf"),
+        ("data/t14_four_passes.sgf", "Ing/t14_four_passes.sgf"),
+        ("data/t15_resumed.sgf", "Ing/t15_resumed.sgf"),
+    ];
+    for (from, to) in copies {
+        fs::copy(tests.join(from), dir.join(to))
+            .unwrap_or_else(|e| panic!("copy tests/{from} into the corpus: {e}"));
+    }
+    dir
+}
 
 fn ingo_bench(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
@@ -64,9 +90,11 @@ fn playouts_are_deterministic_for_a_seed_and_end_with_the_rate() {
 
 #[test]
 fn judge_checks_a_small_corpus_against_its_index() {
-    // tests/bench: five records and a file that is not SGF, with an INDEX.tsv made by sgfmill;
-    // the two under Ing/ are games Ing's rules must accept.
-    let out = ingo_bench(&["judge", "--corpus", "tests/bench", "--repeat", "2"]);
+    // Five records and a file that is not SGF, with an INDEX.tsv made by sgfmill; the two under
+    // Ing/ are games Ing's rules must accept.
+    let corpus = corpus("judge");
+    let corpus = corpus.to_str().expect("UTF-8 path");
+    let out = ingo_bench(&["judge", "--corpus", corpus, "--repeat", "2"]);
     for (key, want) in [
         ("files", "6"),
         ("unreadable", "1"),
@@ -83,7 +111,7 @@ fn judge_checks_a_small_corpus_against_its_index() {
     }
     last_line_is_a_rate(&out, "games_per_second");
 
-    let only19 = ingo_bench(&["judge", "--corpus", "tests/bench", "--size", "19"]);
+    let only19 = ingo_bench(&["judge", "--corpus", corpus, "--size", "19"]);
     assert_eq!(field(&only19, "files"), "1");
     assert_eq!(field(&only19, "total_moves"), "9");
     assert_eq!(field(&only19, "ended"), "1");
@@ -99,7 +127,8 @@ fn player_makes_its_budget_of_playouts() {
 
 #[test]
 fn memory_reports_bytes_per_ply() {
-    let out = ingo_bench(&["memory", "--corpus", "tests/bench"]);
+    let corpus = corpus("memory");
+    let out = ingo_bench(&["memory", "--corpus", corpus.to_str().expect("UTF-8 path")]);
     let per_ply: f64 = field(&out, "bytes_per_ply").parse().expect("a number");
     // A ply is 24 bytes in the history, plus its share of the tables and snapshots.
     assert!((24.0..1000.0).contains(&per_ply), "{out}");

@@ -1,40 +1,66 @@
 //! Golden tests of `ingo judge` and `ingo score`: output, JSON fields and exit codes, on the
-//! small records in `tests/judge/` (each has a comment saying what it shows). Regenerate the
-//! `.out` files with `INGO_BLESS=1 cargo test --test judge_golden` and review the diff.
+//! small records in `tests/data/` (each has a comment saying what it shows; the GTP and bench
+//! tests read some of them too), run from that folder; the expected outputs are the `.out` files
+//! in `tests/judge/`. `judge .` judges the whole folder, so a record added there shows up in
+//! `folder_json.out`. Regenerate the `.out` files with `INGO_BLESS=1 cargo test --test
+//! judge_golden` and review the diff. What a command writes on standard error (warnings, errors)
+//! is kept in a `.err` file beside the `.out` when there is any.
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
 fn ingo(args: &[&str]) -> (String, i32) {
+    let (stdout, _, code) = ingo_both(args);
+    (stdout, code)
+}
+
+/// Standard output, standard error and the exit code of `ingo args`.
+fn ingo_both(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
         .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"))
         .output()
         .expect("ingo runs");
     let code = out
         .status
         .code()
         .expect("ingo exits normally, not by a signal");
-    (String::from_utf8(out.stdout).expect("UTF-8 output"), code)
+    (
+        String::from_utf8(out.stdout).expect("UTF-8 output"),
+        String::from_utf8(out.stderr).expect("UTF-8 errors"),
+        code,
+    )
 }
 
 fn golden(name: &str, args: &[&str], want_code: i32) {
-    let (got, code) = ingo(args);
+    let (got, errors, code) = ingo_both(args);
     assert_eq!(
         code, want_code,
-        "exit code of ingo {args:?}; output:\n{got}"
+        "exit code of ingo {args:?}; output:\n{got}{errors}"
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/judge")
-        .join(format!("{name}.out"));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/judge");
+    let path = dir.join(format!("{name}.out"));
+    let err_path = dir.join(format!("{name}.err"));
     if std::env::var_os("INGO_BLESS").is_some() {
         fs::write(&path, &got).expect("writable");
+        if errors.is_empty() {
+            let _ = fs::remove_file(&err_path);
+        } else {
+            fs::write(&err_path, &errors).expect("writable");
+        }
         return;
     }
     let want = fs::read_to_string(&path)
         .unwrap_or_else(|_| panic!("missing {} (run with INGO_BLESS=1)", path.display()));
     assert_eq!(want, got, "ingo {args:?} differs from {}", path.display());
+    let want_errors = fs::read_to_string(&err_path).unwrap_or_default();
+    assert_eq!(
+        want_errors,
+        errors,
+        "standard error of ingo {args:?} differs from {}",
+        err_path.display()
+    );
 }
 
 #[test]
@@ -235,4 +261,20 @@ fn handicap_and_nigiri() {
     assert_eq!(again, first, "a seeded nigiri is reproducible");
     let (_, code) = ingo(&["handicap", "3x", "3d"]);
     assert_eq!(code, 2, "a rank that is not one is refused");
+}
+
+#[test]
+fn handicap_reads_9p_as_1pin_and_gives_rank_handicap_ties_to_white() {
+    // 9p, the professional dan, is 1品: the two are the same rank, an even game.
+    let (out, code) = ingo(&["handicap", "9p", "1品", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"nigiri\":true"), "{out}");
+    assert!(out.contains("\"tie_winner\":\"black\""), "{out}");
+    // 5段 against 3段: no White pass, no komi, still a handicap game (有差賽).
+    let (out, code) = ingo(&["handicap", "5段", "3段", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"handicap_passes\":0"), "{out}");
+    assert!(out.contains("\"tie_winner\":\"white\""), "{out}");
+    let (help, _) = ingo(&["help", "handicap"]);
+    assert!(help.contains("9p = 1品"), "{help}");
 }

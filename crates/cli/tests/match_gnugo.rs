@@ -2,34 +2,16 @@
 //! clock: the game must complete and be counted by the referee (not ended by a forfeit, a loss
 //! on time or a resignation: the player is told not to resign).
 //!
-//! GNU Go comes from Debian (`apt-get install gnugo`, installed by `scripts/test`); when it is
-//! missing the test fails under CI (`CI` set) and is skipped elsewhere.
+//! GNU Go comes from Debian (`apt-get install gnugo`, installed by `scripts/test`) and is found by
+//! `ingo_testkit::gnugo`; when it is missing the test fails under CI (`CI` set) and is skipped
+//! elsewhere.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn gnugo() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join("gnugo"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([PathBuf::from("/usr/games/gnugo")])
-        .find(|p| p.is_file())
-}
 
 #[test]
 fn built_in_player_against_gnu_go_is_counted_by_the_referee() {
-    let Some(gnugo) = gnugo() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "GNU Go is required under CI (apt-get install gnugo)"
-        );
-        eprintln!("skipped: gnugo not found");
+    let Some(gnugo) = ingo_testkit::gnugo() else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("ingo-match-gnugo-{}", std::process::id()));

@@ -17,7 +17,7 @@ mod rank;
 pub use nigiri::{nigiri, Nigiri, Parity};
 pub use rank::{ParseRankError, Rank};
 
-use ingo_rules::Komi;
+use ingo_rules::{Color, Komi, Rules};
 
 /// The points scale that turns ranks into handicaps. [`HandicapScale::ing`] holds the spec's
 /// values; the two boundary steps are assumptions (the 品段級 table "附後" is not available) and so
@@ -137,6 +137,25 @@ pub fn handicap(a: Rank, b: Rank, scale: &HandicapScale) -> Handicap {
     }
 }
 
+impl Handicap {
+    /// Whether this is a handicap game (有差賽): the players' ranks differ, whether the handicap
+    /// is passes, compensation points, or both. Only an even game (0先, nigiri) is not.
+    pub fn is_handicap_game(&self) -> bool {
+        !self.nigiri
+    }
+
+    /// Who wins a tie under `rules`: [`Rules::tie_even`] in an even game,
+    /// [`Rules::tie_handicap`] in a handicap game, even one with no White pass. (For Ing's rules:
+    /// Black, "和棋黑勝", in an even game; White in a handicap game.)
+    pub fn tie_winner(&self, rules: &Rules) -> Color {
+        if self.is_handicap_game() {
+            rules.tie_handicap
+        } else {
+            rules.tie_even
+        }
+    }
+}
+
 fn fmt_sente(points: i32, sente: i32) -> String {
     let whole = points / sente;
     let rest = points % sente;
@@ -165,7 +184,7 @@ mod tests {
         //  6段 vs 3段 (1½先) → 1 pass + komi 4; 2級 vs 5級 → 2 passes."
         let cases = [
             ("5段", "4段", "4d", 0, 4),
-            ("3品", "4品", "4p", 0, 6),
+            ("3品", "4品", "6p", 0, 6),
             ("5段", "3段", "3d", 0, 0),
             ("6段", "3段", "3d", 1, 4),
             ("2級", "5級", "5k", 2, 0),
@@ -188,7 +207,7 @@ mod tests {
         assert_eq!((r.black.to_string().as_str(), r.handicap_passes), ("3d", 1));
         assert_eq!(r.komi, Komi::points(4));
         let r = h("3品", "4品");
-        assert_eq!((r.black.to_string().as_str(), r.handicap_passes), ("4p", 0));
+        assert_eq!((r.black, r.handicap_passes), (Rank::Pro(4), 0));
         assert_eq!(r.komi, Komi::points(6));
     }
 
@@ -207,11 +226,33 @@ mod tests {
             (r.difference, r.handicap_passes, r.komi),
             (8, 0, Komi::points(0))
         );
-        let r = h("9p", "9d");
+        let r = h("9品", "9d");
         assert_eq!((r.difference, r.komi), (4, Komi::points(4)));
         // 級外 is one class below 9級.
         let r = h("9k", "級外");
         assert_eq!(r.difference, 8);
+    }
+
+    #[test]
+    fn nine_dan_professional_gives_handicap_to_one_dan_professional() {
+        // 9p is 1品, the top; 1p is 9品: eight 品 steps of 2 points apart.
+        let r = h("9p", "1p");
+        assert_eq!((r.white, r.black), (Rank::Pro(1), Rank::Pro(9)));
+        assert_eq!((r.difference, r.handicap_passes), (16, 1));
+    }
+
+    #[test]
+    fn handicap_from_ranks_without_passes_gives_ties_to_white() {
+        // 5段 against 4段 is komi 4, 5段 against 3段 no komi: no White pass, still 有差賽.
+        for (a, b) in [("5段", "4段"), ("5段", "3段"), ("3品", "4品")] {
+            let r = h(a, b);
+            assert_eq!(r.handicap_passes, 0, "{a} vs {b}");
+            assert!(r.is_handicap_game(), "{a} vs {b}");
+            assert_eq!(r.tie_winner(&Rules::ing()), Color::White, "{a} vs {b}");
+        }
+        let even = h("3d", "3段");
+        assert!(!even.is_handicap_game());
+        assert_eq!(even.tie_winner(&Rules::ing()), Color::Black);
     }
 
     #[test]

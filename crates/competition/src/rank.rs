@@ -1,4 +1,8 @@
 //! Ranks: 品 (professional, 1品 strongest … 9品), 段 (amateur, 9段 … 初段), 級 (1級 … 9級) and 級外.
+//!
+//! Professional ranks are written two ways that count in opposite directions: Ing's 品 (1品 is
+//! the top of the scale) and the professional dan `Np` everyone else uses (9p is the top). `9p`
+//! is read as 1品 and `1p` as 9品; `N品` is read as it is.
 
 use std::fmt;
 use std::str::FromStr;
@@ -6,7 +10,8 @@ use std::str::FromStr;
 /// A player's rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rank {
-    /// n品, 1 (strongest) to 9: written `3p`.
+    /// n品, 1 (strongest) to 9: written `3品`, or as the professional dan `(10 − n)p`
+    /// (`Pro(1)`, 1品, is `9p`).
     Pro(u8),
     /// n段, 1 (初段) to 9: written `5d`.
     Dan(u8),
@@ -19,7 +24,8 @@ pub enum Rank {
 impl fmt::Display for Rank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Rank::Pro(n) => write!(f, "{n}p"),
+            // The professional dan: 1品 is 9p.
+            Rank::Pro(n) => write!(f, "{}p", 10 - n),
             Rank::Dan(n) => write!(f, "{n}d"),
             Rank::Kyu(n) => write!(f, "{n}k"),
             Rank::BelowKyu => f.write_str("級外"),
@@ -42,7 +48,7 @@ impl Rank {
 
 /// The error for text that is not a rank.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid rank {0:?}: expected 1-9 followed by p/品, d/段 or k/級 (for example 3p, 5段, 2k), 初段, or 級外")]
+#[error("invalid rank {0:?}: expected 1-9 followed by p (professional dan, 9p = 1品), 品, d/段 or k/級 (for example 9p, 3品, 5段, 2k), 初段, or 級外")]
 pub struct ParseRankError(pub String);
 
 fn digit(c: char) -> Option<u8> {
@@ -64,7 +70,7 @@ fn digit(c: char) -> Option<u8> {
 impl FromStr for Rank {
     type Err = ParseRankError;
 
-    /// Reads `3p`, `3P`, `3 pro`, `3品`; `5d`, `5 dan`, `5段`, `初段`, `五段`; `2k`, `2 kyu`,
+    /// Reads `7p`, `7P`, `7 pro` (the professional dan: 3品) and `3品`; `5d`, `5 dan`, `5段`, `初段`, `五段`; `2k`, `2 kyu`,
     /// `2級`, `2级`; `級外`, `级外`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let err = || ParseRankError(s.to_string());
@@ -81,7 +87,9 @@ impl FromStr for Rank {
         let n = chars.next().and_then(digit).ok_or_else(err)?;
         let class: String = chars.collect();
         match class.as_str() {
-            "p" | "pro" | "品" => Ok(Rank::Pro(n)),
+            // "9p" is a 9-dan professional, the top of the scale: 1品.
+            "p" | "pro" => Ok(Rank::Pro(10 - n)),
+            "品" => Ok(Rank::Pro(n)),
             "d" | "dan" | "段" => Ok(Rank::Dan(n)),
             "k" | "kyu" | "級" | "级" => Ok(Rank::Kyu(n)),
             _ => Err(err()),
@@ -96,8 +104,9 @@ mod tests {
     #[test]
     fn both_notations() {
         for (text, rank) in [
-            ("3p", Rank::Pro(3)),
-            ("3P", Rank::Pro(3)),
+            ("7p", Rank::Pro(3)),
+            ("7P", Rank::Pro(3)),
+            ("7 pro", Rank::Pro(3)),
             ("3品", Rank::Pro(3)),
             ("5d", Rank::Dan(5)),
             ("5 dan", Rank::Dan(5)),
@@ -115,6 +124,16 @@ mod tests {
         for bad in ["", "0d", "10k", "3x", "p", "段", "3段段"] {
             assert!(bad.parse::<Rank>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn professional_dan_9p_is_1pin_the_top_rank() {
+        assert_eq!("9p".parse::<Rank>(), Ok(Rank::Pro(1)));
+        assert_eq!("1p".parse::<Rank>(), Ok(Rank::Pro(9)));
+        assert_eq!("9品".parse::<Rank>(), Ok(Rank::Pro(9)));
+        assert_eq!("1品".parse::<Rank>(), Ok(Rank::Pro(1)));
+        assert_eq!(Rank::Pro(1).to_string(), "9p");
+        assert_eq!(Rank::Pro(1).to_chinese(), "1品");
     }
 
     #[test]

@@ -849,7 +849,7 @@ impl Drop for GroupGuard {
                 Ok(None) => {}
                 Ok(Some(_)) | Err(_) => return,
             }
-            if deadline.map_or(true, |d| Instant::now() >= d) {
+            if deadline.is_none_or(|d| Instant::now() >= d) {
                 // Still unreaped, so its pid is still its own.
                 let _ = self.child.kill();
                 let _ = self.child.try_wait();

@@ -18,6 +18,8 @@
 //!   on every command, which reports crashes (with the engine's last stderr
 //!   lines), hangs and garbage as distinct errors and measures how long each
 //!   command took.
+//! * [`find_gnugo`]: where GNU Go is installed (`$GNUGO`, `PATH`, Debian's
+//!   `/usr/games`), for the tests and benchmarks that drive it.
 //!
 //! ```
 //! use ingo_gtp::{Command, GtpColor, Response, Vertex};
@@ -40,11 +42,13 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+mod gnugo;
 mod line;
 pub mod protocol;
 pub mod server;
 
 pub use crate::{
     engine::{Engine, EngineError, Reply},
+    gnugo::{find_gnugo, DEBIAN_GNUGO},
     protocol::{Command, GenmoveReply, GtpColor, Response, Vertex},
 };

@@ -1,11 +1,10 @@
 //! `Engine` against a real engine, GNU Go.
 //!
-//! Skipped with a note when GNU Go is not installed, except under CI (the
-//! `CI` environment variable is set), where a missing GNU Go fails the test:
-//! a silently skipped test would hide a broken CI setup. Install it with
-//! `apt-get install gnugo`.
+//! GNU Go is found by `ingo_testkit::gnugo`: skipped with a note when it is
+//! not installed, except under CI (the `CI` environment variable is set),
+//! where a missing GNU Go fails the test.
 
-use std::{path::PathBuf, time::Duration};
+use std::time::Duration;
 
 use ingo_gtp::{
     engine::{Engine, EngineBuilder, EngineError},
@@ -16,25 +15,8 @@ use ingo_gtp::{
 /// when something is wrong.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-/// Finds `gnugo` on `PATH`, or in `/usr/games`, where Debian installs it
-/// (and which is not on root's `PATH`).
-fn find_gnugo() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join("gnugo"))
-        .find(|candidate| candidate.is_file())
-}
-
 fn gnugo() -> Option<Engine> {
-    let Some(program) = find_gnugo() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "gnugo not found on PATH or in /usr/games, and CI is set: install it (apt-get install gnugo)"
-        );
-        eprintln!("note: gnugo not found on PATH or in /usr/games; skipping the GNU Go test");
-        return None;
-    };
+    let program = ingo_testkit::gnugo()?;
     let program = program.to_str().expect("UTF-8 path").to_owned();
     let engine = EngineBuilder::new(program)
         .args(["--mode", "gtp", "--level", "1"])

@@ -8,6 +8,8 @@
 //! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
 //! * [`estimate_dead`]: the stones random playouts nearly always capture, a quick dead-stone
 //!   estimate for an engine front.
+//! * [`endgame`]: the end of a game as a referee counts it (dead stones, seki, the neutral
+//!   points filled in turn, the count): [`endgame::judge_end`].
 //!
 //! What the player does under Ing's rules:
 //!
@@ -33,6 +35,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod endgame;
 mod estimate;
 mod player;
 mod playout;

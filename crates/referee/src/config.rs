@@ -5,40 +5,10 @@ use std::{fmt, path::PathBuf, time::Duration};
 use ingo_clock::TimeControl;
 use ingo_competition::{handicap, HandicapScale, Rank};
 use ingo_rules::{Color, Komi, Rules};
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::engine_id::EngineId;
 use crate::error::ConfigError;
-
-/// One of the two engines of a match: `A` (given first, `--black`) or `B` (`--white`).
-///
-/// Colours change from game to game ([`ColorPolicy`]), so results are kept per engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum EngineId {
-    /// The first engine.
-    A,
-    /// The second engine.
-    B,
-}
-
-impl EngineId {
-    /// The other engine.
-    pub fn other(self) -> EngineId {
-        match self {
-            EngineId::A => EngineId::B,
-            EngineId::B => EngineId::A,
-        }
-    }
-}
-
-impl fmt::Display for EngineId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EngineId::A => "A",
-            EngineId::B => "B",
-        })
-    }
-}
 
 /// How to start one engine, and what is known about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -270,6 +240,9 @@ pub struct Assignment {
     pub handicap_passes: u8,
     /// The komi of the game.
     pub komi: Komi,
+    /// Whether this is a handicap game (有差賽) by the engines' ranks, even one with no White
+    /// pass (compensation points only): a tie then goes to White, not to Black.
+    pub handicap_game: bool,
 }
 
 impl Assignment {
@@ -404,6 +377,7 @@ impl MatchConfig {
                 black,
                 handicap_passes: u8::try_from(h.handicap_passes).unwrap_or(u8::MAX),
                 komi: h.komi,
+                handicap_game: h.is_handicap_game(),
             };
         }
         let first_black = match self.colors {
@@ -412,6 +386,7 @@ impl MatchConfig {
                     black: EngineId::A,
                     handicap_passes: 0,
                     komi: self.komi.unwrap_or(self.rules.komi),
+                    handicap_game: false,
                 }
             }
             ColorPolicy::Alternate => EngineId::A,
@@ -429,6 +404,7 @@ impl MatchConfig {
             black,
             handicap_passes: 0,
             komi: self.komi.unwrap_or(self.rules.komi),
+            handicap_game: false,
         }
     }
 
@@ -540,6 +516,23 @@ mod tests {
             (a.black, a.handicap_passes, a.komi),
             (EngineId::B, 0, Komi::points(8))
         );
+    }
+
+    // See: issue 9 item 14. 5段 against 4段 is komi 4 with no White pass: still a handicap
+    // game (有差賽), so the game the referee plays gives a tie to White.
+    #[test]
+    fn rank_handicap_without_passes_is_a_handicap_game() {
+        let mut c = config();
+        c.a.rank = Some("5d".parse().expect("rank"));
+        c.b.rank = Some("4d".parse().expect("rank"));
+        let a = c.assignment(1);
+        assert_eq!(a.handicap_passes, 0);
+        assert!(a.handicap_game);
+        let spec = c.game_spec(1, 0);
+        assert!(spec.handicap_game);
+        c.b.rank = c.a.rank;
+        assert!(!c.assignment(1).handicap_game);
+        assert!(!config().assignment(1).handicap_game);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::{io, path::PathBuf};
 
 use ingo_gtp::EngineError;
 
-use crate::config::EngineId;
+use crate::engine_id::EngineId;
 
 /// Why a game or a match could not be run.
 ///

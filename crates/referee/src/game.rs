@@ -20,9 +20,8 @@ use ingo_rules::{Board, ByColor, Color, Game, GameEnd, Komi, Move, Phase, Point,
 use ingo_sgf::{GameInfo, MoveInfo, WriteInfo};
 
 use crate::{
-    config::{
-        EngineId, EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts, VoidExhausted,
-    },
+    config::{EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts, VoidExhausted},
+    engine_id::EngineId,
     error::{ConfigError, RefereeError},
 };
 
@@ -52,6 +51,8 @@ pub struct GameSpec {
     pub rules: Rules,
     /// White's handicap passes, which the referee plays for White.
     pub handicap_passes: u8,
+    /// Whether this is a handicap game (有差賽), even with no pass: a tie goes to White.
+    pub handicap_game: bool,
     /// Whether the engines are told the time ([`MatchConfig::tell_time`]).
     pub tell_time: bool,
     /// How failures end the game.
@@ -101,6 +102,7 @@ impl MatchConfig {
                 ..self.rules
             },
             handicap_passes: a.handicap_passes,
+            handicap_game: a.handicap_game,
             tell_time: self.tell_time,
             failure: self.failure,
             voids_so_far,
@@ -465,7 +467,8 @@ pub fn play_game(
         to_move: Color::Black,
         handicap_passes: spec.handicap_passes,
     };
-    let game = Game::new(setup, spec.rules);
+    let mut game = Game::new(setup, spec.rules);
+    game.set_handicap_game(spec.handicap_game);
     let clock = Clock::with_controls(spec.black.time, spec.white.time).map_err(|reason| {
         ConfigError::TimeControl {
             control: format!("{} / {}", spec.black.time, spec.white.time),

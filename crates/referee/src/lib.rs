@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 mod config;
+mod engine_id;
 mod error;
 mod game;
 mod record;
@@ -21,9 +22,10 @@ mod run;
 mod summary;
 
 pub use config::{
-    Assignment, ColorPolicy, EngineId, EngineSpec, FailureAction, FailurePolicy, MatchConfig,
-    Timeouts, VoidExhausted,
+    Assignment, ColorPolicy, EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts,
+    VoidExhausted,
 };
+pub use engine_id::EngineId;
 pub use error::{ConfigError, RefereeError};
 pub use game::{play_game, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec};
 pub use record::{EndKind, GameRecord};

@@ -6,7 +6,8 @@ use ingo_rules::{Color, GameEnd};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    config::{EngineId, MatchConfig},
+    config::MatchConfig,
+    engine_id::EngineId,
     error::RefereeError,
     game::{GameReport, Outcome},
 };

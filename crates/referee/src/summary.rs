@@ -6,7 +6,8 @@ use std::fmt::{self, Write as _};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    config::{EngineId, MatchConfig},
+    config::MatchConfig,
+    engine_id::EngineId,
     record::{EndKind, GameRecord},
 };
 

@@ -1,7 +1,7 @@
 //! Real games: GNU Go against GNU Go on 9×9 with an enforced clock, counted by the referee.
 //!
-//! Skipped with a note when GNU Go is not installed, except under CI (`CI` set), where a
-//! missing GNU Go fails.
+//! GNU Go is found by `ingo_testkit::gnugo`: skipped with a note when it is not installed, except
+//! under CI (`CI` set), where a missing GNU Go fails.
 
 mod common;
 
@@ -10,7 +10,7 @@ use ingo_rules::{GameEnd, Preset};
 use ingo_sgf::{parse, replay, ReplayMode};
 
 fn gnugo_config(name: &str) -> Option<MatchConfig> {
-    let gnugo = common::gnugo()?;
+    let gnugo = ingo_testkit::gnugo()?;
     let cmd = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
     let mut c = MatchConfig::new(cmd.clone(), cmd, common::out_dir(name));
     c.size = 9;

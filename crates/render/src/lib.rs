@@ -4,7 +4,7 @@
 mod png;
 mod svg;
 
-use ingo_rules::{Board, Game, Move, Point, Score};
+use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};
 pub use crate::svg::render_svg;
@@ -70,6 +70,8 @@ pub struct Diagram<'a> {
     move_numbers: Vec<(Point, u32)>,
     last_move: Option<Point>,
     score: Option<&'a Score>,
+    fills: Vec<(Point, Color)>,
+    seki: Vec<Point>,
 }
 
 impl<'a> Diagram<'a> {
@@ -80,6 +82,8 @@ impl<'a> Diagram<'a> {
             move_numbers: Vec::new(),
             last_move: None,
             score: None,
+            fills: Vec::new(),
+            seki: Vec::new(),
         }
     }
 
@@ -121,6 +125,8 @@ impl<'a> Diagram<'a> {
             move_numbers: numbers,
             last_move,
             score: None,
+            fills: Vec::new(),
+            seki: Vec::new(),
         }
     }
 
@@ -145,6 +151,31 @@ impl<'a> Diagram<'a> {
     pub fn with_score(mut self, score: Option<&'a Score>) -> Self {
         self.score = score;
         self
+    }
+
+    /// Sets the neutral points filled before counting (填滿計點) and who fills each: drawn as
+    /// small stones of the filler's colour on the empty point (the end-of-game judgement of
+    /// `ingo-player` gives them).
+    pub fn with_fills(mut self, fills: Vec<(Point, Color)>) -> Self {
+        self.fills = fills;
+        self
+    }
+
+    /// Sets the points in seki: stones in seki get a triangle, and empty points shared in seki
+    /// (分空) a ring, on top of the count's marks.
+    pub fn with_seki(mut self, seki: Vec<Point>) -> Self {
+        self.seki = seki;
+        self
+    }
+
+    /// The neutral points filled before counting.
+    pub fn fills(&self) -> &[(Point, Color)] {
+        &self.fills
+    }
+
+    /// The points in seki (stones and shared points).
+    pub fn seki(&self) -> &[Point] {
+        &self.seki
     }
 
     /// The board.

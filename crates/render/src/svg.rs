@@ -192,6 +192,8 @@ fn write_svg(
     if !options.shade_territory {
         write_dead_crosses(out, board, &dead, l)?;
     }
+    write_fills(out, board, &diagram.fills, l)?;
+    write_seki(out, board, &diagram.seki, l)?;
 
     let last = diagram
         .last_move
@@ -413,6 +415,75 @@ fn write_territory(
                     N(half),
                     N(side),
                     N(stroke)
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The neutral points filled before counting: a small stone of the filler's colour.
+fn write_fills(
+    out: &mut String,
+    board: &Board,
+    fills: &[(Point, Color)],
+    l: &Layout,
+) -> fmt::Result {
+    for &(p, c) in fills {
+        if !board.contains(p) || board.color_at(p).is_some() {
+            continue;
+        }
+        let (x, y) = l.at(p);
+        let (fill, class) = match c {
+            Color::Black => (BLACK_STONE, "fill-black"),
+            Color::White => (WHITE_STONE, "fill-white"),
+        };
+        writeln!(
+            out,
+            r#"<circle class="{class}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{BLACK_STONE}" stroke-width="{}"/>"#,
+            N(x),
+            N(y),
+            N(0.3 * l.s),
+            N(l.line())
+        )?;
+    }
+    Ok(())
+}
+
+/// Seki: a triangle on stones in seki, a ring around the empty points they share.
+fn write_seki(out: &mut String, board: &Board, seki: &[Point], l: &Layout) -> fmt::Result {
+    let a = 0.22 * l.s;
+    for &p in seki {
+        if !board.contains(p) {
+            continue;
+        }
+        let (x, y) = l.at(p);
+        match board.color_at(p) {
+            Some(c) => {
+                let color = match c {
+                    Color::Black => WHITE_STONE,
+                    Color::White => BLACK_STONE,
+                };
+                writeln!(
+                    out,
+                    r#"<path class="seki-stone" d="M{} {}L{} {}L{} {}Z" fill="none" stroke="{color}" stroke-width="{}"/>"#,
+                    N(x),
+                    N(y - a),
+                    N(x + a),
+                    N(y + 0.8 * a),
+                    N(x - a),
+                    N(y + 0.8 * a),
+                    N(0.07 * l.s)
+                )?;
+            }
+            None => {
+                writeln!(
+                    out,
+                    r#"<circle class="seki-point" cx="{}" cy="{}" r="{}" fill="none" stroke="{BLACK_STONE}" stroke-width="{}"/>"#,
+                    N(x),
+                    N(y),
+                    N(0.3 * l.s),
+                    N(0.06 * l.s)
                 )?;
             }
         }

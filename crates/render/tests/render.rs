@@ -483,3 +483,35 @@ fn game_numbers_follow_the_stones_on_the_board() {
     game.play(Move::Pass).expect("legal");
     assert_eq!(Diagram::from_game(&game).last_move(), None);
 }
+
+/// The end-of-game judgement's marks: neutral points filled before counting drawn as small
+/// stones of the filler's colour, a triangle on stones in seki and a ring on the points they
+/// share; marks off the board or on the wrong kind of point are ignored.
+#[test]
+fn svg_marks_filled_points_and_seki() {
+    let b = board(
+        "
+  A B C D E
+5 . X O . .
+4 . X O . X
+3 . X . O .
+2 . X O . .
+1 . X O . .",
+    );
+    let fills = vec![
+        (at("C3", &b), Color::Black),
+        (at("D5", &b), Color::White),
+        // A stone is not a neutral point: no mark.
+        (at("B5", &b), Color::White),
+    ];
+    let seki = vec![at("B1", &b), at("C1", &b), at("D1", &b)];
+    let diagram = Diagram::new(&b).with_fills(fills).with_seki(seki);
+    assert_eq!(diagram.fills().len(), 3);
+    assert_eq!(diagram.seki().len(), 3);
+    let svg = render_svg(&diagram, &DiagramOptions::default());
+    assert_eq!(svg.matches(r#"class="fill-black""#).count(), 1);
+    assert_eq!(svg.matches(r#"class="fill-white""#).count(), 1);
+    assert_eq!(svg.matches(r#"class="seki-stone""#).count(), 2);
+    assert_eq!(svg.matches(r#"class="seki-point""#).count(), 1);
+    parse(&svg);
+}

@@ -329,8 +329,14 @@ impl Board {
     }
 
     /// The `i`-th empty point (for uniform random choice without allocation).
+    ///
+    /// # Panics
+    /// When `i` is not below [`Board::empty_count`], like indexing a slice out of bounds (the
+    /// list's room past its end holds stale points, which must never be handed out).
     #[inline]
     pub fn empty_point(&self, i: usize) -> Point {
+        let n = self.n_empty as usize;
+        assert!(i < n, "Board::empty_point({i}): there are {n} empty points");
         Point(self.empties[i])
     }
 
@@ -342,10 +348,10 @@ impl Board {
             .map(|q| Point(q as u16))
     }
 
-    /// The representative stone of the string on `p` (only meaningful on a stone).
+    /// The representative stone of the string on `p`; `None` when `p` holds no stone.
     #[inline]
-    pub fn string_head(&self, p: Point) -> Point {
-        Point(self.head[p.idx()])
+    pub fn string_head(&self, p: Point) -> Option<Point> {
+        self.color_at(p).map(|_| Point(self.head[p.idx()]))
     }
 
     /// The stones of the string on `p`.
@@ -365,9 +371,12 @@ impl Board {
         out
     }
 
-    /// Number of stones of the string on `p`.
+    /// Number of stones of the string on `p` (0 when `p` holds no stone).
     #[inline]
     pub fn string_size(&self, p: Point) -> usize {
+        if self.color_at(p).is_none() {
+            return 0;
+        }
         self.nstones[self.head[p.idx()] as usize] as usize
     }
 
@@ -405,21 +414,26 @@ impl Board {
             .any(|q| self.cells[q] == c && self.one_liberty(self.head[q] as usize))
     }
 
-    /// Whether the string on `p` has exactly one liberty.
+    /// Whether the string on `p` has exactly one liberty (false when `p` holds no stone).
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
-        self.one_liberty(self.head[p.idx()] as usize)
+        self.color_at(p).is_some() && self.one_liberty(self.head[p.idx()] as usize)
     }
 
-    /// The liberty of the string on `p` when it has exactly one.
+    /// The liberty of the string on `p` when it has exactly one (`None` when `p` holds no stone).
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        self.color_at(p)?;
         self.atari_lib(self.head[p.idx()] as usize)
             .map(|i| Point(i as u16))
     }
 
-    /// The distinct liberties of the string on `p`, counted up to `limit` (O(string size)).
+    /// The distinct liberties of the string on `p`, counted up to `limit` (O(string size));
+    /// none when `p` holds no stone.
     pub fn liberties_upto(&self, p: Point, limit: usize) -> ArrayVec<Point, 8> {
         let mut libs: ArrayVec<Point, 8> = ArrayVec::new();
+        if self.color_at(p).is_none() {
+            return libs;
+        }
         let limit = limit.min(8);
         let start = p.idx();
         let mut s = start;
@@ -472,13 +486,20 @@ impl Board {
     }
 
     /// What playing `color` on the empty on-board point `p` would do, without doing it.
+    ///
+    /// # Panics
+    /// When `p` is not an empty point of the board (a stone or off the board): what a play
+    /// there would do has no meaning. [`Board::get`] says which it is.
     // `iter().any` instead of `contains` below: measured, `contains` on `u16` is a call into a
     // slice search that is not inlined, for arrays of at most three entries (12.9M of 233.7M
     // instructions in 9×9 playouts).
     #[allow(clippy::manual_contains)]
     pub fn analyze(&self, p: Point, color: Color) -> PlayAnalysis {
         let i = p.idx();
-        debug_assert_eq!(self.cells[i], Cell::Empty);
+        assert!(
+            self.cells[i] == Cell::Empty,
+            "Board::analyze: {p:?} is not an empty point of the board"
+        );
         let kinds = Window::orthogonal_kinds(self.window(i));
         let stone_kinds = Window::kind(Cell::Black) | Window::kind(Cell::White);
         if kinds & stone_kinds == 0 {
@@ -665,11 +686,17 @@ impl Board {
     ///
     /// Returns `true` when the play removed the player's own string (suicide).
     ///
+    /// "Unchecked" means that no rule of play is checked (suicide, ko): that is
+    /// [`crate::Game`]'s work. The point itself is checked.
+    ///
     /// # Panics
-    /// In debug builds, when `p` is not empty.
+    /// When `p` is not an empty point of the board: a stone put there would corrupt the strings.
     pub fn play_unchecked(&mut self, p: Point, color: Color, removed: &mut Vec<Point>) -> bool {
         let i = p.idx();
-        debug_assert_eq!(self.cells[i], Cell::Empty);
+        assert!(
+            self.cells[i] == Cell::Empty,
+            "Board::play_unchecked: {p:?} is not an empty point of the board"
+        );
         let own = Cell::of(color);
         let opp = Cell::of(color.opponent());
         self.put(i, color);
@@ -765,7 +792,11 @@ impl Board {
     /// Whether `p` is an eye-like point of `color`: every on-board neighbour is a stone of
     /// `color`, and the diagonals are not held by the opponent too much (the usual playout rule:
     /// at most one opponent diagonal in the centre, none on the edge).
+    /// False when `p` is not an empty point of the board.
     pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        if self.get(p) != Cell::Empty {
+            return false;
+        }
         let w = self.window(p.idx());
         let kinds = Window::orthogonal_kinds(w);
         kinds & (Window::kind(Cell::Empty) | Window::kind(Cell::of(color.opponent()))) == 0
@@ -776,8 +807,13 @@ impl Board {
     /// an eye-like point of its own ([`Board::is_eye`]) or be suicide (single stone or block).
     /// One look at the four neighbours settles the common case, a point with an empty
     /// neighbour, which is neither; this runs for every point a playout considers.
+    ///
+    /// True when `p` is not an empty point of the board: there is nothing to play there either.
     #[inline]
     pub fn is_eye_or_suicide(&self, p: Point, color: Color) -> bool {
+        if self.get(p) != Cell::Empty {
+            return true;
+        }
         let w = self.window(p.idx());
         let kinds = Window::orthogonal_kinds(w);
         // Inlined into the playout loop up to here; the rest is a call.

@@ -125,6 +125,11 @@ pub struct Tally {
     pub winner: Color,
 }
 
+/// The largest number of time-penalty points (罰點) a reader accepts for one side. Ing's
+/// overtime gives 2 points a period and at most three periods; a value past this bound is not a
+/// penalty but a corrupt record. It keeps every count far inside `i32` half points.
+pub const MAX_PENALTY_POINTS: i32 = 10_000;
+
 /// The margin in half points and the winner, from the areas ("子空皆地").
 fn margin_and_winner(
     area: ByColor<usize>,
@@ -132,14 +137,20 @@ fn margin_and_winner(
     penalties: ByColor<i32>,
     tie_winner: Color,
 ) -> (i32, Color) {
-    let margin_halves =
-        2 * (area.black as i32 - area.white as i32) - komi.halves() - 2 * penalties.black
-            + 2 * penalties.white;
-    let winner = match margin_halves {
+    // In i64: penalty points and komi come from outside (an SGF `BP`, a referee's clock) and
+    // doubled in i32 they can overflow, which would give the game to the wrong side. The winner
+    // is decided on the exact value; the margin saturates only far beyond any real count (the
+    // readers bound penalties by `MAX_PENALTY_POINTS`).
+    let exact = 2 * (area.black as i64 - area.white as i64)
+        - i64::from(komi.halves())
+        - 2 * i64::from(penalties.black)
+        + 2 * i64::from(penalties.white);
+    let winner = match exact {
         m if m > 0 => Color::Black,
         m if m < 0 => Color::White,
         _ => tie_winner,
     };
+    let margin_halves = exact.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
     (margin_halves, winner)
 }
 

@@ -179,3 +179,53 @@ pub(crate) fn local_key(b: &Board, pairs: &[KoPair]) -> u64 {
     }
     key
 }
+
+/// The exact local shape that [`local_key`] hashes, with the play that disturbs: the colours on
+/// the complex's points, and every string next to it with its stones and liberty count. R5
+/// refuses a disturbing capture only when this, not just the key, equals an earlier one's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LocalShape {
+    /// (point, cell) of each pair's two points, sorted.
+    points: Vec<(u16, u8)>,
+    /// (sorted stones, colour, liberty count) of each string next to the complex, sorted.
+    strings: Vec<(Vec<u16>, u8, usize)>,
+    /// The capturing play: point and colour.
+    play: (u16, u8),
+}
+
+/// The [`LocalShape`] of the complex `pairs` on `b` for the play of `color` on `p`.
+pub(crate) fn local_shape(
+    b: &Board,
+    pairs: &[KoPair],
+    p: Point,
+    color: crate::Color,
+) -> LocalShape {
+    let mut points = Vec::with_capacity(2 * pairs.len());
+    let mut heads: Vec<u16> = Vec::new();
+    for pair in pairs {
+        for i in [pair.x as usize, pair.y as usize] {
+            points.push((i as u16, b.cells[i] as u8));
+            for q in neighbors(i) {
+                if b.cells[q].color().is_some() && !heads.contains(&b.head[q]) {
+                    heads.push(b.head[q]);
+                }
+            }
+        }
+    }
+    points.sort_unstable();
+    let mut strings: Vec<(Vec<u16>, u8, usize)> = heads
+        .into_iter()
+        .map(|h| {
+            let head = Point(h);
+            let mut stones: Vec<u16> = b.string_stones(head).iter().map(|s| s.0).collect();
+            stones.sort_unstable();
+            (stones, b.cells[h as usize] as u8, b.liberty_count(head))
+        })
+        .collect();
+    strings.sort_unstable();
+    LocalShape {
+        points,
+        strings,
+        play: (p.0, color as u8),
+    }
+}

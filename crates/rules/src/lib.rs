@@ -43,8 +43,10 @@ mod zobrist;
 
 pub use board::{AsciiError, Board, BoardSizeError, Cell, PlayAnalysis};
 pub use color::{ByColor, Color, ParseColorError};
-pub use count::{owners, score, tally, FillIn, Owner, Score, Tally};
-pub use game::{Game, GameEnd, GameError, Phase, PlayError, PlayErrorKind, PlayedMove, Setup};
+pub use count::{owners, score, tally, FillIn, Owner, Score, Tally, MAX_PENALTY_POINTS};
+pub use game::{
+    Game, GameEnd, GameError, Phase, PlayError, PlayErrorKind, PlayedMove, Setup, SetupError,
+};
 pub use point::{gtp_column, ColoredMove, Move, ParsePointError, Point, MAX_SIZE};
 pub use rules::{
     KoRule, Komi, ParseKoRuleError, ParseKomiError, ParsePresetError, ParseSuicideRuleError,

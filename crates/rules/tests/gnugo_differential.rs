@@ -42,9 +42,9 @@
 //! retakes after a pass happen too.
 //!
 //! The seed of every game is printed on failure; `INGO_GNUGO_SEED=<n>` changes the base seed.
-//! GNU Go is looked up as `$GNUGO`, then `gnugo` on `PATH`, then `/usr/games/gnugo` (where Debian
-//! and Ubuntu install it). When it is missing the test prints a note and passes, except under CI
-//! (`CI` set), where it fails. Run with `-- --nocapture` to see the counts.
+//! GNU Go is found by `ingo_testkit::gnugo` (`$GNUGO`, then `gnugo` on `PATH`, then
+//! `/usr/games/gnugo`, where Debian and Ubuntu install it) and driven by `ingo_gtp::Engine`. When
+//! it is missing the test prints a note and passes, except under CI (`CI` set), where it fails. Run with `-- --nocapture` to see the counts.
 
 mod common;
 
@@ -53,13 +53,11 @@ use common::SplitMix64;
 use std::collections::BTreeSet;
 use std::env;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::path::Path;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use ingo_gtp::engine::{Engine, EngineBuilder, EngineError};
 use ingo_rules::{Color, Game, KoRule, Move, PlayErrorKind, Point, Rules, Setup, SuicideRule};
 
 /// How long GNU Go may take to answer one command before the test gives up on it.
@@ -77,83 +75,31 @@ const MAX_GAME_MOVES: usize = 450;
 /// Draws allowed in one turn before the player passes instead.
 const MAX_DRAWS: usize = 40;
 
-/// A GNU Go child process spoken to over GTP.
-struct Gnugo {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+/// GNU Go, driven over GTP by ingo-gtp's [`Engine`] (a timeout on every command, and a hung or
+/// crashed GNU Go reported as such).
+struct Gnugo(Engine);
 
 impl Gnugo {
     fn spawn(program: &Path, args: &[&str]) -> Gnugo {
-        let mut child = Command::new(program)
+        let engine = EngineBuilder::new(program.to_string_lossy())
             .args(["--mode", "gtp"])
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .args(args.iter().copied())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
-        let stdin = child.stdin.take().expect("stdin was piped");
-        let stdout = child.stdout.take().expect("stdout was piped");
-        // A reader thread turns the blocking pipe into a channel, so that a hung GNU Go shows up
-        // as a timeout on `recv_timeout` instead of a test that never returns.
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Gnugo {
-            child,
-            stdin,
-            lines,
-        }
+        Gnugo(engine)
     }
 
-    /// Sends one command; `Ok(text)` for a `=` response, `Err(text)` for a `?` response.
+    /// Sends one command, its words separated by spaces; `Ok(text)` for a `=` response,
+    /// `Err(text)` for a `?` response. A GNU Go that hangs, exits or answers garbage fails the
+    /// test.
     fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|()| self.stdin.flush())
-            .unwrap_or_else(|e| panic!("gnugo: cannot send `{command}`: {e}"));
-        let mut response: Vec<String> = Vec::new();
-        loop {
-            let line = match self.lines.recv_timeout(TIMEOUT) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => panic!(
-                    "gnugo did not answer `{command}` within {TIMEOUT:?} (so far: {response:?})"
-                ),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("gnugo exited while answering `{command}` (so far: {response:?})")
-                }
-            };
-            let line = line.trim_end().to_string();
-            if line.is_empty() {
-                if response.is_empty() {
-                    continue; // stray blank line before a response
-                }
-                break;
-            }
-            response.push(line);
-        }
-        let text = response.join("\n");
-        // Only the space after the status character goes: `showboard` starts with a newline and
-        // its first row's indentation.
-        let body = |rest: &str| {
-            rest.strip_prefix(' ')
-                .unwrap_or(rest)
-                .trim_end()
-                .to_string()
-        };
-        if let Some(rest) = text.strip_prefix('=') {
-            Ok(body(rest))
-        } else if let Some(rest) = text.strip_prefix('?') {
-            Err(body(rest))
-        } else {
-            panic!("gnugo: malformed response to `{command}`: {text:?}")
+        let mut words = command.split(' ');
+        let name = words.next().unwrap_or_default();
+        let args: Vec<&str> = words.collect();
+        match self.0.send(name, &args, TIMEOUT) {
+            Ok(reply) => Ok(reply.text),
+            Err(EngineError::Failure { message, .. }) => Err(message),
+            Err(e) => panic!("gnugo: {e}"),
         }
     }
 
@@ -162,37 +108,6 @@ impl Gnugo {
         self.send(command)
             .unwrap_or_else(|e| panic!("gnugo refused `{command}`: {e}"))
     }
-}
-
-impl Drop for Gnugo {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        // Give it a moment to leave on its own, then make sure it does.
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(2));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Finds GNU Go: `$GNUGO`, `gnugo` on `PATH`, or Debian's `/usr/games/gnugo`.
-fn find_gnugo() -> Option<PathBuf> {
-    if let Some(p) = env::var_os("GNUGO") {
-        return Some(PathBuf::from(p));
-    }
-    let on_path = env::var_os("PATH")
-        .map(|paths| env::split_paths(&paths).collect::<Vec<_>>())
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join("gnugo"))
-        .find(|p| p.is_file())
 }
 
 /// A rules variant on which we and GNU Go must agree.
@@ -569,16 +484,15 @@ fn run_variant(program: &Path, variant: &Variant, base_seed: u64) -> Counts {
             play_game(&mut gnugo, variant, size, seed, &mut counts);
         }
     }
+    if let Err(e) = gnugo.0.quit(TIMEOUT) {
+        panic!("gnugo did not quit: {e}");
+    }
     counts
 }
 
 #[test]
 fn gnugo_differential() {
-    let Some(program) = find_gnugo() else {
-        if env::var_os("CI").is_some() {
-            panic!("gnugo not found (PATH, $GNUGO, /usr/games) and CI is set");
-        }
-        eprintln!("note: gnugo not found (PATH, $GNUGO, /usr/games); skipping the GNU Go differential test");
+    let Some(program) = ingo_testkit::gnugo() else {
         return;
     };
     let base_seed = env::var("INGO_GNUGO_SEED")

@@ -7,7 +7,7 @@
 //! `legal_moves`, with passes mixed in at a per-game rate and captures preferred, which makes
 //! kos). One test starts from the positions of the spec's test cases (`tests/data`), plays a
 //! prefix of their moves and continues at random, so that every one of Ing's ko rules (hot,
-//! double hot, twin hot, disturbing, cycle) is met. After every move it checks:
+//! double hot, twin hot, disturbing, cycle) is met, and asserts that each refusal occurred. After every move it checks:
 //!
 //! * stones are conserved per colour: stones on the board = setup stones + stones played − stones
 //!   removed, reading the removals from the history (block suicide removes the player's own);
@@ -506,10 +506,20 @@ fn check_count(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+thread_local! {
+    /// The refusals met by this thread's test so far, by kind: a test that claims to meet every
+    /// ko rule asserts that it did ([`spec_positions_continued`]).
+    static REFUSALS: std::cell::RefCell<std::collections::BTreeMap<&'static str, u64>> =
+        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+}
+
 /// `legal_moves` ⇔ `is_legal` ⇔ no `illegal_reason`, on every point and the pass.
 fn check_legality(game: &Game) -> Result<(), TestCaseError> {
     let legal = game.legal_moves();
     for mv in all_moves(game.board()) {
+        if let Some(kind) = game.illegal_reason(mv) {
+            REFUSALS.with(|r| *r.borrow_mut().entry(kind.code()).or_default() += 1);
+        }
         let listed = legal.contains(&mv);
         prop_assert_eq!(game.is_legal(mv), listed, "is_legal({:?})", mv);
         prop_assert_eq!(
@@ -976,33 +986,56 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(config(160))]
-
-    /// Random continuations of the spec's test positions, mostly under Ing's rules: double and
-    /// triple kos, eternal life and the like, where hot stones, twin hot stones, the disturbing
-    /// limit and cycle bans all come into play.
-    #[test]
-    fn spec_positions_continued(
-        start in any::<usize>(),
-        prefix in any::<usize>(),
-        preset in prop_oneof![3 => Just(0usize), 1 => 0..Preset::ALL.len()],
-        pass_percent in 0u16..=30,
-        seed in any::<u64>(),
-        choices in prop::collection::vec(any::<u16>(), 0..=60),
-    ) {
-        run_game(Params {
-            width: 0,
-            height: 0,
-            preset: Preset::ALL[preset],
-            white_first: false,
-            handicap_passes: 0,
-            setup_stones: 0,
-            pass_percent,
-            spec_start: Some((start, prefix)),
-            capture_percent: 80,
-            seed,
-            choices,
-        })?;
+/// Random continuations of the spec's test positions, mostly under Ing's rules: double and
+/// triple kos, eternal life and the like, where hot stones, twin hot stones, the disturbing
+/// limit and cycle bans all come into play; and they do: the test asserts that each of those
+/// refusals occurred. (Run by hand with proptest's runner, so that it can look at all the
+/// cases together at the end.)
+#[test]
+fn spec_positions_continued() {
+    use proptest::test_runner::TestRunner;
+    REFUSALS.with(|r| r.borrow_mut().clear());
+    let strategy = (
+        any::<usize>(),
+        any::<usize>(),
+        prop_oneof![3 => Just(0usize), 1 => 0..Preset::ALL.len()],
+        0u16..=30,
+        any::<u64>(),
+        prop::collection::vec(any::<u16>(), 0..=60),
+    );
+    let mut runner = TestRunner::new(config(160));
+    let result = runner.run(
+        &strategy,
+        |(start, prefix, preset, pass_percent, seed, choices)| {
+            run_game(Params {
+                width: 0,
+                height: 0,
+                preset: Preset::ALL[preset],
+                white_first: false,
+                handicap_passes: 0,
+                setup_stones: 0,
+                pass_percent,
+                spec_start: Some((start, prefix)),
+                capture_percent: 80,
+                seed,
+                choices,
+            })
+        },
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let seen = REFUSALS.with(|r| r.borrow().clone());
+    for kind in [
+        PlayErrorKind::HotStone,
+        PlayErrorKind::DoubleHot,
+        PlayErrorKind::TwinHot,
+        PlayErrorKind::Disturbing,
+        PlayErrorKind::Cycle,
+    ] {
+        assert!(
+            seen.contains_key(kind.code()),
+            "no {kind} refusal in the continued spec positions: {seen:?}"
+        );
     }
 }

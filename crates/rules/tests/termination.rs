@@ -6,8 +6,10 @@
 //! there are finitely many situations, so board plays run out and four passes end the game. The
 //! proof is a sketch and the code is not the proof, so this test attacks the code.
 //!
-//! The adversary plays both colours under [`Rules::ing`] and passes only when no board play is
-//! legal. Among the legal board plays it prefers those that **recreate a position seen earlier in
+//! The adversary plays both colours under [`Rules::ing`]. It **passes when passing recreates a
+//! situation seen earlier** (the take–pass–pass–retake loop that R6 exists for: always under
+//! [`Policy::Greedy`], every other time under [`Policy::Prefer`], one time in eight under
+//! [`Policy::Explore`]), and otherwise only when no board play is legal. Among the legal board plays it prefers those that **recreate a position seen earlier in
 //! the game** (the direct way into a cycle), those that **retake** (capture the string that has
 //! just captured) and those that **capture**, with one of three seeded policies:
 //!
@@ -32,6 +34,9 @@
 //!   explore too; five million moves then take about five minutes, most of it spent on 5×5 games
 //!   of 300,000 to 600,000 moves.
 //! * [`small_boards_fixed_seeds`] is the quick, fully deterministic version on 2×2 and 3×3.
+//! * [`spec_ko_positions_fixed_seeds`] starts the adversary from the spec's ko positions (double
+//!   ko, triple ko, eternal life, send two return one, quadruple ko) and asserts that every kind
+//!   of ko refusal (`hot-stone`, `double-hot`, `twin-hot`, `disturbing`, `cycle`) occurred.
 //!
 //! `INGO_TERMINATION_SEED=<n>` changes the base seed. Run with `-- --nocapture` to see the report.
 
@@ -39,12 +44,14 @@ mod common;
 
 use common::SplitMix64;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::env;
+use std::fs;
+use std::path::Path;
 use std::thread;
 use std::time::Instant;
 
-use ingo_rules::{Game, GameEnd, Move, Phase, Point, Rules, Setup};
+use ingo_rules::{Board, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Rules, Setup};
 
 /// Moves played in all by the default run of [`adversary_cannot_cycle_forever`].
 const DEFAULT_TOTAL_MOVES: u64 = 1_000_000;
@@ -96,7 +103,8 @@ struct Plays {
 }
 
 impl Plays {
-    fn of(game: &Game, seen: &HashSet<u64>) -> Plays {
+    /// The plays, and each refusal met on the way counted in `refusals`.
+    fn of(game: &Game, seen: &HashSet<u64>, refusals: &mut BTreeMap<&'static str, u64>) -> Plays {
         let board = game.board();
         let me = game.to_move();
         // The liberty of the string that has just captured, when it has only that one.
@@ -109,7 +117,8 @@ impl Plays {
             });
         let mut plays = Plays::default();
         for p in board.empty_points() {
-            if !game.is_legal(Move::Play(p)) {
+            if let Some(kind) = game.illegal_reason(Move::Play(p)) {
+                *refusals.entry(kind.code()).or_default() += 1;
                 continue;
             }
             let a = board.analyze(p, me);
@@ -141,9 +150,60 @@ impl Plays {
     }
 }
 
-/// The adversary's move: a board play whenever one is legal.
-fn choose(game: &Game, seen: &HashSet<u64>, rng: &mut SplitMix64, policy: Policy) -> Move {
-    let plays = Plays::of(game, seen);
+/// The adversary's move: a pass that recreates an earlier situation (see the module's
+/// documentation for how often), else a board play whenever one is
+/// legal. Also says whether the pass was chosen on purpose.
+fn choose(
+    game: &Game,
+    seen: &Seen,
+    rng: &mut SplitMix64,
+    policy: Policy,
+    refusals: &mut BTreeMap<&'static str, u64>,
+) -> (Move, bool) {
+    let pass_recreates = seen
+        .situations
+        .contains(&(game.board().hash(), game.to_move().opponent()));
+    let on_purpose = match policy {
+        Policy::Greedy => true,
+        Policy::Prefer => rng.below(2) == 0,
+        // Rarely, so that exploring games still wander into long cycles.
+        Policy::Explore => rng.below(8) == 0,
+    };
+    if pass_recreates && on_purpose {
+        // Still look at the plays, for the refusals they meet.
+        let _ = Plays::of(game, &seen.positions, refusals);
+        return (Move::Pass, true);
+    }
+    (
+        choose_play(game, &seen.positions, rng, policy, refusals),
+        false,
+    )
+}
+
+/// Positions and situations (position, player to move) that have stood in the game.
+#[derive(Default)]
+struct Seen {
+    positions: HashSet<u64>,
+    situations: HashSet<(u64, Color)>,
+}
+
+impl Seen {
+    fn add(&mut self, game: &Game) -> bool {
+        self.situations
+            .insert((game.board().hash(), game.to_move()));
+        self.positions.insert(game.board().hash())
+    }
+}
+
+/// A board play whenever one is legal, else a pass.
+fn choose_play(
+    game: &Game,
+    seen: &HashSet<u64>,
+    rng: &mut SplitMix64,
+    policy: Policy,
+    refusals: &mut BTreeMap<&'static str, u64>,
+) -> Move {
+    let plays = Plays::of(game, seen, refusals);
     let all = plays.all();
     if all.is_empty() {
         return Move::Pass;
@@ -172,21 +232,44 @@ struct Outcome {
     moves: usize,
     captures: usize,
     recreations: usize,
+    /// Passes chosen because they recreated an earlier situation.
+    recreating_passes: usize,
+    /// Refusals met, by reason code.
+    refusals: BTreeMap<&'static str, u64>,
 }
 
-/// Plays one adversarial game to its end; panics when it exceeds [`MAX_GAME_MOVES`].
+/// Plays one adversarial game on an empty board to its end; panics when it exceeds
+/// [`MAX_GAME_MOVES`].
 fn play_game(size: usize, seed: u64, policy: Policy) -> Outcome {
-    let mut rng = SplitMix64(seed);
     let setup = Setup::empty(size).expect("supported board size");
+    play_game_from(setup, &[], &format!("{size}x{size}"), seed, policy)
+}
+
+/// Plays `prefix` from `setup`, then one adversarial game to its end.
+fn play_game_from(
+    setup: Setup,
+    prefix: &[Move],
+    label: &str,
+    seed: u64,
+    policy: Policy,
+) -> Outcome {
+    let mut rng = SplitMix64(seed);
     let mut game = Game::new(setup, Rules::ing());
-    let mut seen: HashSet<u64> = HashSet::new();
-    seen.insert(game.board().hash());
+    let mut seen = Seen::default();
+    seen.add(&game);
+    for &m in prefix {
+        game.play(m)
+            .unwrap_or_else(|e| panic!("{label}: the case's move failed: {e}"));
+        seen.add(&game);
+    }
     let mut out = Outcome {
         moves: 0,
         captures: 0,
         recreations: 0,
+        recreating_passes: 0,
+        refusals: BTreeMap::new(),
     };
-    let describe = || format!("{size}x{size} game, {policy:?}, seed {seed:#x}");
+    let describe = || format!("{label} game, {policy:?}, seed {seed:#x}");
     while game.phase() != Phase::Ended {
         assert!(
             game.move_count() < MAX_GAME_MOVES,
@@ -194,9 +277,11 @@ fn play_game(size: usize, seed: u64, policy: Policy) -> Outcome {
             describe(),
             game.board().to_ascii()
         );
-        let mv = choose(&game, &seen, &mut rng, policy);
-        if mv == Move::Pass {
-            // The adversary passes only when it must; `legal_moves` must agree.
+        let (mv, on_purpose) = choose(&game, &seen, &mut rng, policy, &mut out.refusals);
+        if on_purpose {
+            out.recreating_passes += 1;
+        } else if mv == Move::Pass {
+            // Otherwise the adversary passes only when it must; `legal_moves` must agree.
             assert_eq!(game.legal_moves(), [Move::Pass], "{}", describe());
         }
         game.play(mv)
@@ -206,10 +291,11 @@ fn play_game(size: usize, seed: u64, policy: Policy) -> Outcome {
             if !played.suicide && !played.removed.is_empty() {
                 out.captures += 1;
             }
-            if !seen.insert(game.board().hash()) {
+            if seen.positions.contains(&game.board().hash()) {
                 out.recreations += 1;
             }
         }
+        seen.add(&game);
     }
     assert_eq!(game.end(), Some(&GameEnd::Passes), "{}", describe());
     assert_eq!(game.consecutive_passes(), 4, "{}", describe());
@@ -218,7 +304,7 @@ fn play_game(size: usize, seed: u64, policy: Policy) -> Outcome {
 }
 
 /// One board size's results.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Tally {
     games: u64,
     moves: u64,
@@ -227,6 +313,8 @@ struct Tally {
     longest: usize,
     longest_seed: u64,
     longest_policy: Option<Policy>,
+    recreating_passes: u64,
+    refusals: BTreeMap<&'static str, u64>,
 }
 
 impl Tally {
@@ -235,6 +323,10 @@ impl Tally {
         self.moves += o.moves as u64;
         self.captures += o.captures as u64;
         self.recreations += o.recreations as u64;
+        self.recreating_passes += o.recreating_passes as u64;
+        for (k, n) in &o.refusals {
+            *self.refusals.entry(k).or_default() += n;
+        }
         if o.moves > self.longest {
             self.longest = o.moves;
             self.longest_seed = seed;
@@ -245,14 +337,17 @@ impl Tally {
     fn report(&self, label: &str) {
         eprintln!(
             "{label}: {} games ended, {} moves, longest {} moves ({:?}, seed {:#x}), {} captures, \
-             {} plays recreating an earlier position",
+             {} plays recreating an earlier position, {} passes recreating an earlier situation; \
+             refusals {:?}",
             self.games,
             self.moves,
             self.longest,
             self.longest_policy.unwrap_or(Policy::Prefer),
             self.longest_seed,
             self.captures,
-            self.recreations
+            self.recreations,
+            self.recreating_passes,
+            self.refusals
         );
     }
 }
@@ -337,5 +432,104 @@ fn small_boards_fixed_seeds() {
         t.report(&format!("termination {size}x{size}, fixed seeds"));
         assert_eq!(t.games, 90);
         assert!(t.recreations > 0 && t.captures > 0, "{t:?}");
+        assert!(t.recreating_passes > 0, "{t:?}");
+        assert!(t.refusals.contains_key("cycle"), "no cycle refusal: {t:?}");
+        if size == 3 {
+            assert!(t.refusals.contains_key("hot-stone"), "{t:?}");
+        }
+    }
+}
+
+/// The spec's ko positions (`tests/data`): double ko (T7–T9), triple ko (T10), eternal life
+/// (T11), send two return one (T12), quadruple ko (T13), with their side to move.
+/// Each comes with the moves its case plays (the legal ones, in order), which lead into the
+/// states its rules are about.
+fn spec_ko_positions() -> Vec<(String, Setup, Vec<Move>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut out = Vec::new();
+    for file in ["t07", "t08", "t09", "t10", "t11", "t12", "t13"] {
+        let path = fs::read_dir(&dir)
+            .expect("tests/data exists")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(file))
+            })
+            .unwrap_or_else(|| panic!("no {file} file in {}", dir.display()));
+        let text = fs::read_to_string(&path).expect("readable");
+        for case in text.split("\n===\n") {
+            let mut to_move = Color::Black;
+            let mut diagram = String::new();
+            let mut moves = Vec::new();
+            let mut lines = case.lines();
+            while let Some(line) = lines.next() {
+                let t = line.trim();
+                let words: Vec<&str> = t.split_whitespace().collect();
+                if let ["B" | "W", mv, "legal"] = words[..] {
+                    moves.push(mv.to_string());
+                } else if let Some(v) = t.strip_prefix("to_move:") {
+                    to_move = v.trim().parse().expect("a colour");
+                } else if t == "board:" {
+                    for row in lines.by_ref() {
+                        let r = row.trim();
+                        if r.starts_with(|c: char| c.is_ascii_digit()) || r.starts_with('A') {
+                            diagram.push_str(row);
+                            diagram.push('\n');
+                        } else {
+                            break;
+                        }
+                    }
+                }
+            }
+            let board = Board::from_ascii(&diagram).expect("a diagram");
+            let (w, h) = (board.width(), board.height());
+            let moves = moves
+                .iter()
+                .map(|m| Move::from_gtp(m, w, h).expect("a move of the board"))
+                .collect();
+            out.push((
+                format!("{} ({})", path.display(), board.width()),
+                Setup {
+                    board,
+                    to_move,
+                    handicap_passes: 0,
+                },
+                moves,
+            ));
+        }
+    }
+    out
+}
+
+/// The adversary from the spec's ko positions, every policy, fixed seeds: every game ends, the
+/// adversary passed on purpose to recreate situations, and every kind of ko refusal occurred.
+#[test]
+fn spec_ko_positions_fixed_seeds() {
+    let mut t = Tally::default();
+    for (label, setup, moves) in spec_ko_positions() {
+        for policy in [Policy::Prefer, Policy::Greedy, Policy::Explore] {
+            for seed in 0..12u64 {
+                // The adversary takes over after a prefix of the case's own moves.
+                let n = seed as usize % (moves.len() + 1);
+                let o = play_game_from(setup.clone(), &moves[..n], &label, seed, policy);
+                t.add(&o, seed, policy);
+            }
+        }
+    }
+    t.report("termination from the spec's ko positions");
+    assert!(t.recreating_passes > 0, "{t:?}");
+    for kind in [
+        PlayErrorKind::HotStone,
+        PlayErrorKind::DoubleHot,
+        PlayErrorKind::TwinHot,
+        PlayErrorKind::Disturbing,
+        PlayErrorKind::Cycle,
+    ] {
+        assert!(
+            t.refusals.contains_key(kind.code()),
+            "no {kind} refusal from the spec's ko positions: {:?}",
+            t.refusals
+        );
     }
 }

@@ -185,7 +185,10 @@ impl Client {
                 HeaderValue::from_str(&format!("ingo_session={s}")).map_err(bad)?,
             );
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.map_err(bad)?;
+        // No Nagle delay on small frames.
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, None, true)
+            .await
+            .map_err(bad)?;
         Ok(ws)
     }
 }

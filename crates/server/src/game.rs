@@ -57,12 +57,12 @@ pub fn reason_message(kind: PlayErrorKind) -> &'static str {
     }
 }
 
-/// The dead stones the server proposes when play is suspended.
-///
-/// Every stone alive, until the referee-grade end-of-game judgement lands: the players mark
-/// what is dead, or resume play to prove it on the board.
-pub fn propose_dead(_game: &Game) -> Vec<Point> {
-    Vec::new()
+/// The dead stones the server proposes when play is suspended: the referee-grade judgement
+/// of `ingo_player::endgame` (proof of life first, then playouts under the game's own rules;
+/// deterministic). The players accept it, mark other stones, or resume play to prove life and
+/// death on the board.
+pub fn propose_dead(game: &Game) -> Vec<Point> {
+    ingo_player::endgame::judge_end(game, &ingo_player::endgame::EndgameConfig::default()).dead
 }
 
 fn side(c: Color) -> Side {

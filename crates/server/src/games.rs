@@ -107,6 +107,7 @@ pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], no
     if g.row.state.status != "playing" || new_moves.is_empty() {
         publish_state(state, g, now);
     }
+    crate::bot::poke(state, g.row.id);
 }
 
 /// Publishes the whole state of a game.
@@ -213,7 +214,7 @@ async fn state_of(
 }
 
 /// Runs `f` on game `id` for a change that adds no move, commits and publishes the state.
-async fn change(
+pub(crate) async fn change(
     state: &AppState,
     id: i64,
     f: impl FnOnce(&mut LiveGame, i64) -> Result<(), ApiError>,
@@ -230,6 +231,7 @@ async fn change(
     }
     state.wake_timer(id);
     publish_state(state, &g, now);
+    crate::bot::poke(state, id);
     Ok(Json(g.state_json(now)))
 }
 

@@ -4,7 +4,8 @@
 //! * [`app`] builds the whole [`axum::Router`] over an [`AppState`] (`store` + `config`), so
 //!   tests drive it without a socket; [`serve`] runs it on a listener.
 //! * Routes per resource: accounts ([`auth`]), challenges ([`challenges`]), games ([`games`],
-//!   with its WebSocket in [`ws`]); the lobby page in [`assets`].
+//!   with its WebSocket in [`ws`]), the built-in player as an opponent ([`bot`]); the lobby
+//!   page in [`assets`].
 //! * Game state lives in one module, [`game`]: a move is checked by `Game::play`, committed in
 //!   one transaction with `(game_id, move_number)` unique, *then* acknowledged and published.
 //! * Several servers on one PostgreSQL relay their events through LISTEN/NOTIFY ([`relay`]).
@@ -21,6 +22,7 @@ use tokio::sync::{broadcast, Mutex, Notify};
 
 pub mod assets;
 pub mod auth;
+pub mod bot;
 pub mod challenges;
 pub mod client;
 pub mod error;
@@ -212,6 +214,7 @@ impl AppState {
         let live = ingo_store::server::live_games(&self.store, i64::MAX).await?;
         for g in &live {
             self.game(g.id).await?;
+            bot::poke(self, g.id);
         }
         Ok(live.len())
     }
@@ -225,6 +228,7 @@ pub fn app(state: AppState) -> Router {
         .merge(challenges::routes())
         .merge(games::routes())
         .merge(web::routes())
+        .merge(bot::routes())
         .with_state(state)
 }
 
@@ -241,6 +245,11 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> anyhow
         .resume_games()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    // Small WebSocket frames must not wait for Nagle's algorithm (40 ms with delayed ACKs).
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(
         listener,
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),

@@ -178,6 +178,76 @@ pub enum ErrorKind {
     /// The board of the setup could not be built.
     #[error(transparent)]
     Board(#[from] BoardSizeError),
+    /// The path names something that is not a regular file (a FIFO, a device, a socket, a
+    /// folder): refused before it is opened, as reading it could wait or run for ever.
+    #[error("{0}, not a regular file: SGF is read from regular files only")]
+    NotAFile(&'static str),
+    /// The input is past one of the reader's [`crate::Limits`].
+    #[error(
+        "more {} than the limit of {limit} ({found} or more); raise it with the environment \
+         variable {}=N",
+        .what.noun(),
+        .what.env_var()
+    )]
+    TooLarge {
+        /// Which limit.
+        what: Limit,
+        /// How many were found (a lower bound: counting stops past the limit).
+        found: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// An environment variable that sets a limit holds something that is not a whole number.
+    #[error("{variable}={value:?} is not a whole number")]
+    BadLimit {
+        /// The variable.
+        variable: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// The lenient reader found a game tree, but most of the text is not SGF (random bytes, a
+    /// binary file): nothing was read that could be judged.
+    #[error("not an SGF record: {removed} of its {total} bytes are not SGF and no game tree could be read")]
+    NotSgf {
+        /// Bytes the repairs would remove.
+        removed: usize,
+        /// Bytes of the (decoded) text.
+        total: usize,
+    },
+    /// No game can start from the setup (a string with no liberty).
+    #[error("setup: {0}")]
+    Setup(#[from] ingo_rules::SetupError),
+}
+
+/// One of the reader's [`crate::Limits`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// Bytes of the file or text.
+    Bytes,
+    /// Game trees of the collection.
+    Games,
+    /// Nodes, all game trees and variations together.
+    Nodes,
+}
+
+impl Limit {
+    /// What is counted, in a word (plural).
+    pub fn noun(self) -> &'static str {
+        match self {
+            Limit::Bytes => "bytes",
+            Limit::Games => "game trees",
+            Limit::Nodes => "nodes",
+        }
+    }
+
+    /// The environment variable that sets this limit ([`crate::Limits::from_env`]).
+    pub fn env_var(self) -> &'static str {
+        match self {
+            Limit::Bytes => "INGO_SGF_MAX_BYTES",
+            Limit::Games => "INGO_SGF_MAX_GAMES",
+            Limit::Nodes => "INGO_SGF_MAX_NODES",
+        }
+    }
 }
 
 /// Why the text could not be parsed as SGF.
@@ -292,9 +362,30 @@ pub enum Warning {
     /// `RU` names no rules that ingo knows.
     #[error("unknown rules RU[{0}]")]
     UnknownRules(String),
-    /// A node holds more than one move; they were kept in order.
-    #[error("node {0}: more than one move in one node")]
+    /// A node holds more than one move; they were kept in order, each counted as a move (a
+    /// replay puts a pass between two moves of the same colour).
+    #[error("node {0}: more than one move in one node; each is read as a move, in order")]
     TwoMoves(usize),
+    /// `AB` and `AW` of one node name the same point; `AW` applies after `AB`, so the point
+    /// holds a White stone.
+    #[error("node {node}: AB[{point}] and AW[{point}] in one node; the White stone is kept")]
+    SetupConflict {
+        /// The node of the main line.
+        node: usize,
+        /// The point, as SGF writes it.
+        point: String,
+    },
+    /// `SZ`, `KM`, `RU` or `HA` given again with another value, in the same node or a later one:
+    /// the first value is used.
+    #[error("node {node}: {value} ignored: {first} came first and is used")]
+    Duplicate {
+        /// The node of the main line holding the second value.
+        node: usize,
+        /// The property ignored, as written (`KM[7.5]`).
+        value: String,
+        /// The property used, as written (`KM[6.5]`).
+        first: String,
+    },
     /// A node holds setup and a move; they were applied in the order written.
     #[error("node {0}: setup and a move in one node; applied in the order written")]
     SetupAndMove(usize),

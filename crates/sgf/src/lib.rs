@@ -62,7 +62,7 @@ mod write;
 
 use std::path::Path;
 
-pub use error::{ErrorKind, Position, Repair, SgfError, SyntaxReason, Warning};
+pub use error::{ErrorKind, Limit, Position, Repair, SgfError, SyntaxReason, Warning};
 pub use lines::{replay_line, Departure, Line, Lines};
 pub use record::{map_rules, GameInfo, Record, RecordedMove, RulesMapping, SetupEvent};
 pub use replay::{replay, replay_moves, IllegalMove, InsertedPass, Replay, ReplayMode};
@@ -94,6 +94,8 @@ pub struct ReadOptions {
     /// (a label such as `GBK` or `Shift_JIS`). Default: `None`, which reads them as ISO-8859-1,
     /// the SGF default.
     pub charset: Option<String>,
+    /// The most bytes, game trees and nodes one read accepts. Default: [`Limits::DEFAULT`].
+    pub limits: Limits,
 }
 
 impl Default for ReadOptions {
@@ -101,11 +103,95 @@ impl Default for ReadOptions {
         ReadOptions {
             lenient: true,
             charset: None,
+            limits: Limits::DEFAULT,
+        }
+    }
+}
+
+/// The most one read accepts. A file past a limit is refused with [`ErrorKind::TooLarge`],
+/// which names the limit and the environment variable that raises it, before the records are
+/// built: without limits a 50 MB file of 2.6 million tiny games took 2.2 GB of memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes of a file or text.
+    pub max_bytes: u64,
+    /// The most game trees of a collection.
+    pub max_games: u64,
+    /// The most nodes, all game trees and variations together.
+    pub max_nodes: u64,
+}
+
+impl Limits {
+    /// 16 MiB, 20,000 games, 2,000,000 nodes: far above any real record or collection (a
+    /// 19×19 game is a few kilobytes and a few hundred nodes), small enough that the records
+    /// built stay within a few hundred megabytes.
+    pub const DEFAULT: Limits = Limits {
+        max_bytes: 16 << 20,
+        max_games: 20_000,
+        max_nodes: 2_000_000,
+    };
+
+    /// The limit of `what`.
+    pub fn get(&self, what: Limit) -> u64 {
+        match what {
+            Limit::Bytes => self.max_bytes,
+            Limit::Games => self.max_games,
+            Limit::Nodes => self.max_nodes,
+        }
+    }
+
+    /// [`Limits::DEFAULT`], each raised or lowered by its environment variable when set
+    /// (`INGO_SGF_MAX_BYTES`, `INGO_SGF_MAX_GAMES`, `INGO_SGF_MAX_NODES`; see [`Limit::env_var`]).
+    ///
+    /// # Errors
+    /// When a variable is set to something that is not a whole number.
+    pub fn from_env() -> Result<Limits, SgfError> {
+        let mut limits = Limits::DEFAULT;
+        for what in [Limit::Bytes, Limit::Games, Limit::Nodes] {
+            let Some(raw) = std::env::var_os(what.env_var()) else {
+                continue;
+            };
+            let value = raw
+                .to_str()
+                .and_then(|s| s.trim().replace('_', "").parse::<u64>().ok())
+                .ok_or_else(|| {
+                    SgfError::new(ErrorKind::BadLimit {
+                        variable: what.env_var(),
+                        value: raw.to_string_lossy().into_owned(),
+                    })
+                })?;
+            match what {
+                Limit::Bytes => limits.max_bytes = value,
+                Limit::Games => limits.max_games = value,
+                Limit::Nodes => limits.max_nodes = value,
+            }
+        }
+        Ok(limits)
+    }
+
+    /// An error when `found` is above the limit of `what`.
+    fn check(&self, what: Limit, found: u64) -> Result<(), ErrorKind> {
+        let limit = self.get(what);
+        if found > limit {
+            Err(ErrorKind::TooLarge { what, found, limit })
+        } else {
+            Ok(())
         }
     }
 }
 
 impl ReadOptions {
+    /// The default options with the limits of the environment ([`Limits::from_env`]).
+    ///
+    /// # Errors
+    /// As [`Limits::from_env`].
+    pub fn from_env() -> Result<ReadOptions, SgfError> {
+        Ok(ReadOptions {
+            limits: Limits::from_env()?,
+            ..ReadOptions::default()
+        })
+    }
+
     /// Options that refuse any syntax problem (still accepting FF\[3] mixed-case identifiers).
     pub fn strict() -> ReadOptions {
         ReadOptions {
@@ -140,6 +226,7 @@ pub fn parse_with(text: &str, options: &ReadOptions) -> Result<Vec<Record>, SgfE
 /// # Errors
 /// As [`parse_with`].
 pub fn parse_bytes(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, SgfError> {
+    options.limits.check(Limit::Bytes, bytes.len() as u64)?;
     let decoded = decode::decode(bytes, options.charset.as_deref());
     parse_decoded(&decoded.text, options, decoded.warnings, true)
 }
@@ -152,14 +239,16 @@ pub fn parse_bytes(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, S
 /// As [`parse_bytes`].
 #[doc(hidden)]
 pub fn parse_bytes_full_path(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, SgfError> {
+    options.limits.check(Limit::Bytes, bytes.len() as u64)?;
     let decoded = decode::decode(bytes, options.charset.as_deref());
     parse_decoded(&decoded.text, options, decoded.warnings, false)
 }
 
-/// Reads every game of the SGF file at `path`, leniently; errors name the file.
+/// Reads every game of the SGF file at `path`, leniently, within [`Limits::DEFAULT`]; errors
+/// name the file.
 ///
 /// # Errors
-/// When the file cannot be read, or as [`parse_bytes`].
+/// When the file cannot be read or is not a regular file, or as [`parse_bytes`].
 pub fn parse_file(path: impl AsRef<Path>) -> Result<Vec<Record>, SgfError> {
     parse_file_with(path, &ReadOptions::default())
 }
@@ -167,14 +256,75 @@ pub fn parse_file(path: impl AsRef<Path>) -> Result<Vec<Record>, SgfError> {
 /// Reads every game of the SGF file at `path` with `options`; errors name the file.
 ///
 /// # Errors
-/// When the file cannot be read, or as [`parse_bytes`].
+/// When the file cannot be read or is not a regular file ([`read_file`]), or as
+/// [`parse_bytes`].
 pub fn parse_file_with(
     path: impl AsRef<Path>,
     options: &ReadOptions,
 ) -> Result<Vec<Record>, SgfError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| SgfError::new(ErrorKind::Io(e)).in_file(path))?;
+    let bytes = read_file(path, &options.limits)?;
     parse_bytes(&bytes, options).map_err(|e| e.in_file(path))
+}
+
+/// The bytes of the regular file at `path`, at most `limits.max_bytes` of them; errors name the
+/// file.
+///
+/// Anything that is not a regular file (a FIFO, a device such as `/dev/zero`, a socket, a
+/// folder) is refused before it is opened: opening a FIFO waits for a writer, for ever if none
+/// comes, and a device may never end. The file is checked again once open, in case the path was
+/// replaced in between, and read through a bound, in case it grows.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when the file cannot be read, [`ErrorKind::NotAFile`] when it is not a
+/// regular file, [`ErrorKind::TooLarge`] when it holds more than `limits.max_bytes`.
+pub fn read_file(path: impl AsRef<Path>, limits: &Limits) -> Result<Vec<u8>, SgfError> {
+    use std::io::Read;
+    let path = path.as_ref();
+    let fail = |kind: ErrorKind| SgfError::new(kind).in_file(path);
+    let io = |e: std::io::Error| fail(ErrorKind::Io(e));
+    let regular = |meta: &std::fs::Metadata| {
+        if meta.is_file() {
+            Ok(())
+        } else {
+            Err(fail(ErrorKind::NotAFile(file_kind(&meta.file_type()))))
+        }
+    };
+    regular(&std::fs::metadata(path).map_err(io)?)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    regular(&meta)?;
+    limits.check(Limit::Bytes, meta.len()).map_err(fail)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limits.max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    limits
+        .check(Limit::Bytes, bytes.len() as u64)
+        .map_err(fail)?;
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in a few words.
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Reads decoded text. `fast_path`: try [`fast::records`] first (always, except to test it against
@@ -186,6 +336,10 @@ fn parse_decoded(
     fast_path: bool,
 ) -> Result<Vec<Record>, SgfError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    options.limits.check(Limit::Bytes, text.len() as u64)?;
+    let (games, nodes) = syntax::count_trees(text, &options.limits);
+    options.limits.check(Limit::Games, games)?;
+    options.limits.check(Limit::Nodes, nodes)?;
     if fast_path {
         if let Some(games) = fast::records(text, MAX_DEPTH) {
             let several = games.len() > 1;
@@ -208,11 +362,35 @@ fn parse_decoded(
             Ok(())
         }
     };
+    // Why the last game is incomplete, when the text was cut off.
+    let mut incomplete: Option<String> = None;
     let trees = if options.lenient {
         let repaired = syntax::repair(text);
         if !repaired.found_tree {
             return Err(syntax_error(None, SyntaxReason::NoGameTree).into());
         }
+        // Random bytes hold a `(;` now and then, and the repairs would make an empty game of it
+        // (100 KB of them were judged "19x19, 0 moves, legal"): when most of the text had to go,
+        // no game tree was read, only found. Text before the first game tree (a mail, a
+        // program's banner) is allowed more room than junk inside and after the game trees.
+        let kept = repaired.text.len();
+        let after_first = repaired.removed - repaired.leading;
+        if after_first > kept || repaired.removed > 4 * kept {
+            return Err(ErrorKind::NotSgf {
+                removed: repaired.removed,
+                total: text.len(),
+            }
+            .into());
+        }
+        incomplete = repaired.repairs.iter().find_map(|(position, r)| match r {
+            Repair::DroppedUnfinished => Some(format!(
+                "the text ends inside a property at {position} (cut off?); that property was dropped"
+            )),
+            Repair::AddedClose(k) => Some(format!(
+                "the text ends before the game tree is closed ({k} \")\" missing)"
+            )),
+            _ => None,
+        });
         let extra = repaired.repairs.len().saturating_sub(MAX_LISTED_REPAIRS);
         warnings.extend(
             repaired
@@ -228,9 +406,11 @@ fn parse_decoded(
         match sgf_parse::parse_with_options(&repaired.text, &strict) {
             Ok(trees) => trees,
             Err(e) => {
-                warnings.push(Warning::Damaged {
-                    reason: syntax::reason(&e),
+                let reason = syntax::reason(&e);
+                incomplete.get_or_insert_with(|| {
+                    format!("the parser stopped early ({reason}); the rest of the text was skipped")
                 });
+                warnings.push(Warning::Damaged { reason });
                 let lenient = sgf_parse::ParseOptions {
                     convert_mixed_case_identifiers: true,
                     lenient: true,
@@ -256,7 +436,11 @@ fn parse_decoded(
         sgf_parse::parse_with_options(text, &strict)
             .map_err(|e| syntax_error(syntax::locate(text, &e), syntax::reason(&e)))?
     };
-    records(trees, warnings)
+    let mut records = records(trees, warnings)?;
+    if let Some(last) = records.last_mut() {
+        last.incomplete = incomplete;
+    }
+    Ok(records)
 }
 
 /// The records of the game trees read, each with the reader's `warnings` before its own.

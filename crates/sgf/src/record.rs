@@ -221,6 +221,10 @@ pub struct Record {
     pub penalties: ByColor<i32>,
     /// What the reader noticed: encoding guesses, repairs, values ignored or converted.
     pub warnings: Vec<Warning>,
+    /// Why the record is incomplete, when the text was cut off inside it (a property not
+    /// closed, game trees not closed, the parser stopping early): the lenient reader keeps what
+    /// came before, and says so here. Only the last game of a collection can be cut off.
+    pub incomplete: Option<String>,
     /// The parsed tree; for a record read by [`crate::fast`], built from `source` when first
     /// asked for (the judge path never asks).
     root: OnceLock<SgfNode<Prop>>,
@@ -244,6 +248,7 @@ impl std::fmt::Debug for Record {
             .field("territory", &self.territory)
             .field("penalties", &self.penalties)
             .field("warnings", &self.warnings)
+            .field("incomplete", &self.incomplete)
             .field("root", self.sgf_root())
             .finish()
     }
@@ -480,6 +485,7 @@ impl RecordBuilder {
             territory,
             penalties,
             warnings,
+            incomplete: None,
             root: OnceLock::new(),
             source: Box::default(),
         }
@@ -494,6 +500,21 @@ pub(crate) struct NodeReader {
     moves: Vec<RecordedMove>,
     /// The number of the next node.
     node_number: usize,
+    /// The first `SZ`, `KM`, `RU` and `HA` seen, as written, to warn about any other value.
+    first_seen: Vec<(&'static str, String)>,
+}
+
+/// The identifier of `prop` when it is one of the properties whose repetition is warned about.
+fn repeat_checked(prop: &Prop) -> Option<&'static str> {
+    const CHECKED: [&str; 4] = ["SZ", "KM", "RU", "HA"];
+    match prop {
+        Prop::SZ(_) => Some("SZ"),
+        Prop::KM(_) => Some("KM"),
+        Prop::RU(_) => Some("RU"),
+        Prop::HA(_) => Some("HA"),
+        Prop::Invalid(id, _) | Prop::Unknown(id, _) => CHECKED.into_iter().find(|c| c == id),
+        _ => None,
+    }
 }
 
 impl NodeReader {
@@ -518,12 +539,37 @@ impl NodeReader {
         };
         let mut after = before.clone();
         for prop in props {
+            if let Some(id) = repeat_checked(prop) {
+                // sgf-parse writes `SZ[9:9]`; files say `SZ[9]`.
+                let written = match prop {
+                    Prop::SZ((w, h)) if w == h => format!("SZ[{w}]"),
+                    _ => prop.to_string(),
+                };
+                // The same value twice loses nothing: only a different one is worth a word.
+                match self.first_seen.iter().find(|(seen, _)| *seen == id) {
+                    Some((_, first)) if *first == written => {}
+                    Some((_, first)) => warnings.push(Warning::Duplicate {
+                        node: node_number,
+                        value: written,
+                        first: first.clone(),
+                    }),
+                    None => self.first_seen.push((id, written)),
+                }
+            }
             let setup = if moves.len() == first {
                 &mut before
             } else {
                 &mut after
             };
             read_prop(prop, node_number, size, info, setup, moves, warnings)?;
+        }
+        for ev in [&before, &after] {
+            for p in ev.white.iter().filter(|p| ev.black.contains(p)) {
+                warnings.push(Warning::SetupConflict {
+                    node: node_number,
+                    point: p.to_sgf(),
+                });
+            }
         }
         let node_moves = moves.len() - first;
         if node_moves > 1 {

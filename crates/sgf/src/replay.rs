@@ -91,7 +91,9 @@ impl Replay {
 ///
 /// * A move by the colour not to move gets a pass by the other colour first
 ///   ([`InsertedPass`]); after the end of the game (four passes) it is refused as `game-over`.
-/// * The record's time-penalty points ([`Record::penalties`]) are given to the game.
+/// * The record's time-penalty points ([`Record::penalties`]) are given to the game; values
+///   outside `0..=`[`ingo_rules::MAX_PENALTY_POINTS`] are refused ([`ErrorKind::BadValue`]).
+/// * A setup with a string that has no liberty is refused ([`ErrorKind::Setup`]).
 /// * Setup inside the game that changes the board is refused with
 ///   [`ErrorKind::SetupInGame`]; setup that changes nothing, `PL` alone, and setup after the last
 ///   move (some programs clear dead stones with `AE` at the end) are ignored.
@@ -153,6 +155,20 @@ pub(crate) fn replay_parts(
     count: usize,
 ) -> Result<Replay, SgfError> {
     let count = count.min(moves.len());
+    // A string with no liberty could never be captured: refused (SetupError says why).
+    setup.check().map_err(ErrorKind::from)?;
+    // Penalty points past the bound are a corrupt record, not a penalty.
+    for (color, property) in [(Color::Black, "BP"), (Color::White, "WP")] {
+        let points = *record.penalties.get(color);
+        if !(0..=ingo_rules::MAX_PENALTY_POINTS).contains(&points) {
+            return Err(ErrorKind::BadValue {
+                node: 0,
+                property: property.to_string(),
+                value: points.to_string(),
+            }
+            .into());
+        }
+    }
     // The record's length is known: reserve that, not the two moves per point of a new game.
     let mut game = Game::with_room_for(setup, rules, count);
     for color in [Color::Black, Color::White] {

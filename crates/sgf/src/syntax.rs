@@ -201,11 +201,94 @@ struct Edit {
 }
 
 /// The result of [`repair`]: the edited text, the repairs with their positions in the original
-/// text, and whether a game tree was found at all.
+/// text, whether a game tree was found at all, and how many bytes the repairs removed as junk
+/// (not counting a property cut off at the end, which is truncation, not junk).
 pub(crate) struct Repaired {
     pub text: String,
     pub repairs: Vec<(Position, Repair)>,
     pub found_tree: bool,
+    pub removed: usize,
+    /// Of `removed`, the bytes before the first game tree (prose, a mail header).
+    pub leading: usize,
+}
+
+/// The game trees and nodes of `text`, counting `(` at the top level and `;` outside property
+/// values, in one pass; each count stops just past its limit in `limits`. Cheap enough to run
+/// before any parsing, so that a collection of millions of tiny games is refused before its
+/// records are built.
+pub(crate) fn count_trees(text: &str, limits: &crate::Limits) -> (u64, u64) {
+    let (mut games, mut nodes) = (0u64, 0u64);
+    let mut depth = 0usize;
+    let mut in_value = false;
+    let mut escaped = false;
+    for &c in text.as_bytes() {
+        if in_value {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b']' => in_value = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'[' => in_value = true,
+            b'(' => {
+                if depth == 0 {
+                    games += 1;
+                }
+                depth += 1;
+            }
+            b')' => depth = depth.saturating_sub(1),
+            b';' => nodes += 1,
+            _ => continue,
+        }
+        if games > limits.max_games || nodes > limits.max_nodes {
+            break;
+        }
+    }
+    (games, nodes)
+}
+
+/// Positions of increasing offsets of one text, found in one pass over it: [`repair`] places
+/// every repair, and [`Position::of_offset`] from the start for each made random bytes (tens of
+/// thousands of repairs) quadratic.
+struct Positions<'a> {
+    text: &'a str,
+    /// The offset reached, a character boundary, and its position.
+    at: usize,
+    here: Position,
+}
+
+impl<'a> Positions<'a> {
+    fn new(text: &'a str) -> Positions<'a> {
+        Positions {
+            text,
+            at: 0,
+            here: Position { line: 1, column: 1 },
+        }
+    }
+
+    /// The position of byte `offset` (as [`Position::of_offset`]).
+    fn of(&mut self, offset: usize) -> Position {
+        let mut end = offset.min(self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end < self.at {
+            return Position::of_offset(self.text, end);
+        }
+        for c in self.text[self.at..end].chars() {
+            if c == '\n' {
+                self.here.line += 1;
+                self.here.column = 1;
+            } else {
+                self.here.column += 1;
+            }
+        }
+        self.at = end;
+        self.here
+    }
 }
 
 /// Repairs `text` for the lenient reader. Only text outside property values is touched, and only
@@ -221,6 +304,8 @@ pub(crate) fn repair(text: &str) -> Repaired {
     // The last structural token: b'(', b')', b';' or b'P' (a property).
     let mut last = 0u8;
     let mut found_tree = false;
+    // Bytes of junk before the first game tree.
+    let mut leading = 0;
     let skip_ws = |mut j: usize| {
         while j < n && b[j].is_ascii_whitespace() {
             j += 1;
@@ -270,6 +355,9 @@ pub(crate) fn repair(text: &str) -> Repaired {
                 let mut j = i + 1;
                 while j < n && !(b[j] == b'(' && starts_tree(j)) {
                     j += 1;
+                }
+                if !found_tree {
+                    leading += j - i;
                 }
                 let junk = String::from_utf8_lossy(&b[i..j]).trim().to_string();
                 edits.push(Edit {
@@ -422,6 +510,8 @@ pub(crate) fn repair(text: &str) -> Repaired {
     let mut out = String::with_capacity(n + depth);
     let mut repairs = Vec::with_capacity(edits.len());
     let mut pos = 0;
+    let mut removed = 0;
+    let mut positions = Positions::new(text);
     for e in edits {
         // Edits come in text order and never overlap; `at` and `at + remove` fall on ASCII bytes
         // or the ends of the text, so on character boundaries.
@@ -431,14 +521,20 @@ pub(crate) fn repair(text: &str) -> Repaired {
         if let Repair::AddedClose(k) = e.repair {
             out.push_str(&")".repeat(k));
         }
-        pos = (at + e.remove).min(n);
-        repairs.push((Position::of_offset(text, e.at), e.repair));
+        let end = (at + e.remove).min(n);
+        if matches!(e.repair, Repair::RemovedJunk(_) | Repair::RemovedStrayValue) {
+            removed += end - at;
+        }
+        pos = end;
+        repairs.push((positions.of(e.at), e.repair));
     }
     out.push_str(text.get(pos..).unwrap_or_default());
     Repaired {
         text: out,
         repairs,
         found_tree,
+        removed,
+        leading,
     }
 }
 

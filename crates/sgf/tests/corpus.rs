@@ -69,6 +69,15 @@ fn ing_games_replay_under_ing_rules() {
                     failures.push(format!("{rel}: {illegal}"));
                 } else if r.played != records[0].moves.len() {
                     failures.push(format!("{rel}: only {} moves played", r.played));
+                } else if let Some(first) = r.inserted_passes.first() {
+                    // A refereed record alternates: a pass the replay had to insert means two
+                    // moves in a row by one colour, which the verdict would hide.
+                    failures.push(format!(
+                        "{rel}: {} pass(es) inserted, the first by {} before move {}",
+                        r.inserted_passes.len(),
+                        first.color,
+                        first.before_move
+                    ));
                 }
             }
             Err(e) => failures.push(format!("{rel}: {e}")),

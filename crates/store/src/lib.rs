@@ -24,6 +24,7 @@ use sqlx::{AnyPool, Executor};
 pub mod server;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tournament;
 
 /// The database behind a [`Store`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,20 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::{Store, StoreError};
+use crate::{Backend, Store, StoreError};
+
+/// SQLite allows one writer at a time; a second one waits in SQLite's busy handler, which
+/// sleeps in steps of up to 100 ms. Writes from this process are queued here instead, so
+/// they follow one another at once. (One process per SQLite file; several servers use
+/// PostgreSQL.)
+static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn writer(store: &Store) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+    match store.backend() {
+        Backend::Sqlite => Some(SQLITE_WRITER.lock().await),
+        Backend::Postgres => None,
+    }
+}
 
 /// An account.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,6 +152,7 @@ fn user(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
 /// # Errors
 /// On a database failure.
 pub async fn create_user(store: &Store, u: &UserRow) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
     let r = sqlx::query(
         "INSERT INTO server_users (id, name, password_hash, rank, created_ms) \
          VALUES ($1, $2, $3, $4, $5)",
@@ -197,6 +211,7 @@ pub async fn create_session(
     created_ms: i64,
     expires_ms: i64,
 ) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
     sqlx::query(
         "INSERT INTO server_sessions (token_hash, user_id, csrf, created_ms, expires_ms) \
          VALUES ($1, $2, $3, $4, $5)",
@@ -240,6 +255,7 @@ pub async fn session(
 /// # Errors
 /// On a database failure.
 pub async fn delete_session(store: &Store, token_hash: &str) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
     sqlx::query("DELETE FROM server_sessions WHERE token_hash = $1")
         .bind(token_hash)
         .execute(store.pool())
@@ -274,6 +290,7 @@ fn challenge(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
 /// # Errors
 /// On a database failure.
 pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
     sqlx::query(
         "INSERT INTO server_challenges (id, challenger, opponent, size, preset, handicap, \
          time_control, status, game_id, created_ms) \
@@ -333,6 +350,7 @@ pub async fn open_challenges(store: &Store, limit: i64) -> Result<Vec<ChallengeR
 /// # Errors
 /// On a database failure.
 pub async fn close_challenge(store: &Store, id: i64, status: &str) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
     let r =
         sqlx::query("UPDATE server_challenges SET status = $2 WHERE id = $1 AND status = 'open'")
             .bind(id)
@@ -352,6 +370,7 @@ pub async fn accept_challenge(
     challenge_id: i64,
     game: &GameRow,
 ) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
     let mut tx = store.pool().begin().await?;
     let r = sqlx::query(
         "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
@@ -410,6 +429,7 @@ async fn insert_game(
 /// # Errors
 /// On a database failure.
 pub async fn create_game(store: &Store, game: &GameRow) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
     let mut tx = store.pool().begin().await?;
     insert_game(&mut tx, game).await?;
     tx.commit().await?;
@@ -544,6 +564,7 @@ pub async fn append_moves(
     moves: &[MoveRow],
     state: &GameState,
 ) -> Result<Appended, StoreError> {
+    let _writing = writer(store).await;
     let mut tx = store.pool().begin().await?;
     for m in moves {
         let r = sqlx::query(

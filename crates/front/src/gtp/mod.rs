@@ -128,10 +128,12 @@ pub enum LoadError {
 /// the record's komi.
 ///
 /// # Errors
-/// When the file cannot be read, holds no square game of 2 to 25 lines, or a move of the record
-/// is illegal under `rules`.
+/// When the file cannot be read (not a regular file, over a size limit), holds no square game
+/// of 2 to 25 lines, or a move of the record is illegal under `rules`.
 pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> Result<Game, LoadError> {
-    let record = ingo_sgf::parse_file(path)?
+    // The size limits of the environment (INGO_SGF_MAX_*), as `ingo judge` applies them; a
+    // path that is not a regular file (a FIFO) is refused at once rather than blocking the engine.
+    let record = ingo_sgf::parse_file_with(path, &ingo_sgf::ReadOptions::from_env()?)?
         .into_iter()
         .next()
         .ok_or_else(|| LoadError::NoGame(path.display().to_string()))?;

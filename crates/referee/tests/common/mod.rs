@@ -43,21 +43,3 @@ pub fn config(a: &str, b: &str, size: usize, name: &str) -> MatchConfig {
     config.timeouts.untimed_move = std::time::Duration::from_secs(10);
     config
 }
-
-/// Finds `gnugo` on `PATH`, or in `/usr/games` where Debian installs it. When it is missing
-/// the test is skipped with a note, except when `CI` is set: then the test fails.
-pub fn gnugo() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join("gnugo"))
-        .find(|candidate| candidate.is_file());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "gnugo not found on PATH or in /usr/games, and CI is set: install it (apt-get install gnugo)"
-        );
-        eprintln!("note: gnugo not found on PATH or in /usr/games; skipping the GNU Go test");
-    }
-    found
-}

@@ -49,12 +49,17 @@ async fn game_to_count(app: App) {
     let s = state(&mut b, gid).await;
     assert_eq!(s["captures"]["white"], 1);
     assert_eq!(s["captures"]["black"], 1);
-    // Two passes suspend play; the server proposes every stone alive.
+    // Two passes suspend play; the server proposes dead stones (ingo_player::endgame),
+    // which nobody has accepted yet.
     play_ok(&mut b, gid, "pass").await;
     play_ok(&mut w, gid, "pass").await;
     let s = state(&mut b, gid).await;
     assert_eq!(s["phase"], "suspended");
-    assert_eq!(s["dead_stones"]["proposal"], json!([]));
+    assert!(s["dead_stones"]["proposal"].is_array());
+    assert_eq!(
+        s["dead_stones"]["accepted"],
+        json!({"black": false, "white": false})
+    );
     // White marks Black's lone J9 stone dead; Black first answers the old proposal, which is
     // refused, then accepts the new one.
     let r = w
@@ -374,6 +379,65 @@ async fn a_restarted_server_rebuilds_suspension_and_results() {
         let s = state(&mut b, gid).await;
         assert_eq!(s["result"], ended["result"]);
         assert_eq!(s["phase"], "ended");
+    })
+    .await;
+}
+
+/// A game against the built-in player, refereed like a person's: it answers over the same
+/// path, passes when it wins, accepts the proposal at the suspension, and the game is counted.
+#[tokio::test]
+async fn game_against_the_built_in_player() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut p = user(&app, "ann", "1k").await;
+        let r = p
+            .post(
+                "/api/games/bot",
+                json!({"size": 9, "playouts": 50, "color": "black"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        assert_eq!(r.body["bot"], "ingo-bot-50");
+        let gid = r.body["game_id"].as_i64().unwrap();
+        // Nobody logs in as a bot, nor registers its name.
+        assert_eq!(
+            Client::new(app.addr)
+                .login("ingo-bot-50", "!")
+                .await
+                .unwrap()
+                .status,
+            401
+        );
+        let mut q = Client::new(app.addr);
+        assert_eq!(
+            q.register("ingo-bot-7", "correct horse", "1k")
+                .await
+                .unwrap()
+                .status,
+            422
+        );
+        // On an empty board White wins by komi: after Black's pass the bot passes too.
+        play_ok(&mut p, gid, "pass").await;
+        let mut s = state(&mut p, gid).await;
+        for _ in 0..100 {
+            if s["phase"] == "suspended" && s["dead_stones"]["accepted"]["white"] == true {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            s = state(&mut p, gid).await;
+        }
+        assert_eq!(s["moves"][1]["move"], "pass", "{}", s["moves"]);
+        assert_eq!(s["dead_stones"]["accepted"]["white"], true);
+        let r = p
+            .post(
+                &format!("/api/games/{gid}/dead/accept"),
+                json!({"dead": []}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["result"]["result"], "W+8");
     })
     .await;
 }

@@ -1,0 +1,1661 @@
+//! `ingo tournament`: events under Ing's competition rules, kept in a database (an SQLite file
+//! or PostgreSQL) through ingo-store, decided by ingo-tournament, and for engine events played
+//! through ingo-referee. Each command is one transaction.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use ingo_competition::Rank;
+use ingo_referee::{
+    play_game, EngineId, EngineSpec, FailureKind, FailurePolicy, GameSpec, Outcome as RefOutcome,
+    PlayerSpec, Timeouts,
+};
+use ingo_rules::{Color, Komi, Rules};
+use ingo_store::tournament::{self as db, EntrantRow, GameRow};
+use ingo_store::Store;
+use ingo_tournament::{
+    standings, Agreement, Entrant, EntrantKind, Event, ForfeitReason, FormatKind, Game, Member,
+    Outcome, PairingError, Scoring, Standing, WinBy,
+};
+use sqlx::AnyConnection;
+
+/// Arguments of `ingo tournament`.
+#[derive(Args)]
+pub struct TournamentArgs {
+    #[command(subcommand)]
+    command: TCmd,
+}
+
+/// Where the event lives.
+#[derive(Args, Clone)]
+struct Where {
+    /// The event's database: an SQLite file (created by `create`), `sqlite:PATH`, or
+    /// `postgres://…`.
+    #[arg(long)]
+    db: String,
+    /// The event's name, when the database holds several.
+    #[arg(long)]
+    event: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum TCmd {
+    /// Create an event from an agreement (賽約, a TOML file; see docs/tournaments.md).
+    Create {
+        /// The agreement.
+        agreement: PathBuf,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Add an entrant: a player, a pair (聯棋), a consultation team (商談聯棋) or a team.
+    Add {
+        /// Name, unique in the event.
+        name: String,
+        /// Rank: 3p/3品, 5d/5段, 2k/2級.
+        #[arg(long)]
+        rank: Option<Rank>,
+        /// player, pair, consultation or team.
+        #[arg(long, default_value = "player")]
+        kind: String,
+        /// A member, NAME or NAME:RANK, in playing order (repeat).
+        #[arg(long = "member")]
+        members: Vec<String>,
+        /// For an engine event: the GTP command line of the engine.
+        #[arg(long)]
+        engine: Option<String>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Withdraw an entrant: paired no more (games already drawn stay; enter their results).
+    Withdraw {
+        /// The entrant.
+        name: String,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Pair the next round (Swiss, McMahon, knockouts), the next game (擂台制, 十局升降制), or
+    /// draw the whole schedule of a round robin.
+    Pair {
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Enter a result: B+3, W+7.5, W+R, B+T, W+F:absence (absence, leave, abandonment,
+    /// takeback, time, defiance), void.
+    Result {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// The result.
+        #[arg(allow_hyphen_values = true)]
+        result: String,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// List the entrants (seed order), with ranks, members, engines, and who is withdrawn or
+    /// suspended.
+    Entrants {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// List the games (pairings and results).
+    Games {
+        /// Only this round.
+        #[arg(long)]
+        round: Option<u32>,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// The standings: main score, then the agreement's tie-breakers (A1, A2, B1, B2 by default).
+    Standings {
+        /// A plain results file (`round,black,white,result`, a bye as an empty opponent)
+        /// instead of an event: needs no database.
+        #[arg(long, conflicts_with_all = ["db", "event"])]
+        results: Option<PathBuf>,
+        /// As JSON: an array in rank order.
+        #[arg(long)]
+        json: bool,
+        /// With --results: B1/B2 use the opponents' A1 only (default A1 + A2).
+        #[arg(long)]
+        aux_a1_only: bool,
+        /// The event's database.
+        #[arg(long)]
+        db: Option<String>,
+        /// The event's name.
+        #[arg(long)]
+        event: Option<String>,
+    },
+    /// The crosstable: as text, JSON, or HTML/SVG/PNG pictures to print or post.
+    Crosstable {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+        /// Write an HTML page.
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// Write an SVG picture.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Write a PNG picture.
+        #[arg(long)]
+        png: Option<PathBuf>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Export the results (CSV; the EGF results format for Swiss/McMahon) and the games' SGF.
+    Export {
+        /// Results as CSV (round,board,black,white,result).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Results in the EGF tournament results format (Swiss and McMahon events).
+        #[arg(long)]
+        egf: Option<PathBuf>,
+        /// A folder for one SGF file per game.
+        #[arg(long)]
+        sgf: Option<PathBuf>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Play every pairing of an engine event through the referee, pairing rounds as they end;
+    /// stopped at any moment (even by kill -9), it continues where it stopped.
+    Run {
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        parallel: usize,
+        /// Void and exclude a game still going after this many moves (default 10 per point).
+        #[arg(long)]
+        max_moves: Option<usize>,
+        /// Do not tell engines the time (the clock is still enforced).
+        #[arg(long)]
+        no_tell_time: bool,
+        #[command(flatten)]
+        at: Where,
+    },
+}
+
+/// Runs `ingo tournament …`.
+pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    match args.command {
+        TCmd::Standings {
+            results: Some(file),
+            json,
+            aux_a1_only,
+            ..
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            let (names, games) =
+                read_results_csv(&text).with_context(|| format!("in {}", file.display()))?;
+            let mut scoring = Scoring::default();
+            if aux_a1_only {
+                scoring.aux_for_b = ingo_tournament::AuxForB::A1;
+            }
+            let table = standings(&names, &games, &scoring);
+            print!(
+                "{}",
+                if json {
+                    standings_json(&table)
+                } else {
+                    standings_text(&table, &scoring)
+                }
+            );
+            Ok(())
+        }
+        TCmd::Standings { db: None, .. } => {
+            bail!("standings: give --db (an event) or --results FILE.csv")
+        }
+        TCmd::Standings {
+            db: Some(db),
+            event,
+            json,
+            ..
+        } => rt.block_on(async {
+            let at = Where { db, event };
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let table = ev.standings();
+            print!(
+                "{}",
+                if json {
+                    standings_json(&table)
+                } else {
+                    standings_text(&table, &ev.agreement.scoring)
+                }
+            );
+            store.close().await;
+            Ok(())
+        }),
+        TCmd::Create { agreement, at } => rt.block_on(create(&agreement, &at)),
+        TCmd::Run {
+            parallel,
+            max_moves,
+            no_tell_time,
+            at,
+        } => rt.block_on(run_engines(&at, parallel, max_moves, !no_tell_time)),
+        cmd => rt.block_on(command(cmd)),
+    }
+}
+
+fn url_of(db: &str) -> String {
+    if db.starts_with("sqlite:") || db.starts_with("postgres://") || db.starts_with("postgresql://")
+    {
+        db.to_owned()
+    } else {
+        format!("sqlite:{db}")
+    }
+}
+
+async fn create(file: &Path, at: &Where) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let agreement =
+        Agreement::from_toml(&text).with_context(|| format!("in {}", file.display()))?;
+    let store = Store::open(&url_of(&at.db)).await?;
+    let mut tx = store.pool().begin().await?;
+    if db::event_by_name(&mut tx, &agreement.name).await?.is_some() {
+        bail!(
+            "an event named {:?} already exists in {}",
+            agreement.name,
+            at.db
+        );
+    }
+    let id = db::create_event(&mut tx, &agreement.name, &text).await?;
+    for (i, e) in agreement.entrants.iter().enumerate() {
+        db::add_entrant(&mut tx, id, &entrant_row(i as i64 + 1, e)).await?;
+    }
+    tx.commit().await?;
+    println!(
+        "created {:?}: {} ({} entrant{})",
+        agreement.name,
+        agreement.format.kind.name(),
+        agreement.entrants.len(),
+        if agreement.entrants.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    store.close().await;
+    Ok(())
+}
+
+fn entrant_row(seq: i64, e: &Entrant) -> EntrantRow {
+    EntrantRow {
+        seq,
+        name: e.name.clone(),
+        kind: e.kind.name().to_owned(),
+        rank: e.rank.map(|r| r.to_string()),
+        members: e
+            .members
+            .iter()
+            .map(|m| {
+                format!(
+                    "{}\t{}",
+                    m.name,
+                    m.rank.map(|r| r.to_string()).unwrap_or_default()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        engine: e.engine.clone(),
+        withdrawn: e.withdrawn,
+    }
+}
+
+fn entrant_of(r: &EntrantRow) -> anyhow::Result<Entrant> {
+    let kind = EntrantKind::from_name(&r.kind).ok_or_else(|| {
+        anyhow!(
+            "entrant {:?}: unknown kind {:?} in the database",
+            r.name,
+            r.kind
+        )
+    })?;
+    let mut members = Vec::new();
+    for line in r.members.lines().filter(|l| !l.is_empty()) {
+        let (name, rank) = line.split_once('\t').unwrap_or((line, ""));
+        members.push(Member {
+            name: name.to_owned(),
+            rank: if rank.is_empty() {
+                None
+            } else {
+                Some(rank.parse().map_err(|e| anyhow!("member {name:?}: {e}"))?)
+            },
+        });
+    }
+    Ok(Entrant {
+        name: r.name.clone(),
+        rank: r
+            .rank
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e| anyhow!("entrant {:?}: {e}", r.name))?,
+        kind,
+        members,
+        engine: r.engine.clone(),
+        withdrawn: r.withdrawn,
+    })
+}
+
+fn game_of(r: &GameRow) -> anyhow::Result<Game> {
+    let mut g = Game::new(
+        r.round as u32,
+        r.board as u32,
+        &r.black,
+        r.white.as_deref(),
+        r.passes.clamp(0, 255) as u8,
+        Komi(r.komi_halves as i32),
+    );
+    g.result = r
+        .result
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .with_context(|| format!("round {} board {}", r.round, r.board))?;
+    Ok(g)
+}
+
+fn game_row(g: &Game) -> GameRow {
+    GameRow {
+        round: i64::from(g.round),
+        board: i64::from(g.board),
+        black: g.black.clone(),
+        white: g.white.clone(),
+        passes: i64::from(g.passes),
+        komi_halves: i64::from(g.komi.halves()),
+        result: g.result.map(|o| o.to_string()),
+        sgf: None,
+    }
+}
+
+type Tx = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Opens the store, starts the command's transaction, and reads the event.
+async fn open_event(at: &Where) -> anyhow::Result<(Store, Tx, i64, Event)> {
+    let url = url_of(&at.db);
+    if let Some(path) = url.strip_prefix("sqlite:") {
+        if !Path::new(path).exists() {
+            bail!("no event database at {path}: create one with `ingo tournament create AGREEMENT --db {path}`");
+        }
+    }
+    let store = Store::open(&url).await?;
+    let mut tx = store.pool().begin().await?;
+    let (id, ev) = load(&mut tx, at).await?;
+    Ok((store, tx, id, ev))
+}
+
+async fn load(conn: &mut AnyConnection, at: &Where) -> anyhow::Result<(i64, Event)> {
+    let row = match &at.event {
+        Some(name) => db::event_by_name(conn, name)
+            .await?
+            .ok_or_else(|| anyhow!("no event named {name:?} in {}", at.db))?,
+        None => {
+            let mut all = db::events(conn).await?;
+            match all.len() {
+                0 => bail!("{} holds no event", at.db),
+                1 => all.remove(0),
+                _ => bail!(
+                    "{} holds {} events; choose one with --event: {}",
+                    at.db,
+                    all.len(),
+                    all.iter()
+                        .map(|e| format!("{:?}", e.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+    };
+    let agreement = Agreement::from_toml(&row.agreement).context("the stored agreement")?;
+    let mut ev = Event::new(agreement);
+    ev.entrants = db::entrants(conn, row.id)
+        .await?
+        .iter()
+        .map(entrant_of)
+        .collect::<anyhow::Result<_>>()?;
+    ev.games = db::games(conn, row.id)
+        .await?
+        .iter()
+        .map(game_of)
+        .collect::<anyhow::Result<_>>()?;
+    Ok((row.id, ev))
+}
+
+fn parse_member(s: &str) -> anyhow::Result<Member> {
+    let (name, rank) = match s.rsplit_once(':') {
+        Some((n, r)) => (
+            n,
+            Some(
+                r.parse::<Rank>()
+                    .map_err(|e| anyhow!("--member {s:?}: {e}"))?,
+            ),
+        ),
+        None => (s, None),
+    };
+    Ok(Member {
+        name: name.to_owned(),
+        rank,
+    })
+}
+
+async fn command(cmd: TCmd) -> anyhow::Result<()> {
+    match cmd {
+        TCmd::Add {
+            name,
+            rank,
+            kind,
+            members,
+            engine,
+            at,
+        } => {
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            let kind = EntrantKind::from_name(&kind).ok_or_else(|| {
+                anyhow!("--kind: expected player, pair, consultation or team, not {kind:?}")
+            })?;
+            let entrant = Entrant {
+                name: name.clone(),
+                rank,
+                kind,
+                members: members
+                    .iter()
+                    .map(|m| parse_member(m))
+                    .collect::<anyhow::Result<_>>()?,
+                engine,
+                withdrawn: false,
+            };
+            ev.add(entrant.clone())
+                .map_err(|e| anyhow!("cannot add {name:?}: {e}"))?;
+            db::add_entrant(
+                &mut tx,
+                id,
+                &entrant_row(ev.entrants.len() as i64, &entrant),
+            )
+            .await?;
+            tx.commit().await?;
+            println!("added {name:?} (seed {})", ev.entrants.len());
+            store.close().await;
+        }
+        TCmd::Withdraw { name, at } => {
+            let (store, mut tx, id, _ev) = open_event(&at).await?;
+            if !db::set_withdrawn(&mut tx, id, &name, true).await? {
+                bail!("{name:?} is not an entrant");
+            }
+            tx.commit().await?;
+            println!("withdrew {name:?}");
+            store.close().await;
+        }
+        TCmd::Pair { at } => {
+            let (store, mut tx, id, ev) = open_event(&at).await?;
+            let games = ev.pair_next()?;
+            db::insert_games(&mut tx, id, &games.iter().map(game_row).collect::<Vec<_>>()).await?;
+            tx.commit().await?;
+            print!("{}", games_text(&games));
+            store.close().await;
+        }
+        TCmd::Result {
+            round,
+            board,
+            result,
+            at,
+        } => {
+            let outcome: Outcome = result.parse()?;
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            let changed = ev.enter(round, board, outcome)?;
+            db::set_result(
+                &mut tx,
+                id,
+                i64::from(round),
+                i64::from(board),
+                Some(&outcome.to_string()),
+            )
+            .await?;
+            for (r, b) in &changed {
+                let g = ev
+                    .games
+                    .iter()
+                    .find(|g| g.round == *r && g.board == *b)
+                    .ok_or_else(|| anyhow!("lost game {r}/{b}"))?;
+                db::set_result(
+                    &mut tx,
+                    id,
+                    i64::from(*r),
+                    i64::from(*b),
+                    g.result.map(|o| o.to_string()).as_deref(),
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            println!("round {round} board {board}: {outcome}");
+            for s in ev.suspended() {
+                if changed.iter().any(|(r, b)| {
+                    ev.games
+                        .iter()
+                        .any(|g| g.round == *r && g.board == *b && g.has(&s))
+                }) {
+                    println!("{s} is suspended (罰停): remaining games are forfeit losses");
+                }
+            }
+            store.close().await;
+        }
+        TCmd::Entrants { json, at } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let suspended = ev.suspended();
+            let rows: Vec<serde_json::Value> = ev
+                .entrants
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    serde_json::json!({
+                        "seed": i + 1,
+                        "name": e.name,
+                        "kind": e.kind.name(),
+                        "rank": e.rank.map(|r| r.to_string()),
+                        "members": e.members.iter().map(|m| serde_json::json!({"name": m.name, "rank": m.rank.map(|r| r.to_string())})).collect::<Vec<_>>(),
+                        "engine": e.engine,
+                        "withdrawn": e.withdrawn,
+                        "suspended": suspended.contains(&e.name),
+                    })
+                })
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for (i, e) in ev.entrants.iter().enumerate() {
+                    let members = e
+                        .members
+                        .iter()
+                        .map(|m| match m.rank {
+                            Some(r) => format!("{} {r}", m.name),
+                            None => m.name.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let mut line = format!("{:>3}  {}", i + 1, e.name);
+                    if let Some(r) = e.rank {
+                        let _ = write!(line, " {r}");
+                    }
+                    if e.kind != EntrantKind::Player {
+                        let _ = write!(line, " ({}: {members})", e.kind.name());
+                    }
+                    if e.withdrawn {
+                        line.push_str(" [withdrawn]");
+                    }
+                    if suspended.contains(&e.name) {
+                        line.push_str(" [suspended: 罰停]");
+                    }
+                    println!("{line}");
+                }
+            }
+            store.close().await;
+        }
+        TCmd::Games { round, json, at } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let games: Vec<Game> = ev
+                .games
+                .into_iter()
+                .filter(|g| round.is_none_or(|r| g.round == r))
+                .collect();
+            if json {
+                let v: Vec<serde_json::Value> = games
+                    .iter()
+                    .map(|g| {
+                        serde_json::json!({
+                            "round": g.round, "board": g.board, "black": g.black, "white": g.white,
+                            "handicap_passes": g.passes, "komi": g.komi.as_f64(),
+                            "result": g.result.map(|o| o.to_string()),
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                print!("{}", games_text(&games));
+            }
+            store.close().await;
+        }
+        TCmd::Crosstable {
+            json,
+            html,
+            svg,
+            png,
+            at,
+        } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let ct = Crosstable::new(&ev);
+            if json {
+                println!("{}", ct.json());
+            }
+            if let Some(p) = &html {
+                std::fs::write(p, ct.html())
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(p) = &svg {
+                std::fs::write(p, ct.svg())
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(p) = &png {
+                std::fs::write(p, svg_to_png(&ct.svg())?)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if !json && html.is_none() && svg.is_none() && png.is_none() {
+                print!("{}", ct.text());
+            }
+            store.close().await;
+        }
+        TCmd::Export { csv, egf, sgf, at } => {
+            let url = url_of(&at.db);
+            let store = Store::open(&url).await?;
+            let mut tx = store.pool().begin().await?;
+            let (id, ev) = load(&mut tx, &at).await?;
+            let rows = db::games(&mut tx, id).await?;
+            tx.commit().await?;
+            if let Some(p) = &csv {
+                std::fs::write(p, results_csv(&ev.games))
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(p) = &egf {
+                if !matches!(
+                    ev.agreement.format.kind,
+                    FormatKind::Swiss | FormatKind::McMahon
+                ) {
+                    bail!(
+                        "--egf: the EGF results format is for Swiss and McMahon events, not {}",
+                        ev.agreement.format.kind.name()
+                    );
+                }
+                std::fs::write(p, egf_results(&ev))
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(dir) = &sgf {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                let mut n = 0;
+                for (g, r) in ev.games.iter().zip(&rows) {
+                    let Some(white) = &g.white else { continue };
+                    let text = match &r.sgf {
+                        Some(s) => s.clone(),
+                        None => header_sgf(&ev, g, white),
+                    };
+                    let path = dir.join(format!("round{:02}-board{:02}.sgf", g.round, g.board));
+                    std::fs::write(&path, text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    n += 1;
+                }
+                println!("{n} SGF files in {}", dir.display());
+            }
+            if csv.is_none() && egf.is_none() && sgf.is_none() {
+                print!("{}", results_csv(&ev.games));
+            }
+            store.close().await;
+        }
+        TCmd::Create { .. } | TCmd::Run { .. } | TCmd::Standings { .. } => {
+            unreachable!("handled by run")
+        }
+    }
+    Ok(())
+}
+
+fn games_text(games: &[Game]) -> String {
+    let mut s = String::new();
+    for g in games {
+        match &g.white {
+            None => {
+                let note = if g.result == Some(Outcome::Void) {
+                    " (cancelled: 罰停)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    s,
+                    "round {:>2} board {:>2}  {} has a bye{note}",
+                    g.round, g.board, g.black
+                );
+            }
+            Some(w) => {
+                let h = if g.passes > 0 {
+                    format!(
+                        " handicap {} pass{}",
+                        g.passes,
+                        if g.passes == 1 { "" } else { "es" }
+                    )
+                } else {
+                    String::new()
+                };
+                let r = g.result.map_or_else(|| "-".to_owned(), |o| o.to_string());
+                let _ = writeln!(
+                    s,
+                    "round {:>2} board {:>2}  {} (B) vs {} (W), komi {}{h}  {r}",
+                    g.round, g.board, g.black, w, g.komi
+                );
+            }
+        }
+    }
+    s
+}
+
+fn standings_text(t: &[Standing], scoring: &Scoring) -> String {
+    let width = t
+        .iter()
+        .map(|s| s.player.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut s = format!("{:>4}  {:<width$}  {:>4}", "rank", "player", "main");
+    for k in &scoring.tie_breakers {
+        let _ = write!(s, " {:>5}", k.name());
+    }
+    s.push_str("   W   L  bye void\n");
+    for r in t {
+        let _ = write!(s, "{:>4}  {:<width$}  {:>4}", r.rank, r.player, r.main);
+        for k in &scoring.tie_breakers {
+            let _ = write!(s, " {:>5}", r.key(*k));
+        }
+        let _ = writeln!(
+            s,
+            " {:>3} {:>3} {:>4} {:>4}",
+            r.wins, r.losses, r.byes, r.voids
+        );
+    }
+    s
+}
+
+fn standing_json(s: &Standing) -> serde_json::Value {
+    serde_json::json!({
+        "rank": s.rank, "player": s.player, "main": s.main,
+        "a1": s.a1, "a2": s.a2, "b1": s.b1, "b2": s.b2,
+        "sos": s.sos, "sosos": s.sosos, "sodos": s.sodos,
+        "wins": s.wins, "losses": s.losses, "byes": s.byes, "voids": s.voids, "forfeits": s.forfeits,
+    })
+}
+
+fn standings_json(t: &[Standing]) -> String {
+    let v: Vec<serde_json::Value> = t.iter().map(standing_json).collect();
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// Reads `round,black,white,result` (a header line is skipped; a bye has an empty opponent
+/// and no result). Returns the players in order of appearance and the games.
+fn read_results_csv(text: &str) -> anyhow::Result<(Vec<String>, Vec<Game>)> {
+    let mut names: Vec<String> = Vec::new();
+    let mut games = Vec::new();
+    let mut boards: BTreeMap<u32, u32> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').map(str::trim).collect();
+        if n == 1 && f.first().is_some_and(|x| x.eq_ignore_ascii_case("round")) {
+            continue;
+        }
+        let [round, black, white, result] = f[..] else {
+            bail!(
+                "line {n}: expected 4 fields round,black,white,result, found {}",
+                f.len()
+            );
+        };
+        let round: u32 = round
+            .parse()
+            .map_err(|_| anyhow!("line {n}: round {round:?} is not a number"))?;
+        let board = boards.entry(round).or_default();
+        *board += 1;
+        for p in [black, white] {
+            if !p.is_empty() && !names.iter().any(|x| x == p) {
+                names.push(p.to_owned());
+            }
+        }
+        let g = match (black.is_empty(), white.is_empty()) {
+            (true, true) => bail!("line {n}: no player"),
+            (false, true) | (true, false) => {
+                let p = if black.is_empty() { white } else { black };
+                if !result.is_empty() && !result.eq_ignore_ascii_case("bye") {
+                    bail!("line {n}: a bye (empty opponent) takes no result, not {result:?}");
+                }
+                Game::new(round, *board, p, None, 0, Komi::points(8))
+            }
+            (false, false) => {
+                let mut g = Game::new(round, *board, black, Some(white), 0, Komi::points(8));
+                if !result.is_empty() {
+                    g.result = Some(result.parse().map_err(|e| anyhow!("line {n}: {e}"))?);
+                }
+                g
+            }
+        };
+        games.push(g);
+    }
+    Ok((names, games))
+}
+
+fn results_csv(games: &[Game]) -> String {
+    let mut s = String::from("round,board,black,white,result\n");
+    for g in games {
+        let r = match (&g.white, g.result) {
+            (None, _) => String::new(),
+            (Some(_), r) => r.map(|o| o.to_string()).unwrap_or_default(),
+        };
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{}",
+            g.round,
+            g.board,
+            g.black,
+            g.white.as_deref().unwrap_or(""),
+            r
+        );
+    }
+    s
+}
+
+fn sgf_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// A record with the game's conditions and result, for a game entered by hand.
+fn header_sgf(ev: &Event, g: &Game, white: &str) -> String {
+    let a = &ev.agreement;
+    let rank = |n: &str| {
+        ev.entrants
+            .iter()
+            .find(|e| e.name == n)
+            .and_then(|e| e.rank)
+            .map(|r| r.to_string())
+    };
+    let mut s = format!(
+        "(;GM[1]FF[4]CA[UTF-8]SZ[{}]RU[{}]KM[{}]EV[{}]RO[{}]PB[{}]PW[{}]",
+        a.size,
+        a.rules.name(),
+        g.komi,
+        sgf_escape(&a.name),
+        g.round,
+        sgf_escape(&g.black),
+        sgf_escape(white)
+    );
+    if let Some(r) = rank(&g.black) {
+        let _ = write!(s, "BR[{r}]");
+    }
+    if let Some(r) = rank(white) {
+        let _ = write!(s, "WR[{r}]");
+    }
+    if g.passes > 0 {
+        let _ = write!(s, "HA[{}]", g.passes + 1);
+    }
+    if let Some(r) = g.result {
+        let re = match r {
+            Outcome::Void => "Void".to_owned(),
+            Outcome::Win {
+                winner,
+                by: WinBy::Forfeit(_),
+            } => format!("{}+F", winner.letter()),
+            o => o.to_string(),
+        };
+        let _ = write!(s, "RE[{re}]");
+        if let Some(f) = r.forfeit() {
+            let _ = write!(s, "GC[裁定敗: {} ({})]", f.chinese(), f.name());
+        }
+    }
+    s.push_str(")\n");
+    s
+}
+
+/// The EGF tournament results format (`.h` file): a header of `; XX[...]` lines, then one
+/// line a player in placement order: place, name, rank, country, club, then the scores and one
+/// column a round: the opponent's place, `+`/`-`/`=`, `/` and the colour (`w`/`b`), with the
+/// handicap stones after it; `0+` a bye, `0-` no game.
+fn egf_results(ev: &Event) -> String {
+    let a = &ev.agreement;
+    let t = ev.standings();
+    let place: BTreeMap<&str, usize> = t
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.player.as_str(), i + 1))
+        .collect();
+    let rounds = ev.games.iter().map(|g| g.round).max().unwrap_or(0);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "; CL[{}]",
+        if ev.agreement.handicap == ingo_tournament::HandicapSystem::Ranks {
+            "B"
+        } else {
+            "A"
+        }
+    );
+    let _ = writeln!(s, "; EV[{}]", a.name);
+    let _ = writeln!(s, "; DT[{},{}]", a.registration.0, a.registration.1);
+    let _ = writeln!(
+        s,
+        "; HA[{}]",
+        if a.handicap == ingo_tournament::HandicapSystem::Ranks {
+            "h9"
+        } else {
+            "h0"
+        }
+    );
+    let _ = writeln!(s, "; KM[{}]", a.komi);
+    let _ = writeln!(s, "; TM[{}]", a.time);
+    let _ = writeln!(
+        s,
+        "; CM[{} under Ing's rules; main score, then {}]",
+        a.format.kind.name(),
+        a.scoring
+            .tie_breakers
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(s, ";");
+    let mut head = format!(
+        "; {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
+        "Pl", "Name", "Rk", "Co", "Club", "Pts"
+    );
+    for k in &a.scoring.tie_breakers {
+        let _ = write!(head, " {:>5}", k.name());
+    }
+    for r in 1..=rounds {
+        let _ = write!(head, " {:>6}", r);
+    }
+    let _ = writeln!(s, "{head}");
+    for (i, st) in t.iter().enumerate() {
+        let e = ev.entrants.iter().find(|e| e.name == st.player);
+        let rank = e
+            .and_then(|e| e.rank)
+            .map_or_else(|| "-".to_owned(), egf_rank);
+        let _ = write!(
+            s,
+            "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
+            i + 1,
+            st.player.replace(' ', "_"),
+            rank,
+            "xx",
+            "-",
+            st.main
+        );
+        for k in &a.scoring.tie_breakers {
+            let _ = write!(s, " {:>5}", st.key(*k));
+        }
+        for r in 1..=rounds {
+            let cell = ev
+                .games
+                .iter()
+                .find(|g| g.round == r && g.has(&st.player))
+                .map_or_else(
+                    || "0-".to_owned(),
+                    |g| match g.opponent(&st.player) {
+                        None => {
+                            if g.result == Some(Outcome::Void) {
+                                "0-".to_owned()
+                            } else {
+                                "0+".to_owned()
+                            }
+                        }
+                        Some(o) => {
+                            let sign = match g.winner_loser() {
+                                Some((w, _)) if w == st.player => "+",
+                                Some(_) => "-",
+                                None => "=",
+                            };
+                            let colour = if g.black == st.player { "b" } else { "w" };
+                            let h = if g.passes > 0 {
+                                (g.passes + 1).to_string()
+                            } else {
+                                String::new()
+                            };
+                            format!("{}{sign}/{colour}{h}", place.get(o).copied().unwrap_or(0))
+                        }
+                    },
+                );
+            let _ = write!(s, " {cell:>6}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// EGF ranks: `5d`, `2k`, professional ranks as `Np` with 9p the strongest.
+fn egf_rank(r: Rank) -> String {
+    match r {
+        Rank::Pro(n) => format!("{}p", 10 - n),
+        Rank::Dan(n) => format!("{n}d"),
+        Rank::Kyu(n) => format!("{n}k"),
+        Rank::BelowKyu => "20k".to_owned(),
+    }
+}
+
+/// The crosstable: players in rank order, a column for each, the games between them.
+struct Crosstable {
+    title: String,
+    subtitle: String,
+    keys: Vec<&'static str>,
+    rows: Vec<Standing>,
+    /// cells[i][j]: player i's results against player j, e.g. "+b" "-w" "=b" "+!" (forfeit).
+    cells: Vec<Vec<String>>,
+    scoring: Scoring,
+}
+
+impl Crosstable {
+    fn new(ev: &Event) -> Crosstable {
+        let rows = ev.standings();
+        let index: BTreeMap<&str, usize> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.player.as_str(), i))
+            .collect();
+        let n = rows.len();
+        let mut cells = vec![vec![String::new(); n]; n];
+        for g in &ev.games {
+            let Some(w) = g.white.as_deref() else {
+                continue;
+            };
+            let (Some(&bi), Some(&wi)) = (index.get(g.black.as_str()), index.get(w)) else {
+                continue;
+            };
+            let (sb, sw) = match g.result {
+                None => ("?", "?"),
+                Some(Outcome::Void) => ("=", "="),
+                Some(o) => match o.winner() {
+                    Some(Color::Black) => ("+", "-"),
+                    _ => ("-", "+"),
+                },
+            };
+            let f = if g.result.and_then(Outcome::forfeit).is_some() {
+                "!"
+            } else {
+                ""
+            };
+            for (i, j, sign, c) in [(bi, wi, sb, "b"), (wi, bi, sw, "w")] {
+                if !cells[i][j].is_empty() {
+                    cells[i][j].push(' ');
+                }
+                cells[i][j].push_str(&format!("{sign}{c}{f}"));
+            }
+        }
+        let a = &ev.agreement;
+        Crosstable {
+            title: a.name.clone(),
+            subtitle: format!(
+                "{}, {} rules, {}×{}; + win, - loss, = void, ! forfeit, ? to play; b/w colour",
+                a.format.kind.name(),
+                a.rules.name(),
+                a.size,
+                a.size
+            ),
+            keys: a.scoring.tie_breakers.iter().map(|k| k.name()).collect(),
+            rows,
+            cells,
+            scoring: a.scoring.clone(),
+        }
+    }
+
+    fn key_values(&self, s: &Standing) -> Vec<u32> {
+        self.scoring
+            .tie_breakers
+            .iter()
+            .map(|k| s.key(*k))
+            .collect()
+    }
+
+    fn text(&self) -> String {
+        let w = self
+            .rows
+            .iter()
+            .map(|s| s.player.chars().count())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let cw = self
+            .cells
+            .iter()
+            .flatten()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(2)
+            .max(3);
+        let mut s = format!(
+            "{}\n{}\n\n{:>3}  {:<w$}",
+            self.title, self.subtitle, "#", "player"
+        );
+        for j in 0..self.rows.len() {
+            let _ = write!(s, " {:>cw$}", j + 1);
+        }
+        let _ = write!(s, " {:>4}", "main");
+        for k in &self.keys {
+            let _ = write!(s, " {k:>5}");
+        }
+        s.push('\n');
+        for (i, r) in self.rows.iter().enumerate() {
+            let _ = write!(s, "{:>3}  {:<w$}", r.rank, r.player);
+            for j in 0..self.rows.len() {
+                let c = if i == j { "x" } else { &self.cells[i][j] };
+                let _ = write!(s, " {c:>cw$}");
+            }
+            let _ = write!(s, " {:>4}", r.main);
+            for v in self.key_values(r) {
+                let _ = write!(s, " {v:>5}");
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn json(&self) -> String {
+        let players: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut v = standing_json(r);
+                v["games"] = serde_json::json!(self
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i && !self.cells[i][*j].is_empty())
+                    .map(|(j, o)| serde_json::json!({"opponent": o.player, "results": self.cells[i][j]}))
+                    .collect::<Vec<_>>());
+                v
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({"event": self.title, "players": players}))
+            .unwrap_or_default()
+    }
+
+    fn html(&self) -> String {
+        let esc = |s: &str| {
+            s.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        let mut s = format!(
+            "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{t}</title>\n<style>\
+             body{{font-family:sans-serif}} table{{border-collapse:collapse}} \
+             td,th{{border:1px solid #999;padding:2px 6px;text-align:center}} td.name{{text-align:left}} \
+             td.self{{background:#ddd}} .win{{color:#060}} .loss{{color:#900}}</style></head>\n\
+             <body><h1>{t}</h1><p>{st}</p>\n<table>\n<tr><th>#</th><th>player</th>",
+            t = esc(&self.title),
+            st = esc(&self.subtitle)
+        );
+        for j in 0..self.rows.len() {
+            let _ = write!(s, "<th>{}</th>", j + 1);
+        }
+        s.push_str("<th>main</th>");
+        for k in &self.keys {
+            let _ = write!(s, "<th>{k}</th>");
+        }
+        s.push_str("</tr>\n");
+        for (i, r) in self.rows.iter().enumerate() {
+            let _ = write!(
+                s,
+                "<tr><td>{}</td><td class=\"name\">{}</td>",
+                r.rank,
+                esc(&r.player)
+            );
+            for j in 0..self.rows.len() {
+                if i == j {
+                    s.push_str("<td class=\"self\"></td>");
+                } else {
+                    let c = &self.cells[i][j];
+                    let class = if c.starts_with('+') {
+                        "win"
+                    } else if c.starts_with('-') {
+                        "loss"
+                    } else {
+                        ""
+                    };
+                    let _ = write!(s, "<td class=\"{class}\">{}</td>", esc(c));
+                }
+            }
+            let _ = write!(s, "<td><b>{}</b></td>", r.main);
+            for v in self.key_values(r) {
+                let _ = write!(s, "<td>{v}</td>");
+            }
+            s.push_str("</tr>\n");
+        }
+        s.push_str("</table></body></html>\n");
+        s
+    }
+
+    fn svg(&self) -> String {
+        let esc = |s: &str| {
+            s.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        let n = self.rows.len();
+        let name_w = 16.0
+            + 8.5
+                * self
+                    .rows
+                    .iter()
+                    .map(|s| s.player.chars().count())
+                    .max()
+                    .unwrap_or(6)
+                    .max(6) as f64;
+        let cell_w = (12.0
+            + 8.0
+                * self
+                    .cells
+                    .iter()
+                    .flatten()
+                    .map(|c| c.chars().count())
+                    .max()
+                    .unwrap_or(2) as f64)
+            .max(44.0);
+        let key_w = 48.0;
+        let row_h = 26.0;
+        let top = 70.0;
+        let x0 = 10.0;
+        let rank_w = 34.0;
+        let width =
+            x0 * 2.0 + rank_w + name_w + cell_w * n as f64 + key_w * (1 + self.keys.len()) as f64;
+        let height = top + row_h * (n + 1) as f64 + 10.0;
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Liberation Sans, Noto Sans, sans-serif\" font-size=\"13\">\n\
+             <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+             <text x=\"{x0}\" y=\"26\" font-size=\"18\" font-weight=\"bold\">{}</text>\n\
+             <text x=\"{x0}\" y=\"48\" font-size=\"11\" fill=\"#444\">{}</text>\n",
+            esc(&self.title),
+            esc(&self.subtitle)
+        );
+        let mut cols: Vec<(f64, f64, String)> = vec![
+            (x0, rank_w, "#".into()),
+            (x0 + rank_w, name_w, "player".into()),
+        ];
+        let mut x = x0 + rank_w + name_w;
+        for j in 0..n {
+            cols.push((x, cell_w, (j + 1).to_string()));
+            x += cell_w;
+        }
+        for k in std::iter::once("main").chain(self.keys.iter().copied()) {
+            cols.push((x, key_w, k.to_owned()));
+            x += key_w;
+        }
+        let cell = |s: &mut String,
+                    x: f64,
+                    y: f64,
+                    w: f64,
+                    text: &str,
+                    fill: &str,
+                    color: &str,
+                    bold: bool,
+                    left: bool| {
+            let _ = writeln!(s, "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{row_h}\" fill=\"{fill}\" stroke=\"#888\" stroke-width=\"0.8\"/>");
+            let (tx, anchor) = if left {
+                (x + 6.0, "start")
+            } else {
+                (x + w / 2.0, "middle")
+            };
+            let weight = if bold { " font-weight=\"bold\"" } else { "" };
+            let _ = writeln!(s, "<text x=\"{tx:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\" fill=\"{color}\"{weight}>{}</text>", y + row_h / 2.0 + 4.5, esc(text));
+        };
+        for (cx, w, label) in &cols {
+            cell(&mut s, *cx, top, *w, label, "#e8e8e8", "black", true, false);
+        }
+        for (i, r) in self.rows.iter().enumerate() {
+            let y = top + row_h * (i + 1) as f64;
+            let mut values = vec![r.rank.to_string(), r.player.clone()];
+            for j in 0..n {
+                values.push(if i == j {
+                    String::new()
+                } else {
+                    self.cells[i][j].clone()
+                });
+            }
+            values.push(r.main.to_string());
+            values.extend(self.key_values(r).iter().map(u32::to_string));
+            for (k, ((cx, w, _), v)) in cols.iter().zip(&values).enumerate() {
+                let is_self = k >= 2 && k - 2 == i && k - 2 < n;
+                let fill = if is_self { "#cccccc" } else { "white" };
+                let color = if k >= 2 && k - 2 < n {
+                    if v.starts_with('+') {
+                        "#006600"
+                    } else if v.starts_with('-') {
+                        "#990000"
+                    } else {
+                        "black"
+                    }
+                } else {
+                    "black"
+                };
+                cell(&mut s, *cx, y, *w, v, fill, color, k == 2 + n, k == 1);
+            }
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// Rasterizes a crosstable SVG with the machine's fonts, as ingo-render does for boards.
+fn svg_to_png(svg: &str) -> anyhow::Result<Vec<u8>> {
+    use resvg::{tiny_skia, usvg};
+    let mut db = usvg::fontdb::Database::new();
+    db.load_system_fonts();
+    if let Some(face) = ["DejaVu Sans", "Liberation Sans", "Noto Sans"]
+        .iter()
+        .find(|f| {
+            db.query(&usvg::fontdb::Query {
+                families: &[usvg::fontdb::Family::Name(f)],
+                ..Default::default()
+            })
+            .is_some()
+        })
+    {
+        db.set_sans_serif_family(*face);
+        db.set_serif_family(*face);
+    }
+    let opt = usvg::Options {
+        fontdb: Arc::new(db),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).context("cannot read back the crosstable svg")?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| anyhow!("cannot make a {}×{} picture", size.width(), size.height()))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().context("cannot encode the png")
+}
+
+/// A line above the progress bar, or on standard error when there is no terminal to draw the
+/// bar on (so that a log still shows every game).
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// What a worker reports for one game.
+struct Played {
+    round: u32,
+    board: u32,
+    result: Outcome,
+    sgf: String,
+    line: String,
+}
+
+/// The tournament outcome of a referee's report: forfeits keep the failure as the reason.
+fn outcome_of(report: &ingo_referee::GameReport) -> Outcome {
+    let Some(winner) = report.winner() else {
+        return Outcome::Void;
+    };
+    let re = report.result_string();
+    if re.ends_with("+F") {
+        let reason = match report.failure.as_ref().map(|f| f.kind) {
+            Some(FailureKind::Illegal) => ForfeitReason::IllegalMove,
+            Some(FailureKind::Timeout) => ForfeitReason::Time,
+            Some(FailureKind::Crash | FailureKind::Garbage) => ForfeitReason::Abandonment,
+            None => ForfeitReason::Unspecified,
+        };
+        return Outcome::Win {
+            winner,
+            by: WinBy::Forfeit(reason),
+        };
+    }
+    re.parse().unwrap_or(Outcome::Win {
+        winner,
+        by: WinBy::Unstated,
+    })
+}
+
+fn game_spec(
+    ev: &Event,
+    g: &Game,
+    index: u32,
+    voids: u32,
+    max_moves: Option<usize>,
+    tell_time: bool,
+) -> anyhow::Result<GameSpec> {
+    let a = &ev.agreement;
+    let white = g
+        .white
+        .as_deref()
+        .ok_or_else(|| anyhow!("a bye is not played"))?;
+    let player = |name: &str, id: EngineId| -> anyhow::Result<PlayerSpec> {
+        let e = ev
+            .entrants
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| anyhow!("{name:?} is not an entrant"))?;
+        let cmd = e
+            .engine
+            .clone()
+            .ok_or_else(|| anyhow!("{name:?} has no engine command (add it with --engine)"))?;
+        let mut spec = EngineSpec::new(cmd);
+        spec.label = Some(name.to_owned());
+        spec.rank = e.rank;
+        Ok(PlayerSpec {
+            engine: id,
+            spec,
+            time: a.time,
+        })
+    };
+    Ok(GameSpec {
+        index,
+        black: player(&g.black, EngineId::A)?,
+        white: player(white, EngineId::B)?,
+        size: a.size,
+        rules: Rules {
+            komi: g.komi,
+            ..a.rules.rules()
+        },
+        handicap_passes: g.passes,
+        // 有差賽: a tie goes to White in a handicap game; every game whose conditions are not
+        // the agreement's even game is one.
+        handicap_game: g.passes > 0 || g.komi != a.komi,
+        tell_time,
+        failure: FailurePolicy::default(),
+        voids_so_far: voids,
+        timeouts: Timeouts::default(),
+        max_moves: max_moves.unwrap_or(10 * a.size * a.size),
+        event: Some(a.name.clone()),
+        round: Some(format!("{}, board {}", g.round, g.board)),
+    })
+}
+
+async fn run_engines(
+    at: &Where,
+    parallel: usize,
+    max_moves: Option<usize>,
+    tell_time: bool,
+) -> anyhow::Result<()> {
+    if parallel == 0 {
+        bail!("--parallel must be at least 1");
+    }
+    let url = url_of(&at.db);
+    let store = Store::open(&url).await?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut announced = false;
+    loop {
+        // One transaction: read the event, pair the next round when the current one is over.
+        let mut tx = store.pool().begin().await?;
+        let (id, mut ev) = load(&mut tx, at).await?;
+        if !announced {
+            let missing: Vec<&str> = ev
+                .entrants
+                .iter()
+                .filter(|e| e.engine.is_none())
+                .map(|e| e.name.as_str())
+                .collect();
+            if !missing.is_empty() {
+                bail!(
+                    "not an engine event: no engine command for {}",
+                    missing.join(", ")
+                );
+            }
+        }
+        let todo: Vec<Game> = ev.games.iter().filter(|g| !g.is_done()).cloned().collect();
+        if todo.is_empty() {
+            match ev.pair_next() {
+                Ok(games) => {
+                    db::insert_games(&mut tx, id, &games.iter().map(game_row).collect::<Vec<_>>())
+                        .await?;
+                    tx.commit().await?;
+                    continue;
+                }
+                Err(PairingError::Finished | PairingError::AlreadyDrawn) => {
+                    tx.commit().await?;
+                    break;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        tx.commit().await?;
+        let total = ev.games.iter().filter(|g| !g.is_bye()).count() as u64;
+        let done = total - todo.len() as u64;
+        bar.set_length(total);
+        bar.set_position(done);
+        if !announced {
+            announced = true;
+            if done > 0 {
+                say(
+                    &bar,
+                    format!(
+                        "resuming {:?}: {done} of {total} games already played",
+                        ev.agreement.name
+                    ),
+                );
+            }
+        }
+        let queue = Arc::new(Mutex::new(todo.clone()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx_res, rx_res) = mpsc::channel::<anyhow::Result<Played>>();
+        let mut workers = Vec::new();
+        for _ in 0..parallel.min(todo.len()) {
+            let queue = Arc::clone(&queue);
+            let stop = Arc::clone(&stop);
+            let tx_res = tx_res.clone();
+            let ev = ev.clone();
+            workers.push(std::thread::spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let next = queue.lock().ok().and_then(|mut q| {
+                    if q.is_empty() {
+                        None
+                    } else {
+                        Some(q.remove(0))
+                    }
+                });
+                let Some(g) = next else { break };
+                let index = g.round * 1000 + g.board;
+                let mut voids = 0;
+                let res = loop {
+                    let spec = match game_spec(&ev, &g, index, voids, max_moves, tell_time) {
+                        Ok(s) => s,
+                        Err(e) => break Err(e),
+                    };
+                    match play_game(&spec, &mut |_| {}) {
+                        Err(e) => break Err(anyhow!("round {} board {}: {e}", g.round, g.board)),
+                        Ok(report)
+                            if matches!(report.outcome, RefOutcome::Void { replay: true }) =>
+                        {
+                            voids += 1
+                        }
+                        Ok(report) => {
+                            let result = outcome_of(&report);
+                            break Ok(Played {
+                                round: g.round,
+                                board: g.board,
+                                result,
+                                sgf: report.sgf(),
+                                line: format!(
+                                    "round {} board {}: {} (B) vs {} (W): {result} ({})",
+                                    g.round,
+                                    g.board,
+                                    g.black,
+                                    g.white.as_deref().unwrap_or(""),
+                                    report.reason()
+                                ),
+                            });
+                        }
+                    }
+                };
+                if tx_res.send(res).is_err() {
+                    break;
+                }
+            }));
+        }
+        drop(tx_res);
+        let mut failure = None;
+        for res in rx_res.iter() {
+            match res {
+                Ok(p) => {
+                    // One transaction a game: the result and its record, recorded once.
+                    let mut tx = store.pool().begin().await?;
+                    let recorded = db::record_played(
+                        &mut tx,
+                        id,
+                        i64::from(p.round),
+                        i64::from(p.board),
+                        &p.result.to_string(),
+                        &p.sgf,
+                    )
+                    .await?;
+                    tx.commit().await?;
+                    if recorded {
+                        if let Some(g) = ev
+                            .games
+                            .iter_mut()
+                            .find(|g| g.round == p.round && g.board == p.board)
+                        {
+                            g.result = Some(p.result);
+                        }
+                        say(&bar, p.line);
+                        bar.inc(1);
+                        let t = ev.standings();
+                        if let Some(top) = t.first() {
+                            bar.set_message(format!("leader {} {}", top.player, top.main));
+                        }
+                    }
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        for w in workers {
+            let _ = w.join();
+        }
+        if let Some(e) = failure {
+            bar.abandon();
+            return Err(e);
+        }
+    }
+    bar.finish_and_clear();
+    let mut tx = store.pool().begin().await?;
+    let (_, ev) = load(&mut tx, at).await?;
+    tx.commit().await?;
+    println!("{:?} is finished.", ev.agreement.name);
+    print!("{}", standings_text(&ev.standings(), &ev.agreement.scoring));
+    store.close().await;
+    Ok(())
+}

@@ -1,0 +1,518 @@
+//! The end of a game as a referee counts it: the status of every string (alive, dead, in seki),
+//! the neutral points the players fill in turn before counting (填滿計點), the points shared in
+//! seki (分空), and the count that results ([`judge_end`]).
+//!
+//! The method (`docs/endgame.md` has the details and the cases it gets wrong):
+//!
+//! 1. **Proof first.** Strings that are unconditionally alive by Benson's algorithm are alive,
+//!    whatever the playouts say.
+//! 2. **Search for the rest.** Playouts from the final position under the game's own rules
+//!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
+//!    stones into atari without capturing; a string that its owner holds at the end of fewer
+//!    than half of them is dead.
+//! 3. **The neutral points.** With the dead stones taken off, the points next to stones of both
+//!    colours ("空屬鄰子" leaves them to nobody) are filled in turn, the player to move first; a
+//!    side only fills a point where its string keeps two liberties. The points that neither
+//!    side can fill stay shared: the seki points ("雙方各填其半"), and the strings next to them
+//!    are in seki.
+//! 4. **The count.** The board with the fills on it is counted by [`ingo_rules::score`] with the
+//!    dead stones removed, which gives the margin, the winner and the fill-in breakdown.
+
+mod benson;
+mod playout;
+
+use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
+
+use crate::rng::Rng;
+
+/// How much search [`judge_end`] spends, and its seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameConfig {
+    /// Playouts from the final position (0: every string not proved alive is judged by the
+    /// proof and the shape of the board alone, i.e. alive).
+    pub playouts: u32,
+    /// Seed of the playouts: the same seed gives the same judgement.
+    pub seed: u64,
+    /// Who fills the first neutral point: `None` for the player to move in the final position.
+    pub first_to_fill: Option<Color>,
+}
+
+impl Default for EndgameConfig {
+    fn default() -> EndgameConfig {
+        EndgameConfig {
+            playouts: 128,
+            seed: 0x1D_EAD5,
+            first_to_fill: None,
+        }
+    }
+}
+
+/// The status of a string at the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// It stays on the board and counts for its owner.
+    Alive,
+    /// It is taken off before counting; its points count for the opponent.
+    Dead,
+    /// It stays on the board, alive, next to liberties that neither side can fill (分空).
+    Seki,
+}
+
+impl Status {
+    /// The GTP name: `alive`, `dead` or `seki`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Alive => "alive",
+            Status::Dead => "dead",
+            Status::Seki => "seki",
+        }
+    }
+}
+
+/// One string of the final position and its status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StringStatus {
+    /// The string's colour.
+    pub color: Color,
+    /// Its stones, in board order.
+    pub stones: Vec<Point>,
+    /// Alive, dead or in seki.
+    pub status: Status,
+    /// Unconditionally alive (Benson): proved, not searched.
+    pub proved: bool,
+    /// The share of playouts at whose end its owner held its points (1.0 when not searched).
+    pub held: f64,
+}
+
+/// A neutral point filled before counting, and by whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fill {
+    /// The point.
+    pub point: Point,
+    /// The side that fills it.
+    pub color: Color,
+}
+
+/// What [`judge_end`] finds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// Every string of the final position, in board order of their first stone.
+    pub strings: Vec<StringStatus>,
+    /// The dead stones, in board order.
+    pub dead: Vec<Point>,
+    /// The empty points shared in seki (分空), left empty by the fill, in board order.
+    pub seki_points: Vec<Point>,
+    /// The neutral points in the order they are filled, and who fills each.
+    pub fills: Vec<Fill>,
+    /// Who fills first: the player to move in the final position.
+    pub first_to_fill: Color,
+    /// The count of the board with the fills on it and the dead stones removed: margin, winner
+    /// and the fill-in breakdown (`score.dead` holds the dead stones).
+    pub score: Score,
+    /// The board the count is made on: the final position with the fills (dead stones still on
+    /// it; the count removes them).
+    pub filled: Board,
+}
+
+impl Judgement {
+    /// The status of the stone on `p`, or `None` on an empty point.
+    pub fn status_at(&self, p: Point) -> Option<Status> {
+        self.strings
+            .iter()
+            .find(|s| s.stones.contains(&p))
+            .map(|s| s.status)
+    }
+
+    /// The stones of every string with `status`, in board order (GTP `final_status_list`).
+    pub fn stones(&self, status: Status) -> Vec<Point> {
+        let mut v: Vec<Point> = self
+            .strings
+            .iter()
+            .filter(|s| s.status == status)
+            .flat_map(|s| s.stones.iter().copied())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+/// Row-major indexing of a board's points.
+pub(crate) struct Grid {
+    width: usize,
+    height: usize,
+}
+
+impl Grid {
+    fn new(board: &Board) -> Grid {
+        Grid {
+            width: board.width(),
+            height: board.height(),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.width * self.height
+    }
+
+    pub(crate) fn point(&self, i: usize) -> Point {
+        Point::new(i % self.width, i / self.width).unwrap_or_else(unreachable_point)
+    }
+
+    fn index(&self, p: Point) -> usize {
+        p.row() * self.width + p.col()
+    }
+
+    pub(crate) fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> {
+        let (w, h) = (self.width, self.height);
+        let (r, c) = (i / w, i % w);
+        [
+            (r > 0).then(|| i - w),
+            (c > 0).then(|| i - 1),
+            (c + 1 < w).then(|| i + 1),
+            (r + 1 < h).then(|| i + w),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// A board's points are all below `MAX_SIZE` in both directions, so `Point::new` never fails
+/// for them; this names that fact instead of an `expect`.
+#[cold]
+fn unreachable_point() -> Point {
+    Point::new(0, 0).unwrap_or_else(|| unreachable!("0,0 is a point"))
+}
+
+/// The tie winner of `game`'s rules for this game (even or handicap).
+fn tie_winner(game: &Game) -> Color {
+    let rules: &Rules = game.rules();
+    if game.is_handicap() {
+        rules.tie_handicap
+    } else {
+        rules.tie_even
+    }
+}
+
+/// Judges the final position of `game` as a referee counts it: the status of every string,
+/// the dead stones, the seki points, the neutral points filled in turn (the player to move
+/// first), and the count that results, with the game's komi, penalties and tie rule.
+///
+/// Deterministic for a given `config` (the playouts draw from `config.seed`).
+///
+/// ```
+/// use ingo_player::endgame::{judge_end, EndgameConfig, Status};
+/// use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+///
+/// // Two White stones inside Black's corner are dead.
+/// let board = Board::from_ascii("
+///     . . . . . X O . .
+///     . . . . . X O . .
+///     . . O . . X O . .
+///     . . . . . X O . .
+///     . . . O . X O . .
+///     X X X X X X O . .
+///     O O O O O O O . .
+///     . . . . . . . . .
+///     . . . . . . . . .").unwrap();
+/// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
+/// let game = Game::new(setup, Rules::ing());
+/// let j = judge_end(&game, &EndgameConfig::default());
+/// let c7 = Point::from_gtp("C7", 9, 9).unwrap();
+/// let d5 = Point::from_gtp("D5", 9, 9).unwrap();
+/// assert_eq!(j.status_at(c7), Some(Status::Dead));
+/// assert_eq!(j.dead, vec![c7, d5]);
+/// assert_eq!(j.score.result_string(), "W+17");
+/// ```
+pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
+    // Where the rules have settled the end, nothing is judged: after four passes every stone is
+    // alive and a missed dame is shared ("連續四次虛手，不論任何理由不得恢復著手"; the dame both
+    // players missed counts as 分空, T14), and after an agreement the agreed stones are dead.
+    match game.end() {
+        Some(GameEnd::Passes) => return settled(game, &[]),
+        Some(GameEnd::Agreement(dead)) => return settled(game, dead),
+        _ => {}
+    }
+    let board = game.board();
+    let grid = Grid::new(board);
+    let n = grid.len();
+    let proved: Vec<bool> = {
+        let b = benson::unconditionally_alive(board, &grid, Color::Black);
+        let w = benson::unconditionally_alive(board, &grid, Color::White);
+        b.iter().zip(&w).map(|(x, y)| *x || *y).collect()
+    };
+
+    // Playouts: how often each point ends as Black's or White's area.
+    let mut held_by = vec![[0u32; 2]; n];
+    let searched = config.playouts > 0
+        && proved
+            .iter()
+            .enumerate()
+            .any(|(i, &p)| !p && board.color_at(grid.point(i)).is_some());
+    if searched {
+        let template = Game::new(
+            Setup {
+                board: board.clone(),
+                to_move: game.to_move(),
+                handicap_passes: 0,
+            },
+            *game.rules(),
+        );
+        let mut rng = Rng::new(config.seed);
+        let mut scratch = Vec::with_capacity(n);
+        for _ in 0..config.playouts {
+            let mut g = template.clone();
+            playout::run(&mut g, &mut rng, &mut scratch);
+            for (i, o) in ingo_rules::owners(g.board(), &[]).iter().enumerate() {
+                match o {
+                    Owner::Black => held_by[i][0] += 1,
+                    Owner::White => held_by[i][1] += 1,
+                    Owner::Shared => {}
+                }
+            }
+        }
+    }
+
+    // Strings and their status.
+    let mut string_of = vec![usize::MAX; n];
+    let mut strings: Vec<StringStatus> = Vec::new();
+    for i in 0..n {
+        let p = grid.point(i);
+        let Some(color) = board.color_at(p) else {
+            continue;
+        };
+        if string_of[i] != usize::MAX {
+            continue;
+        }
+        let mut stones: Vec<Point> = board.string_stones(p);
+        stones.sort();
+        let id = strings.len();
+        for &s in &stones {
+            string_of[grid.index(s)] = id;
+        }
+        let side = usize::from(color == Color::White);
+        let held = if searched {
+            let sum: u32 = stones.iter().map(|&s| held_by[grid.index(s)][side]).sum();
+            f64::from(sum) / (f64::from(config.playouts) * stones.len() as f64)
+        } else {
+            1.0
+        };
+        let is_proved = proved[i];
+        let status = if !is_proved && held < 0.5 {
+            Status::Dead
+        } else {
+            Status::Alive
+        };
+        strings.push(StringStatus {
+            color,
+            stones,
+            status,
+            proved: is_proved,
+            held,
+        });
+    }
+    let mut dead: Vec<Point> = strings
+        .iter()
+        .filter(|s| s.status == Status::Dead)
+        .flat_map(|s| s.stones.iter().copied())
+        .collect();
+    dead.sort();
+
+    // The board without the dead stones, on which the neutral points are filled in turn.
+    let mut live = match Board::with_dims(board.width(), board.height()) {
+        Ok(b) => b,
+        Err(_) => board.clone(),
+    };
+    for s in strings.iter().filter(|s| s.status != Status::Dead) {
+        for &p in &s.stones {
+            live.set_stone(p, s.color);
+        }
+    }
+    let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
+    let (fills, seki_points) = fill_neutral(&mut live, &grid, first_to_fill);
+
+    // Strings next to a point left shared are in seki.
+    for &p in &seki_points {
+        for q in grid.neighbors(grid.index(p)) {
+            let id = string_of[q];
+            if id != usize::MAX && strings[id].status == Status::Alive {
+                strings[id].status = Status::Seki;
+            }
+        }
+    }
+
+    let mut filled = board.clone();
+    for f in &fills {
+        filled.set_stone(f.point, f.color);
+    }
+    let score = score(
+        &filled,
+        &dead,
+        game.rules().komi,
+        game.penalties(),
+        tie_winner(game),
+    );
+    Judgement {
+        strings,
+        dead,
+        seki_points,
+        fills,
+        first_to_fill,
+        score,
+        filled,
+    }
+}
+
+/// The judgement of a game whose end the rules settled: `dead` dead (an agreement) and every
+/// other string alive, no fill, the points bordered by both colours shared.
+fn settled(game: &Game, dead: &[Point]) -> Judgement {
+    let board = game.board();
+    let grid = Grid::new(board);
+    let mut seen = vec![false; grid.len()];
+    let mut strings = Vec::new();
+    for i in 0..grid.len() {
+        let p = grid.point(i);
+        let Some(color) = board.color_at(p) else {
+            continue;
+        };
+        if seen[i] {
+            continue;
+        }
+        let mut stones = board.string_stones(p);
+        stones.sort();
+        for &q in &stones {
+            seen[grid.index(q)] = true;
+        }
+        let status = if stones.iter().any(|q| dead.contains(q)) {
+            Status::Dead
+        } else {
+            Status::Alive
+        };
+        strings.push(StringStatus {
+            color,
+            stones,
+            status,
+            proved: false,
+            held: if status == Status::Dead { 0.0 } else { 1.0 },
+        });
+    }
+    let mut dead: Vec<Point> = dead.to_vec();
+    dead.sort();
+    let owners = ingo_rules::owners(board, &dead);
+    let seki_points: Vec<Point> = (0..grid.len())
+        .filter(|&i| owners[i] == Owner::Shared && board.color_at(grid.point(i)).is_none())
+        .map(|i| grid.point(i))
+        .collect();
+    Judgement {
+        strings,
+        score: game.count(&dead),
+        dead,
+        seki_points,
+        fills: Vec::new(),
+        first_to_fill: game.to_move(),
+        filled: board.clone(),
+    }
+}
+
+/// Whether `color` may fill the empty point `p` as a neutral point: legal, and its string keeps
+/// two liberties (or captures), so that the fill cannot be taken back.
+fn can_fill(board: &Board, p: Point, color: Color) -> bool {
+    let a = playout::after(board, p, color);
+    !a.suicide && (a.captures || a.liberties >= 2)
+}
+
+/// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
+/// to a string of each colour that has no liberty of its own (no point next to it counts for
+/// its colour), so that both live only on the shared liberties and whoever fills one shortens
+/// the race for itself ("雙方各填其半" leaves them shared). A string with a liberty of its own
+/// has an eye or territory behind it; the points it shares are filled while the filler keeps
+/// two liberties ([`can_fill`]), which stops at the last liberties of a seki with eyes.
+fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
+    let owners = ingo_rules::owners(live, &[]);
+    let n = grid.len();
+    let mut own_libs: std::collections::HashMap<Option<Point>, usize> =
+        std::collections::HashMap::new();
+    let mut insecure = |p: Point| -> bool {
+        let head = live.string_head(p);
+        *own_libs.entry(head).or_insert_with(|| {
+            let color = live.color_at(p);
+            let mut libs: Vec<Point> = Vec::new();
+            for s in live.string_stones(p) {
+                for q in live.neighbors(s) {
+                    let mine = match (owners[grid.index(q)], color) {
+                        (Owner::Black, Some(Color::Black)) | (Owner::White, Some(Color::White)) => {
+                            live.color_at(q).is_none()
+                        }
+                        _ => false,
+                    };
+                    if mine && !libs.contains(&q) {
+                        libs.push(q);
+                    }
+                }
+            }
+            libs.len()
+        }) == 0
+    };
+    (0..n)
+        .map(|i| {
+            let p = grid.point(i);
+            if owners[i] != Owner::Shared || live.color_at(p).is_some() {
+                return false;
+            }
+            let mut weak = [false; 2];
+            for q in live.neighbors(p) {
+                if let Some(c) = live.color_at(q) {
+                    if insecure(q) {
+                        weak[usize::from(c == Color::White)] = true;
+                    }
+                }
+            }
+            weak[0] && weak[1]
+        })
+        .collect()
+}
+
+/// Fills the neutral points of `live` (no dead stones on it) in turn, `first` first: each turn
+/// the side to move fills the first point, in board order, that counts for nobody, is not a
+/// seki point ([`seki_points`]) and that it can fill; a side that has none passes; two passes
+/// in a row end the fill. Returns the fills and the points left shared (seki).
+fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<Point>) {
+    let seki = seki_points(live, grid);
+    let mut fills = Vec::new();
+    let mut mover = first;
+    let mut passes = 0;
+    let mut removed = Vec::new();
+    // Each fill takes an empty point, so this ends; the bound is for safety.
+    for _ in 0..2 * grid.len() + 2 {
+        let owners = ingo_rules::owners(live, &[]);
+        let target = (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
+            let i = grid.index(p);
+            owners[i] == Owner::Shared
+                && !seki[i]
+                && live.color_at(p).is_none()
+                && can_fill(live, p, mover)
+        });
+        match target {
+            Some(p) => {
+                live.play_unchecked(p, mover, &mut removed);
+                fills.push(Fill {
+                    point: p,
+                    color: mover,
+                });
+                passes = 0;
+            }
+            None => {
+                passes += 1;
+                if passes == 2 {
+                    break;
+                }
+            }
+        }
+        mover = mover.opponent();
+    }
+    let owners = ingo_rules::owners(live, &[]);
+    let left = (0..grid.len())
+        .map(|i| grid.point(i))
+        .filter(|&p| owners[grid.index(p)] == Owner::Shared && live.color_at(p).is_none())
+        .collect();
+    (fills, left)
+}

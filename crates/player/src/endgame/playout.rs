@@ -1,0 +1,123 @@
+//! The playouts of the end-of-game analysis: light random play from the final position under
+//! the game's own rules ([`Game::play`] decides every move), with one change to the player's
+//! playouts: a side never puts a string of two or more stones into atari without capturing.
+//! That keeps seki standing (neither side fills a shared liberty) and keeps a living group
+//! from destroying itself, while a dead group still gets its outside liberties filled and is
+//! captured (the capturing move is not self-atari).
+
+use ingo_rules::{Board, Color, Game, Move, Phase, Point};
+
+use crate::rng::Rng;
+
+/// Uniform draws tried before the exhaustive scan of a move.
+const QUICK_TRIES: usize = 4;
+
+/// Moves per point of the board after which a playout stops.
+const MOVES_PER_POINT: usize = 2;
+
+/// What playing `color` on the empty point `p` would make: the size of the string (with the
+/// strings it joins), up to two of its liberties, and whether it captures.
+pub(crate) struct After {
+    pub(crate) size: usize,
+    pub(crate) liberties: usize,
+    pub(crate) captures: bool,
+    pub(crate) suicide: bool,
+}
+
+/// [`After`] for `color` on `p`, without changing the board.
+pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
+    let analysis = board.analyze(p, color);
+    let mut size = 1;
+    // Up to two distinct liberties of the string the play would make (`p` itself excluded).
+    let mut libs: [Option<Point>; 2] = [None, None];
+    let add = |q: Point, libs: &mut [Option<Point>; 2]| {
+        if q != p && libs[0] != Some(q) && libs[1].is_none() {
+            if libs[0].is_none() {
+                libs[0] = Some(q);
+            } else {
+                libs[1] = Some(q);
+            }
+        }
+    };
+    let mut heads: [Option<Point>; 4] = [None; 4];
+    for (k, q) in board.neighbors(p).enumerate() {
+        match board.color_at(q) {
+            None => add(q, &mut libs),
+            Some(c) if c == color => {
+                // q holds a stone, so it has a head.
+                let h = board.string_head(q);
+                if heads.contains(&h) {
+                    continue;
+                }
+                heads[k] = h;
+                size += board.string_size(q);
+                for l in board.liberties_upto(q, 3) {
+                    add(l, &mut libs);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    After {
+        size,
+        liberties: libs.iter().flatten().count(),
+        captures: analysis.captured_stones > 0,
+        suicide: analysis.suicide,
+    }
+}
+
+/// Whether `color` on the empty point `p` would leave a string of two or more stones with a
+/// single liberty and capture nothing.
+fn big_self_atari(board: &Board, p: Point, color: Color) -> bool {
+    // Two empty neighbours are two liberties: the common case, settled without a look at the
+    // strings around.
+    if board
+        .neighbors(p)
+        .filter(|&q| board.color_at(q).is_none())
+        .count()
+        >= 2
+    {
+        return false;
+    }
+    let a = after(board, p, color);
+    !a.captures && a.size >= 2 && a.liberties < 2
+}
+
+/// Plays `game` on at random until two consecutive passes (or the move cap).
+pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
+    let cap = MOVES_PER_POINT * game.board().area();
+    let mut moves = 0;
+    while moves < cap && game.consecutive_passes() < 2 && game.phase() == Phase::Playing {
+        let color = game.to_move();
+        let acceptable = |game: &Game, p: Point| {
+            let board = game.board();
+            !board.is_eye_or_suicide(p, color) && !big_self_atari(board, p, color)
+        };
+        let mut played = false;
+        // A few uniform draws first (most points are acceptable early on), then every empty
+        // point in random order, so that a side passes only when it has no acceptable play.
+        let n = game.board().empty_count();
+        for _ in 0..QUICK_TRIES.min(n) {
+            let p = game.board().empty_point(rng.below(n as u32) as usize);
+            if acceptable(game, p) && game.play(Move::Play(p)).is_ok() {
+                played = true;
+                break;
+            }
+        }
+        if !played {
+            scratch.clear();
+            scratch.extend(game.board().empty_points());
+        }
+        while !played && !scratch.is_empty() {
+            let i = rng.below(scratch.len() as u32) as usize;
+            let p = scratch.swap_remove(i);
+            if acceptable(game, p) && game.play(Move::Play(p)).is_ok() {
+                played = true;
+            }
+        }
+        if !played && game.play(Move::Pass).is_err() {
+            break;
+        }
+        moves += 1;
+    }
+}

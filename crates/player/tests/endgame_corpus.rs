@@ -1,0 +1,217 @@
+//! The end-of-game judgement ([`ingo_player::endgame::judge_end`]) against the results real
+//! referees wrote: the counted Ing Cup records (`aeb-pro/Ing`, komi 8, `RE` like `B+3`), winner
+//! and exact margin, with floors so that no later change makes them worse; and counted 19×19
+//! records of other events, which the method was not tuned on (winner only, each record's own
+//! komi and rules).
+//!
+//! Source: `shared/sgf-corpus/` (`INDEX.tsv` names each record's size, komi and result).
+//! `INGO_ENDGAME_VERBOSE=1` prints every record that disagrees.
+
+use std::path::{Path, PathBuf};
+
+use ingo_player::endgame::{judge_end, EndgameConfig};
+use ingo_rules::{Color, Preset, Rules};
+use ingo_sgf::ReplayMode;
+
+/// The corpus: `shared/` next to the work tree (`../../../shared` from this crate in the main
+/// checkout, one level more from a helper's worktree under `wt/`).
+fn corpus_dir() -> Option<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [
+        "../../../shared/sgf-corpus",
+        "../../../../shared/sgf-corpus",
+    ]
+    .iter()
+    .map(|rel| here.join(rel))
+    .find(|d| d.join("INDEX.tsv").is_file())
+}
+
+/// A counted result `B+3` / `W+0.5`: the winner and the margin in half points.
+fn parse_result(re: &str) -> Option<(Color, i32)> {
+    let (w, m) = re.split_once('+')?;
+    let color = match w {
+        "B" => Color::Black,
+        "W" => Color::White,
+        _ => return None,
+    };
+    let m: f64 = m.parse().ok()?;
+    Some((color, (m * 2.0).round() as i32))
+}
+
+struct Row {
+    path: String,
+    size: String,
+    komi: String,
+    result: String,
+}
+
+fn index(dir: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(dir.join("INDEX.tsv")).expect("INDEX.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (cp, cs, ck, cr) = (col("path"), col("SZ"), col("KM"), col("RE"));
+    lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f.len() > cr)
+        .map(|f| Row {
+            path: f[cp].to_string(),
+            size: f[cs].to_string(),
+            komi: f[ck].to_string(),
+            result: f[cr].to_string(),
+        })
+        .collect()
+}
+
+/// The final position with the judgement: `x`/`o` dead stones, `#`/`@` seki stones, `b`/`w`
+/// points filled by Black/White, `*` seki points.
+fn picture(game: &ingo_rules::Game, j: &ingo_player::endgame::Judgement) -> String {
+    use ingo_player::endgame::Status;
+    let b = game.board();
+    let mut out = String::new();
+    for r in 0..b.height() {
+        for c in 0..b.width() {
+            let p = ingo_rules::Point::new(c, r).expect("point");
+            let ch = match (b.color_at(p), j.status_at(p)) {
+                (Some(Color::Black), Some(Status::Dead)) => 'x',
+                (Some(Color::White), Some(Status::Dead)) => 'o',
+                (Some(Color::Black), Some(Status::Seki)) => '#',
+                (Some(Color::White), Some(Status::Seki)) => '@',
+                (Some(Color::Black), _) => 'X',
+                (Some(Color::White), _) => 'O',
+                (None, _) => match j.fills.iter().find(|f| f.point == p) {
+                    Some(f) if f.color == Color::Black => 'b',
+                    Some(_) => 'w',
+                    None if j.seki_points.contains(&p) => '*',
+                    None => '.',
+                },
+            };
+            out.push(ch);
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    records: usize,
+    winner: usize,
+    margin: usize,
+    unreplayable: usize,
+}
+
+/// Judges each record's final position; `rules` gives the rules to replay and count under (the
+/// record's komi always).
+fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Rules) -> Tally {
+    let verbose = std::env::var_os("INGO_ENDGAME_VERBOSE").is_some();
+    let mut t = Tally::default();
+    for row in rows {
+        let Some((rec_winner, rec_margin)) = parse_result(&row.result) else {
+            continue;
+        };
+        let path = dir.join(&row.path);
+        let Some(record) = ingo_sgf::parse_file(&path)
+            .ok()
+            .and_then(|r| r.into_iter().next())
+        else {
+            t.unreplayable += 1;
+            continue;
+        };
+        let Ok(rep) = ingo_sgf::replay(&record, rules(&record), ReplayMode::Strict) else {
+            t.unreplayable += 1;
+            continue;
+        };
+        if rep.illegal.is_some() {
+            t.unreplayable += 1;
+            continue;
+        }
+        t.records += 1;
+        let mut config = EndgameConfig::default();
+        if let Some(n) = std::env::var("INGO_ENDGAME_PLAYOUTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            config.playouts = n;
+        }
+        // Experiments: who fills the first neutral point.
+        match std::env::var("INGO_ENDGAME_FIRST").as_deref() {
+            Ok("black") => config.first_to_fill = Some(Color::Black),
+            Ok("white") => config.first_to_fill = Some(Color::White),
+            Ok("other") => config.first_to_fill = Some(rep.game.to_move().opponent()),
+            _ => {}
+        }
+        let j = judge_end(&rep.game, &config);
+        let winner_ok = j.score.winner == rec_winner;
+        let margin_ok = winner_ok && j.score.margin_halves.abs() == rec_margin;
+        t.winner += usize::from(winner_ok);
+        t.margin += usize::from(margin_ok);
+        if verbose && !margin_ok {
+            println!(
+                "{} recorded {} counted {} dead {} fills {} seki {} to-move {}",
+                row.path,
+                row.result,
+                j.score.result_string(),
+                j.dead.len(),
+                j.fills.len(),
+                j.seki_points.len(),
+                j.first_to_fill,
+            );
+            if std::env::var_os("INGO_ENDGAME_BOARDS").is_some() {
+                println!("{}", picture(&rep.game, &j));
+            }
+        }
+    }
+    t
+}
+
+#[test]
+fn counted_ing_cup_records_keep_their_agreement_floor() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("no corpus next to the work tree: skipped");
+        return;
+    };
+    let rows = index(&dir);
+    let ing: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.path.starts_with("aeb-pro/Ing/") && r.komi == "8")
+        .filter(|r| parse_result(&r.result).is_some())
+        .collect();
+    let t = judge_rows(&dir, &ing, |r| r.rules_or(Preset::Ing));
+    println!("{t:?}");
+    assert_eq!(t.unreplayable, 0, "{t:?}");
+    assert!(t.records >= 70, "{t:?}");
+    // Floors at the figures measured when this was written (74 of 76 winners, 48 of 76
+    // margins): below the targets (98% and 85%), see docs/endgame.md.
+    assert!(t.winner * 100 >= 97 * t.records, "winner {t:?}");
+    assert!(t.margin * 100 >= 63 * t.records, "margin {t:?}");
+}
+
+#[test]
+#[ignore = "140 records: minutes in a debug build; run with --ignored (release: seconds)"]
+fn other_counted_19x19_records_name_the_recorded_winner() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("no corpus next to the work tree: skipped");
+        return;
+    };
+    let rows = index(&dir);
+    // Counted 19×19 records of other events, every 8th in index order (a fixed sample that
+    // keeps the test short), each under its own rules and komi.
+    let others: Vec<&Row> = rows
+        .iter()
+        .filter(|r| !r.path.starts_with("aeb-pro/Ing/") && r.size == "19")
+        .filter(|r| parse_result(&r.result).is_some())
+        .step_by(8)
+        .collect();
+    let t = judge_rows(&dir, &others, |r| r.rules_or(Preset::Ing));
+    println!("{t:?}");
+    assert!(t.records >= 100, "{t:?}");
+    // Floor at the figure measured when this was written: 113 of 140 (80.7%). Many of these
+    // games were counted by territory (Japanese and Korean rules), where the margin and, in
+    // close games, the winner differ from an area count.
+    assert!(t.winner * 100 >= FLOOR_OTHERS * t.records, "winner {t:?}");
+}
+
+/// The winner floor (percent) on the other counted records.
+const FLOOR_OTHERS: usize = 80;

@@ -1,0 +1,193 @@
+//! Hand-made final positions for each kind of end of game, with the status and the count a
+//! referee gives them under Ing's rules (komi 8: "黑貼八點"; "子空皆地": stones and spaces are
+//! both area; shared points "雙方各填其半"; the board is filled before counting, 填滿計點).
+
+use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
+use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+
+fn game(ascii: &str, to_move: Color) -> Game {
+    let board = Board::from_ascii(ascii).expect("test diagram");
+    Game::new(
+        Setup {
+            board,
+            to_move,
+            handicap_passes: 0,
+        },
+        Rules::ing(),
+    )
+}
+
+fn judge(ascii: &str, to_move: Color) -> (Game, Judgement) {
+    let g = game(ascii, to_move);
+    let j = judge_end(&g, &EndgameConfig::default());
+    (g, j)
+}
+
+fn pts(g: &Game, names: &str) -> Vec<Point> {
+    let b = g.board();
+    let mut v: Vec<Point> = names
+        .split_whitespace()
+        .map(|n| Point::from_gtp(n, b.width(), b.height()).expect("vertex"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn dead_stones_inside_territory_are_taken_off() {
+    let (g, j) = judge(
+        "
+        . . . . . X O . .
+        . . . . . X O . .
+        . . O . . X O . .
+        . . . . . X O . .
+        . . . O . X O . .
+        X X X X X X O . .
+        O O O O O O O . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+    );
+    assert_eq!(j.dead, pts(&g, "C7 D5"), "{:#?}", j.strings);
+    assert_eq!(j.status_at(pts(&g, "F9")[0]), Some(Status::Alive));
+    assert_eq!(j.status_at(pts(&g, "G9")[0]), Some(Status::Alive));
+    assert!(j.fills.is_empty() && j.seki_points.is_empty());
+    // Black: 11 stones + the 25 points of the corner; White: the other 45. 36 − 45 − 8 = −17.
+    assert_eq!((j.score.area.black, j.score.area.white), (36, 45));
+    assert_eq!(j.score.result_string(), "W+17");
+}
+
+#[test]
+fn group_with_two_false_eyes_is_dead() {
+    let (g, j) = judge(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X X X X X . .
+        . X X O O O X X .
+        . X O . O . O X .
+        . X X O X O X X .
+        . . X X X X X . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::White,
+    );
+    assert_eq!(j.dead, pts(&g, "D6 E6 F6 C5 E5 G5 D4 F4"));
+    assert_eq!(j.score.area.black, 81);
+    assert_eq!(j.score.result_string(), "B+73");
+}
+
+/// Two strings without eyes share three liberties (D7–D5): whoever fills the second puts
+/// itself in atari, so the points stay shared.
+const SEKI_WITHOUT_EYES: &str = "
+    . X O . X O .
+    . X O . X O .
+    . X O . X O .
+    . X O O X O .
+    X X X X O O O
+    . . . X O . .
+    . . . X O . .";
+
+#[test]
+fn seki_without_eyes_leaves_the_shared_liberties_empty() {
+    let (g, j) = judge(SEKI_WITHOUT_EYES, Color::Black);
+    assert!(j.dead.is_empty(), "{:?}", j.dead);
+    assert_eq!(j.seki_points, pts(&g, "D7 D6 D5"));
+    assert_eq!(
+        j.stones(Status::Seki),
+        pts(&g, "C7 C6 C5 C4 D4 E7 E6 E5 E4")
+    );
+    assert_eq!(j.status_at(pts(&g, "B7")[0]), Some(Status::Alive));
+    // Dame left in a seki: nothing is filled, the three points are shared (the first could
+    // be filled safely, but a referee splits them: "雙方各填其半").
+    assert!(j.fills.is_empty(), "{:?}", j.fills);
+    assert_eq!(j.score.shared, 3);
+    // Black 14 stones + 10 points, White 14 stones + 8 points: 24 − 22 − 8 = −6.
+    assert_eq!((j.score.area.black, j.score.area.white), (24, 22));
+    assert_eq!(j.score.result_string(), "W+6");
+}
+
+#[test]
+fn seki_does_not_depend_on_who_moves() {
+    let (_, black) = judge(SEKI_WITHOUT_EYES, Color::Black);
+    let (_, white) = judge(SEKI_WITHOUT_EYES, Color::White);
+    assert_eq!(black.score.margin_halves, white.score.margin_halves);
+    assert_eq!(black.seki_points, white.seki_points);
+}
+
+/// Each inner string has one eye (C7 for White, G7 for Black) and they share E7: neither can
+/// fill it without being captured.
+const SEKI_WITH_EYES: &str = "
+    X O . O . X . X O
+    X O O O X X X X O
+    X X X X O O O O O
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .";
+
+#[test]
+fn seki_with_one_eye_each_counts_the_eyes_and_shares_the_rest() {
+    let (g, j) = judge(SEKI_WITH_EYES, Color::Black);
+    assert!(j.dead.is_empty(), "{:?}", j.dead);
+    assert_eq!(j.seki_points, pts(&g, "E7"));
+    assert_eq!(
+        j.stones(Status::Seki),
+        pts(&g, "B7 B6 C6 D6 D7 E6 F6 G6 H6 F7 H7")
+    );
+    assert_eq!(j.status_at(pts(&g, "A7")[0]), Some(Status::Alive));
+    assert!(j.fills.is_empty(), "{:?}", j.fills);
+    // A single shared point stays empty ("僅有唯一分空時，雙方不得填子").
+    assert_eq!(j.score.shared, 1);
+    // The eyes count for their owners ("子空皆地"): Black 16 stones + 12 + G7 = 29, White
+    // 16 stones + 16 + C7 = 33; 29 − 33 − 8 = −12.
+    assert_eq!((j.score.area.black, j.score.area.white), (29, 33));
+    assert_eq!(j.score.result_string(), "W+12");
+}
+
+/// Column D is dame between two walls: seven neutral points, filled in turn.
+const SEVEN_DAME: &str = "
+    . . X . O . .
+    . . X . O . .
+    . . X . O . .
+    . . X . O . .
+    . . X . O . .
+    . . X . O . .
+    . . X . O . .";
+
+#[test]
+fn player_to_move_fills_the_odd_neutral_point() {
+    let (_, j) = judge(SEVEN_DAME, Color::Black);
+    assert_eq!(j.fills.len(), 7);
+    assert_eq!(j.first_to_fill, Color::Black);
+    let black = j.fills.iter().filter(|f| f.color == Color::Black).count();
+    assert_eq!(black, 4);
+    // Black 14 + 7 + 4 = 25, White 21 + 3 = 24: 25 − 24 − 8 = −7.
+    assert_eq!(j.score.result_string(), "W+7");
+    let (_, j) = judge(SEVEN_DAME, Color::White);
+    assert_eq!(j.first_to_fill, Color::White);
+    // Black 24, White 25: −1 − 8 = −9.
+    assert_eq!(j.score.result_string(), "W+9");
+}
+
+#[test]
+fn judgement_is_deterministic_for_a_seed_and_the_count_matches_the_rules() {
+    let g = game(SEKI_WITH_EYES, Color::White);
+    let config = EndgameConfig::default();
+    let a = judge_end(&g, &config);
+    let b = judge_end(&g, &config);
+    assert_eq!(a, b);
+    // The count is the rules' own count of the filled board with the dead stones off.
+    let counted = ingo_rules::score(
+        &a.filled,
+        &a.dead,
+        g.rules().komi,
+        g.penalties(),
+        Color::Black,
+    );
+    assert_eq!(counted, a.score);
+    assert_eq!(
+        a.score.fill_in.margin() * 2.0,
+        f64::from(a.score.margin_halves)
+    );
+}

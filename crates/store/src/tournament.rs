@@ -1,0 +1,323 @@
+//! Tournament events (`ingo tournament`): events, entrants and games, as plain rows.
+//!
+//! Every function takes a connection, so that a caller runs a whole command in one
+//! transaction: `let mut tx = store.pool().begin().await?; … tx.commit().await?`. Nothing
+//! here knows the rules of an event; `ingo-tournament` decides, and this module keeps what
+//! was decided.
+
+use sqlx::{AnyConnection, Row};
+
+use crate::{new_id, now_ms, StoreError};
+
+/// An event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    /// Id.
+    pub id: i64,
+    /// Unique name.
+    pub name: String,
+    /// The agreement (TOML) as the director wrote it.
+    pub agreement: String,
+    /// When it was created, ms since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// An entrant of an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrantRow {
+    /// Seed order, from 1.
+    pub seq: i64,
+    /// Name, unique within the event.
+    pub name: String,
+    /// `player`, `pair`, `consultation` or `team`.
+    pub kind: String,
+    /// Rank (`5d`, `3p`, `2k`), if known.
+    pub rank: Option<String>,
+    /// Members, one a line: name, a tab, rank (empty when unknown).
+    pub members: String,
+    /// The GTP command of an engine entrant.
+    pub engine: Option<String>,
+    /// Withdrawn.
+    pub withdrawn: bool,
+}
+
+/// A game or bye of an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// Round, from 1.
+    pub round: i64,
+    /// Board within the round, from 1.
+    pub board: i64,
+    /// Black (the player with the bye, for a bye).
+    pub black: String,
+    /// White; `None` for a bye.
+    pub white: Option<String>,
+    /// White's handicap passes.
+    pub passes: i64,
+    /// Komi in half points.
+    pub komi_halves: i64,
+    /// The result as text, once entered.
+    pub result: Option<String>,
+    /// The game record, for games played by engines or imported.
+    pub sgf: Option<String>,
+}
+
+/// Creates an event; returns its id.
+///
+/// # Errors
+///
+/// [`StoreError::Query`], for instance when the name is taken.
+pub async fn create_event(
+    conn: &mut AnyConnection,
+    name: &str,
+    agreement: &str,
+) -> Result<i64, StoreError> {
+    let id = new_id();
+    sqlx::query(
+        "INSERT INTO tournament_event (id, name, agreement, created_ms) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(agreement)
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?;
+    Ok(id)
+}
+
+fn event_row(r: &sqlx::any::AnyRow) -> Result<EventRow, sqlx::Error> {
+    Ok(EventRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        agreement: r.try_get("agreement")?,
+        created_ms: r.try_get("created_ms")?,
+    })
+}
+
+/// Every event, oldest first.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn events(conn: &mut AnyConnection) -> Result<Vec<EventRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT id, name, agreement, created_ms FROM tournament_event ORDER BY created_ms, id",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows.iter().map(event_row).collect::<Result<_, _>>()?)
+}
+
+/// The event named `name`.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn event_by_name(
+    conn: &mut AnyConnection,
+    name: &str,
+) -> Result<Option<EventRow>, StoreError> {
+    let row =
+        sqlx::query("SELECT id, name, agreement, created_ms FROM tournament_event WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.as_ref().map(event_row).transpose()?)
+}
+
+/// Adds an entrant.
+///
+/// # Errors
+///
+/// [`StoreError::Query`], for instance when the name or seed is taken.
+pub async fn add_entrant(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    e: &EntrantRow,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO tournament_entrant (id, event_id, seq, name, kind, rank, members, engine, withdrawn) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(new_id())
+    .bind(event_id)
+    .bind(e.seq)
+    .bind(&e.name)
+    .bind(&e.kind)
+    .bind(&e.rank)
+    .bind(&e.members)
+    .bind(&e.engine)
+    .bind(i64::from(e.withdrawn))
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The entrants of an event, in seed order.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn entrants(
+    conn: &mut AnyConnection,
+    event_id: i64,
+) -> Result<Vec<EntrantRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT seq, name, kind, rank, members, engine, withdrawn FROM tournament_entrant \
+         WHERE event_id = $1 ORDER BY seq",
+    )
+    .bind(event_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        out.push(EntrantRow {
+            seq: r.try_get("seq")?,
+            name: r.try_get("name")?,
+            kind: r.try_get("kind")?,
+            rank: r.try_get("rank")?,
+            members: r.try_get("members")?,
+            engine: r.try_get("engine")?,
+            withdrawn: r.try_get::<i64, _>("withdrawn")? != 0,
+        });
+    }
+    Ok(out)
+}
+
+/// Marks an entrant withdrawn (or back in); returns whether it exists.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn set_withdrawn(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    name: &str,
+    withdrawn: bool,
+) -> Result<bool, StoreError> {
+    let r = sqlx::query(
+        "UPDATE tournament_entrant SET withdrawn = $1 WHERE event_id = $2 AND name = $3",
+    )
+    .bind(i64::from(withdrawn))
+    .bind(event_id)
+    .bind(name)
+    .execute(&mut *conn)
+    .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// Adds games (a drawn schedule or a paired round).
+///
+/// # Errors
+///
+/// [`StoreError::Query`], for instance when a (round, board) is taken.
+pub async fn insert_games(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    games: &[GameRow],
+) -> Result<(), StoreError> {
+    for g in games {
+        sqlx::query(
+            "INSERT INTO tournament_game (id, event_id, round, board, black, white, passes, komi_halves, result, sgf, updated_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(new_id())
+        .bind(event_id)
+        .bind(g.round)
+        .bind(g.board)
+        .bind(&g.black)
+        .bind(&g.white)
+        .bind(g.passes)
+        .bind(g.komi_halves)
+        .bind(&g.result)
+        .bind(&g.sgf)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// The games of an event, in round and board order.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn games(conn: &mut AnyConnection, event_id: i64) -> Result<Vec<GameRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT round, board, black, white, passes, komi_halves, result, sgf FROM tournament_game \
+         WHERE event_id = $1 ORDER BY round, board",
+    )
+    .bind(event_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        out.push(GameRow {
+            round: r.try_get("round")?,
+            board: r.try_get("board")?,
+            black: r.try_get("black")?,
+            white: r.try_get("white")?,
+            passes: r.try_get("passes")?,
+            komi_halves: r.try_get("komi_halves")?,
+            result: r.try_get("result")?,
+            sgf: r.try_get("sgf")?,
+        });
+    }
+    Ok(out)
+}
+
+/// Sets (or corrects, or clears with `None`) the result of a game; returns whether it exists.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn set_result(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    round: i64,
+    board: i64,
+    result: Option<&str>,
+) -> Result<bool, StoreError> {
+    let r = sqlx::query(
+        "UPDATE tournament_game SET result = $1, updated_ms = $2 WHERE event_id = $3 AND round = $4 AND board = $5",
+    )
+    .bind(result)
+    .bind(now_ms())
+    .bind(event_id)
+    .bind(round)
+    .bind(board)
+    .execute(&mut *conn)
+    .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// Records a played game's result and record only if it has none yet: a game finished twice
+/// (two runners, or a runner resumed after a crash) is counted once. Returns whether it was
+/// recorded.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn record_played(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    round: i64,
+    board: i64,
+    result: &str,
+    sgf: &str,
+) -> Result<bool, StoreError> {
+    let r = sqlx::query(
+        "UPDATE tournament_game SET result = $1, sgf = $2, updated_ms = $3 \
+         WHERE event_id = $4 AND round = $5 AND board = $6 AND result IS NULL",
+    )
+    .bind(result)
+    .bind(sgf)
+    .bind(now_ms())
+    .bind(event_id)
+    .bind(round)
+    .bind(board)
+    .execute(&mut *conn)
+    .await?;
+    Ok(r.rows_affected() > 0)
+}
