@@ -156,6 +156,27 @@ function lobby() {
     } catch (x) { err.textContent = x.message; }
   });
 
+  // The built-in player (ingo's MCTS player; its strength is its playouts per move).
+  const botErr = errorBox();
+  const botForm = h("form", { class: "card", id: "bot-form" },
+    h("h2", {}, t("play_bot")),
+    h("label", {}, t("size"), h("select", { name: "size" }, sizes.map((o) => o.cloneNode(true)))),
+    h("label", {}, t("strength"), h("select", { name: "playouts" },
+      h("option", { value: 100 }, t("weak")), h("option", { value: 1000, selected: true }, t("medium")), h("option", { value: 10000 }, t("strong")))),
+    h("label", {}, t("your_color"), h("select", { name: "color" },
+      h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "black" }, t("black")), h("option", { value: "white" }, t("white")))),
+    h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" })),
+    h("button", { type: "submit", disabled: !session.me }, t("play_bot")),
+    botErr);
+  botForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const d = Object.fromEntries(new FormData(botForm));
+    try {
+      const r = await api("POST", "/api/games/bot", { size: Number(d.size), playouts: Number(d.playouts), color: d.color, time_control: d.time_control || undefined });
+      location.hash = `#/game/${r.game_id}`;
+    } catch (x) { botErr.textContent = x.message; }
+  });
+
   async function refresh() {
     let list, live;
     try { [list, live] = await Promise.all([api("GET", "/api/challenges"), api("GET", "/api/games")]); } catch { return; }
@@ -185,7 +206,7 @@ function lobby() {
   main.append(
     h("div", { class: "two" },
       h("section", {}, h("h2", {}, t("open_challenges")), challenges, h("h2", {}, t("live_games")), games),
-      form));
+      h("div", {}, form, botForm)));
   refresh();
   const timer = setInterval(refresh, 1000);
   return () => clearInterval(timer);

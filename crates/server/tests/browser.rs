@@ -506,3 +506,62 @@ async fn the_judge_page_marks_the_first_illegal_move() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_built_in_player_from_the_lobby() {
+    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
+        return;
+    }
+    bounded(Duration::from_secs(120), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let b = driver.browser(1280, 1000).await;
+        register(&b, &app.base, "carol", "5k").await;
+        b.goto(&format!("{}/#/", app.base)).await.unwrap();
+        let form = wait_css(&b, "#bot-form").await;
+        form.find(css("select[name=size]"))
+            .await
+            .unwrap()
+            .select_by_value("9")
+            .await
+            .unwrap();
+        form.find(css("select[name=playouts]"))
+            .await
+            .unwrap()
+            .select_by_value("100")
+            .await
+            .unwrap();
+        form.find(css("select[name=color]"))
+            .await
+            .unwrap()
+            .select_by_value("black")
+            .await
+            .unwrap();
+        form.find(css("button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_until(
+            &b,
+            "the game page",
+            "return location.hash.startsWith('#/game/') || null",
+        )
+        .await;
+        wait_move_count(&b, 0).await;
+        click_point(&b, 9, "E5").await;
+        // The built-in player answers through the same move path as a person.
+        wait_move_count(&b, 2).await;
+        let white = b
+            .execute(
+                "return document.querySelectorAll('svg.board circle.stone.white').length",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(white.as_u64() <= Some(1));
+        b.close().await.unwrap();
+    })
+    .await;
+}
