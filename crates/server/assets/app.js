@@ -407,7 +407,9 @@ function gamePage(id) {
       const acc = [d.accepted.black ? t("black") : null, d.accepted.white ? t("white") : null].filter(Boolean);
       panel.append(h("div", { class: "card dead-step", id: "dead-step" },
         h("p", {}, t("suspended")),
-        h("p", { id: "proposal" }, d.proposal.length ? `${t("proposal")}: ${d.proposal.join(" ")}` : t("server_proposal")),
+        h("p", { id: "proposal" }, d.proposal.length
+          ? `${acc.length ? t("proposal") : t("server_dead")}: ${d.proposal.join(" ")}`
+          : acc.length ? `${t("proposal")}: —` : t("server_proposal")),
         acc.length ? h("p", {}, `${t("accepted_by")} ${acc.join(", ")}`) : null,
         myColor ? h("div", { class: "controls" },
           h("button", { id: "accept-dead", disabled: myColor === "B" ? d.accepted.black : d.accepted.white, onclick: async () => {

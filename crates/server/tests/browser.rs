@@ -287,6 +287,18 @@ async fn flow() {
     for b in [black, white, &sam] {
         wait_css(b, "#dead-step").await;
     }
+    // The server's proposal (the referee-grade judgement) may already hold White's B7–B8: then
+    // Black's click on B7 frees the whole string first, and the next click marks it again.
+    let first = wait_until(
+        white,
+        "the server's proposal",
+        "return document.getElementById('proposal')?.textContent || null",
+    )
+    .await;
+    if first.as_str().unwrap().contains("B7") {
+        click_point(black, 9, "B7").await;
+        wait_until(white, "B7-B8 freed", "const p = document.getElementById('proposal')?.textContent || ''; return p && !p.includes('B7') && !p.includes('B8') || null").await;
+    }
     // Black marks White's B7–B8 with one click on B7: the whole string is proposed.
     click_point(black, 9, "B7").await;
     let proposal = wait_until(white, "the proposal", "const p = document.getElementById('proposal'); return p && p.textContent.includes('B8') ? p.textContent : null").await;
