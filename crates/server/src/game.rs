@@ -655,16 +655,18 @@ impl LiveGame {
     /// The record as SGF (`RU[GOE]`, TM/OT and time left per move, penalty points, dead
     /// stones), written by the table.
     pub fn sgf(&self) -> String {
-        let mut info = ingo_sgf::GameInfo::default();
-        info.players = ByColor {
-            black: Some(self.players.black.name.clone()),
-            white: Some(self.players.white.name.clone()),
+        let info = ingo_sgf::GameInfo {
+            players: ByColor {
+                black: Some(self.players.black.name.clone()),
+                white: Some(self.players.white.name.clone()),
+            },
+            ranks: ByColor {
+                black: Some(self.players.black.rank.clone()),
+                white: Some(self.players.white.rank.clone()),
+            },
+            place: Some("ingo serve".into()),
+            ..ingo_sgf::GameInfo::default()
         };
-        info.ranks = ByColor {
-            black: Some(self.players.black.rank.clone()),
-            white: Some(self.players.white.rank.clone()),
-        };
-        info.place = Some("ingo serve".into());
         self.table.to_sgf(&info)
     }
 

@@ -1,4 +1,5 @@
 //! The play server's queries (`ingo_store::server`), each run on SQLite and on PostgreSQL.
+#![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
 use ingo_store::server::{self, Appended, ChallengeRow, GameRow, GameState, MoveRow, UserRow};
 use ingo_store::testing::TestDb;

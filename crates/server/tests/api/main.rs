@@ -1,6 +1,7 @@
 //! The play server end to end: the real app on 127.0.0.1:0 over a fresh database (an SQLite
 //! file, or a new database on the real PostgreSQL server), driven over HTTP and WebSocket as a
 //! browser or a bot would.
+#![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
 use std::net::SocketAddr;
 use std::time::Duration;
