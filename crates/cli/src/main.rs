@@ -20,6 +20,7 @@ mod render;
 mod report;
 mod rule_args;
 mod score;
+mod serve;
 mod tournament;
 mod verify;
 
@@ -61,6 +62,9 @@ enum Cmd {
     /// A game between different ranks is a handicap game (有差賽) even when the handicap is
     /// compensation points alone, and its tie goes to White; an even game's tie goes to Black.
     Handicap(handicap::HandicapArgs),
+    /// Run the play server: games under Ing's rules over HTTP and WebSocket, on an SQLite file
+    /// (created on first start) or PostgreSQL.
+    Serve(serve::ServeArgs),
     /// Tournaments under Ing's competition rules: agreement, entrants, pairing, results,
     /// standings with A1/A2/B1/B2, crosstables, exports, and engine events run to the end.
     Tournament(tournament::TournamentArgs),
@@ -75,6 +79,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Render(args) => render::run(args),
         Cmd::Match(args) => matches::run(*args),
         Cmd::Handicap(args) => handicap::run(args),
+        Cmd::Serve(args) => serve::run(args),
         Cmd::Tournament(args) => {
             tournament::run(args)?;
             Ok(ExitCode::SUCCESS)
