@@ -2,11 +2,15 @@
 //! built-in player configured from the command line.
 
 use std::io;
+use std::process::ExitCode;
 use std::time::Duration;
 
-use ingo_front::gtp::{run, GtpFront};
+use clap::Args;
+use ingo_front::gtp::GtpFront;
 use ingo_player::{Budget, Config, Player, ResignPolicy};
 use ingo_rules::Rules;
+
+use crate::RuleArgs;
 
 /// How the built-in player plays: from `ingo gtp`'s flags.
 pub struct PlayerArgs {
@@ -45,6 +49,55 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
     };
     let player = Player::new(config)?;
     let mut front = GtpFront::new(size, rules, player)?;
-    run(&mut front, io::stdin().lock(), io::stdout().lock())?;
+    ingo_front::gtp::run(&mut front, io::stdin().lock(), io::stdout().lock())?;
     Ok(())
+}
+
+/// Arguments of `ingo gtp`.
+#[derive(Args)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Board size of the first game (2 to 25).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(2..=25))]
+    size: u8,
+    /// Playouts per move of the built-in player (its strength).
+    #[arg(long, default_value_t = 10_000)]
+    playouts: u64,
+    /// Most seconds per move of the built-in player (the clock, when the controller sets one, may
+    /// allow less).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Seed of the built-in player's random numbers: with a playout budget and no time limit,
+    /// the same seed plays the same moves. By default a new seed each run, so that the games of
+    /// a match differ.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Never resign (by default the player resigns when its best move wins less than 2% of
+    /// at least 2,000 playouts, instead of playing out a lost game).
+    #[arg(long)]
+    no_resign: bool,
+}
+
+/// Runs `ingo gtp` with the flags of `args`.
+///
+/// # Errors
+/// For a bad `--time`, or when reading or writing fails.
+pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
+    let player = PlayerArgs {
+        playouts: args.playouts,
+        time: args.time,
+        seed: args.seed.unwrap_or_else(fresh_seed),
+        resign: !args.no_resign,
+    };
+    serve(args.size as usize, args.rules.rules(), &player)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A seed that differs from run to run: the clock and the process id, mixed.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9E37_79B9_7F4A_7C15
 }

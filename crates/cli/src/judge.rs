@@ -1,15 +1,16 @@
 //! `ingo judge`: replay game records under Ing's rules (or another preset), stop at the first
 //! illegal move, and report; `--count` counts the final position.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::Context;
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use ingo_rules::{Phase, Point, Preset, Score};
 use ingo_sgf::{replay, replay_line, Line, Record, ReplayMode};
 use serde_json::{json, Value};
-use walkdir::WalkDir;
 
 /// What to judge and how.
 pub struct JudgeOptions {
@@ -57,76 +58,6 @@ impl Summary {
             0
         }
     }
-}
-
-/// The `.sgf` files named by `inputs`: files as given, folders searched recursively, sorted;
-/// and what could not be searched or read, one line each (`path: why`).
-///
-/// A folder is walked whatever its name (`x.sgf/` too). Inside a folder, what cannot be read (a
-/// dangling symbolic link, a link loop, a folder without permission) and `.sgf` names that are
-/// not regular files (a FIFO, a device) are skipped with a warning, and the rest is judged; a
-/// folder given with no `.sgf` file in it is an error, as judging nothing is not a verdict.
-pub fn find_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>, Vec<(PathBuf, String)>) {
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
-    let mut errors = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found: Vec<PathBuf> = Vec::new();
-            for entry in WalkDir::new(input).follow_links(true) {
-                let entry = match entry {
-                    Ok(entry) => entry,
-                    Err(e) => {
-                        let path = e.path().map_or_else(
-                            || input.display().to_string(),
-                            |p| p.display().to_string(),
-                        );
-                        let why = if e.loop_ancestor().is_some() {
-                            "a symbolic link loop".to_string()
-                        } else {
-                            e.io_error()
-                                .map_or_else(|| e.to_string(), std::io::Error::to_string)
-                        };
-                        skipped.push(format!("{path}: skipped, cannot be read: {why}"));
-                        continue;
-                    }
-                };
-                let is_sgf = entry
-                    .path()
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-                let kind = entry.file_type();
-                if is_sgf && kind.is_file() {
-                    found.push(entry.into_path());
-                } else if is_sgf && !kind.is_dir() {
-                    skipped.push(format!(
-                        "{}: skipped, not a regular file",
-                        entry.path().display()
-                    ));
-                }
-            }
-            if found.is_empty() {
-                errors.push((
-                    input.clone(),
-                    format!(
-                        "{}: a folder with no .sgf file in it (nothing judged)",
-                        input.display()
-                    ),
-                ));
-            }
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(input.clone());
-        }
-    }
-    (files, skipped, errors)
-}
-
-/// The `.sgf` files named by `inputs` (see [`find_files`]), what was skipped left out: the
-/// corpus of `ingo bench`.
-pub fn collect_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    Ok(find_files(inputs).0)
 }
 
 pub fn parse_points(names: &[String], width: usize, height: usize) -> anyhow::Result<Vec<Point>> {
@@ -323,7 +254,7 @@ struct Judged {
 /// Judges every file, printing one line (or JSON object) per game on `out` and the warnings and
 /// errors of the text output on `err`, and returns the totals. With `json_out`, an unreadable
 /// file is a JSON object with an `error` field on `out`, like the verdicts.
-pub fn run(
+pub fn judge_all(
     inputs: &[PathBuf],
     json_out: bool,
     opts: &JudgeOptions,
@@ -331,7 +262,7 @@ pub fn run(
     err: &mut impl Write,
 ) -> anyhow::Result<Summary> {
     let read_options = ingo_sgf::ReadOptions::from_env()?;
-    let (files, skipped, folder_errors) = find_files(inputs);
+    let (files, skipped, folder_errors) = ingo_sgf::find_sgf_files(inputs);
     let mut summary = Summary::default();
     for line in &skipped {
         writeln!(err, "warning: {line}")?;
@@ -460,4 +391,59 @@ pub fn run(
         eprintln!("{totals}");
     }
     Ok(summary)
+}
+
+/// Arguments of `ingo judge`.
+#[derive(Args)]
+pub struct JudgeArgs {
+    /// SGF files, or folders searched recursively for *.sgf.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One JSON object per game on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Rules preset for every record, instead of the record's RU (Ing when RU is absent).
+    #[arg(long)]
+    rules: Option<Preset>,
+    /// Count the final position even when the game has not ended (every stone alive unless --dead).
+    #[arg(long)]
+    count: bool,
+    /// Dead stones to take off before counting, GTP names separated by commas (C3,D4).
+    #[arg(long, value_delimiter = ',')]
+    dead: Vec<String>,
+    /// Accept ko retakes that Ing's rules refuse (mistaken captures, 誤提) and list them.
+    #[arg(long)]
+    tolerant: bool,
+    /// Judge every line of play (each variation from the root to a leaf), not only the main line.
+    #[arg(long)]
+    variations: bool,
+    /// For every record that ended by a count (RE like B+3), judge the end of the game (dead
+    /// stones, seki, neutral points filled in turn) and compare the count with RE.
+    #[arg(long)]
+    verify: bool,
+}
+
+/// Runs `ingo judge` with the flags of `args`; the exit code says whether every record was judged
+/// cleanly (see [`Summary::exit_code`]).
+///
+/// # Errors
+/// When standard output or error cannot be written, or the size limits of the environment are
+/// not numbers.
+pub fn run(args: JudgeArgs) -> anyhow::Result<ExitCode> {
+    let opts = JudgeOptions {
+        rules: args.rules,
+        count: args.count,
+        dead: args.dead,
+        tolerant: args.tolerant,
+        variations: args.variations,
+        verify: args.verify,
+    };
+    let summary = judge_all(
+        &args.paths,
+        args.json,
+        &opts,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
+    )?;
+    Ok(ExitCode::from(summary.exit_code()))
 }

@@ -1048,7 +1048,7 @@ struct Crosstable {
     subtitle: String,
     keys: Vec<&'static str>,
     rows: Vec<Standing>,
-    /// cells[i][j]: player i's results against player j, e.g. "+b" "-w" "=b" "+!" (forfeit).
+    /// `cells[i][j]`: player i's results against player j, e.g. "+b" "-w" "=b" "+!" (forfeit).
     cells: Vec<Vec<String>>,
     scoring: Scoring,
 }

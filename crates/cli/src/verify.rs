@@ -2,24 +2,8 @@
 //! ([`ingo_player::endgame::judge_end`]), compared with the result the record gives.
 
 use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
-use ingo_rules::{Board, Color, Game};
+use ingo_rules::{Board, Game};
 use serde_json::{json, Value};
-
-/// A result that a count gives, read from SGF `RE`: `B+3`, `W+0.5`, `B+0`. `None` for a
-/// resignation, a time loss, a forfeit, a draw text or anything else that is not a count.
-pub fn counted_result(re: &str) -> Option<(Color, i32)> {
-    let (who, margin) = re.trim().split_once('+')?;
-    let color = match who.trim() {
-        "B" | "b" => Color::Black,
-        "W" | "w" => Color::White,
-        _ => return None,
-    };
-    let m: f64 = margin.trim().parse().ok()?;
-    if !m.is_finite() || m < 0.0 || (m * 2.0).fract() != 0.0 || m > 1000.0 {
-        return None;
-    }
-    Some((color, (m * 2.0) as i32))
-}
 
 /// The comparison of the judged count with a record's counted result.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +49,7 @@ impl Verify {
 /// counted result; `None` otherwise (a resignation, a time loss, no `RE`).
 pub fn verify(game: &Game, re: Option<&str>) -> Option<Verify> {
     let re = re?;
-    let (winner, halves) = counted_result(re)?;
+    let (winner, halves) = ingo_sgf::counted_result(re)?;
     let j = judge_end(game, &EndgameConfig::default());
     let winner_agrees = j.score.winner == winner;
     Some(Verify {
@@ -143,21 +127,4 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
             fills.join(", ")
         }
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counted_results_are_read_and_others_are_not() {
-        assert_eq!(counted_result("B+3"), Some((Color::Black, 6)));
-        assert_eq!(counted_result("W+0.5"), Some((Color::White, 1)));
-        assert_eq!(counted_result("B+0"), Some((Color::Black, 0)));
-        for re in [
-            "B+R", "W+T", "W+Resign", "0", "Void", "B+", "+3", "B+-2", "B+1.25", "B+inf",
-        ] {
-            assert_eq!(counted_result(re), None, "{re}");
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! Where GNU Go is installed.
 //!
 //! GNU Go is the engine every GTP controller is first tried against, and the peer of the
-//! rules' differential test and of `ingo bench judge --peer gnugo`. One lookup serves them all, so
+//! rules' differential test and of `ingo-bench judge --peer gnugo`. One lookup serves them all, so
 //! that `$GNUGO` means the same thing everywhere.
 
 use std::{env, path::PathBuf};

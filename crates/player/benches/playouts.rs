@@ -4,7 +4,7 @@
 //! They live here rather than in `ingo-rules` because the light policy is the player's
 //! ([`ingo_player::playout`]): benching a copy of it inside `ingo-rules` would measure a loop that
 //! can drift from the one the search runs. Each benchmark first checks its result on a
-//! fixed-seed batch (the same figures as `ingo bench playouts --playouts 200 --seed 1`), so a
+//! fixed-seed batch (the same figures as `ingo-bench playouts --playouts 200 --seed 1`), so a
 //! change that makes the engine decide differently fails here instead of showing as a speed-up.
 //!
 //! `cargo bench -p ingo-player --bench playouts`

@@ -9,7 +9,7 @@
 //! [`records`](crate::record::records) takes the moves of each game's main line straight into [`Record`](crate::Record)s without
 //! building a tree; [`Record::sgf_root`](crate::Record::sgf_root) builds sgf-parse's tree from the game's text ([`tree`])
 //! only when a caller (writing, variations) asks for it. It makes the judge path several times
-//! faster (`ingo bench judge`, `BENCHMARKS.md`) and changes no result (see the promise below).
+//! faster (`ingo-bench judge`, `BENCHMARKS.md`) and changes no result (see the promise below).
 //!
 //! **What it accepts.** Only the plain SGF grammar, `GameTree = "(" Node {Node} {GameTree} ")"`,
 //! with ASCII whitespace between tokens, property identifiers of ASCII letters followed at once

@@ -54,6 +54,7 @@
 mod decode;
 mod error;
 mod fast;
+mod files;
 mod lines;
 mod names;
 mod record;
@@ -64,6 +65,7 @@ mod write;
 use std::path::Path;
 
 pub use error::{ErrorKind, Limit, Position, Repair, SgfError, SyntaxReason, Warning};
+pub use files::{counted_result, find_sgf_files};
 pub use lines::{replay_line, Departure, Line, Lines};
 pub use names::{map_rules, rules_sgf_name, RulesMapping};
 pub use record::{GameInfo, Record, RecordedMove, SetupEvent};

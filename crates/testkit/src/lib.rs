@@ -5,7 +5,7 @@
 //! every crate.
 //!
 //! Why a crate of its own rather than a function in `ingo-gtp`: the lookup itself is there (the
-//! `ingo bench` binary needs it too, and binaries cannot use dev-dependencies), but the rule for a
+//! `ingo-bench` binary needs it too, and binaries cannot use dev-dependencies), but the rule for a
 //! missing GNU Go panics, which a library must not do on outside input. This crate depends only on
 //! `ingo-gtp`, so every crate can take it as a dev-dependency without a cycle of normal
 //! dependencies (`ingo-gtp`'s own tests use it through a dev-dependency, which Cargo allows).

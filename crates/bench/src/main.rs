@@ -1,4 +1,4 @@
-//! `ingo bench`: the speed of the engine, measured the way a search and a referee use it, each
+//! `ingo-bench`: the speed of the engine, measured the way a search and a referee use it, each
 //! benchmark checking its own result so that a fast wrong answer cannot pass unseen.
 //!
 //! * `playouts`: light random playouts from the empty board (a template game cloned per playout,
@@ -15,25 +15,47 @@
 //! * `peer`: light playouts of a peer Go library (the `goban` crate, with the `peer` feature) beside
 //!   ingo's, and their ratio; `judge --peer sgfmill` times sgfmill on the same records.
 //!
-//! `BENCHMARKS.md` at the root of the workspace has the commands and the figures.
+//! `BENCHMARKS.md` at the root of the workspace has the commands and the figures. The suite is a
+//! crate of its own, not published, so that the shipped `ingo` carries neither the benchmarks nor
+//! their peers: `cargo run --release -p ingo-bench -- playouts ...`.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use ingo_player::{Action, Budget, Config, Player, Rng};
 use ingo_rules::{Color, Game, KoRule, Rules, Setup};
 use ingo_sgf::{ReadOptions, ReplayMode};
 
-/// `ingo bench`.
-#[derive(Args)]
+/// ingo's benchmarks, each checking its own result: playouts, the judge path, the player, memory,
+/// the end of game, and peers timed beside ingo.
+#[derive(Parser)]
+#[command(name = "ingo-bench", version, about)]
 pub struct BenchArgs {
     #[command(subcommand)]
     what: BenchCmd,
+}
+
+fn main() -> ExitCode {
+    match run(BenchArgs::parse(), &mut std::io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`ingo-bench judge | head`) is not an error.
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("ingo-bench: {e:#}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -52,7 +74,7 @@ enum BenchCmd {
     /// same run: time per position, ratio, and agreement with the recorded results.
     Endgame(EndgameBenchArgs),
     /// Light playouts of a peer library (the `goban` crate) beside ingo's, and the ratio (needs
-    /// the `peer` feature: `cargo run --release -p ingo-cli --features peer -- bench peer`).
+    /// the `peer` feature: `cargo run --release -p ingo-bench --features peer -- peer`).
     Peer(PeerArgs),
 }
 
@@ -219,7 +241,7 @@ struct PeerArgs {
     seed: u64,
 }
 
-/// Runs `ingo bench`, writing the report to `out`.
+/// Runs a benchmark, writing the report to `out`.
 ///
 /// # Errors
 /// When a benchmark's self-check fails, an argument is out of range, or a file cannot be read.
@@ -598,7 +620,7 @@ fn judge(a: &JudgeBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         "no corpus at {} (give --corpus DIR)",
         a.corpus.display()
     );
-    let paths = crate::judge::collect_files(std::slice::from_ref(&a.corpus))?;
+    let paths = ingo_sgf::find_sgf_files(std::slice::from_ref(&a.corpus)).0;
     let index = read_index(&a.corpus)?;
     let mut files: Vec<(String, PathBuf, Vec<u8>)> = Vec::with_capacity(paths.len());
     for p in paths {
@@ -1024,7 +1046,7 @@ fn memory(a: &MemoryArgs, out: &mut impl Write) -> anyhow::Result<()> {
     // Real 19×19 games of the corpus, replayed under Ing's rules.
     if a.corpus.is_dir() {
         let before = peak_rss_kib();
-        let paths = crate::judge::collect_files(std::slice::from_ref(&a.corpus))?;
+        let paths = ingo_sgf::find_sgf_files(std::slice::from_ref(&a.corpus)).0;
         let (mut bytes, mut plies, mut games) = (0usize, 0usize, 0usize);
         let mut t = JudgeTotals::default();
         for p in &paths {
@@ -1239,8 +1261,8 @@ fn peer(a: &PeerArgs, out: &mut impl Write) -> anyhow::Result<()> {
 #[cfg(not(feature = "peer"))]
 fn peer(_: &PeerArgs, _: &mut impl Write) -> anyhow::Result<()> {
     bail!(
-        "this ingo was built without the peer: run \
-         `cargo run --release -p ingo-cli --features peer -- bench peer`"
+        "this ingo-bench was built without the peer: run \
+         `cargo run --release -p ingo-bench --features peer -- peer`"
     )
 }
 
@@ -1328,7 +1350,7 @@ fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition
         if !get(c_path).starts_with(&a.prefix) || (!a.komi.is_empty() && get(c_km) != a.komi) {
             continue;
         }
-        let Some(recorded) = crate::verify::counted_result(get(c_re)) else {
+        let Some(recorded) = ingo_sgf::counted_result(get(c_re)) else {
             continue;
         };
         let path = a.corpus.join(get(c_path));
@@ -1365,7 +1387,7 @@ fn gnugo_score(reply: &str) -> Option<(Color, i32)> {
     if r == "0" {
         return None;
     }
-    crate::verify::counted_result(r)
+    ingo_sgf::counted_result(r)
 }
 
 fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {

@@ -1,4 +1,4 @@
-# The sgfmill peer of `ingo bench judge --peer sgfmill`: reads the file names on standard input,
+# The sgfmill peer of `ingo-bench judge --peer sgfmill`: reads the file names on standard input,
 # loads every file into memory, then times parsing each file's first game, replaying its main
 # line on an sgfmill board (captures; sgfmill has no ko rule) and counting the area, over
 # argv[1] passes after one untimed pass. Prints key=value words.

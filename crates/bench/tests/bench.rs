@@ -1,4 +1,4 @@
-//! `ingo bench` in a debug build: small runs whose results are fixed, so that the benchmarks'
+//! `ingo-bench` in a debug build: small runs whose results are fixed, so that the benchmarks'
 //! self-checks and their output format (read by scripts) stay as `BENCHMARKS.md` describes.
 
 use std::fs;
@@ -7,40 +7,40 @@ use std::process::Command;
 
 /// The small corpus of the `judge` and `memory` benchmarks, laid out like the real one (an
 /// `INDEX.tsv` made by sgfmill, Ing Cup games under `Ing/`): `tests/bench/` holds the index and
-/// the record only this test reads, the others are the shared records of `tests/data/` (one copy
-/// each), copied here into a fresh folder of the test's own.
+/// the record only this test reads, the others are the shared records of the CLI's `tests/data/`
+/// (one copy each in the workspace), copied here into a fresh folder of the test's own.
 fn corpus(name: &str) -> PathBuf {
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/data");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-corpus-{name}"));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("Ing")).expect("create the corpus folder");
     let copies = [
-        ("bench/INDEX.tsv", "INDEX.tsv"),
-        ("bench/short_19x19.sgf", "short_19x19.sgf"),
-        ("data/illegal_retake.sgf", "illegal_retake.sgf"),
-        ("data/not_sgf.sgf", "not_sgf.sgf"),
-        ("data/two_games.sgf", "two_games.sgf"),
-        ("data/t14_four_passes.sgf", "Ing/t14_four_passes.sgf"),
-        ("data/t15_resumed.sgf", "Ing/t15_resumed.sgf"),
+        (tests.join("bench/INDEX.tsv"), "INDEX.tsv"),
+        (tests.join("bench/short_19x19.sgf"), "short_19x19.sgf"),
+        (data.join("illegal_retake.sgf"), "illegal_retake.sgf"),
+        (data.join("not_sgf.sgf"), "not_sgf.sgf"),
+        (data.join("two_games.sgf"), "two_games.sgf"),
+        (data.join("t14_four_passes.sgf"), "Ing/t14_four_passes.sgf"),
+        (data.join("t15_resumed.sgf"), "Ing/t15_resumed.sgf"),
     ];
     for (from, to) in copies {
-        fs::copy(tests.join(from), dir.join(to))
-            .unwrap_or_else(|e| panic!("copy tests/{from} into the corpus: {e}"));
+        fs::copy(&from, dir.join(to))
+            .unwrap_or_else(|e| panic!("copy {} into the corpus: {e}", from.display()));
     }
     dir
 }
 
 fn ingo_bench(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
-        .arg("bench")
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo-bench"))
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .output()
-        .expect("ingo runs");
+        .expect("ingo-bench runs");
     let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
     assert!(
         out.status.success(),
-        "ingo bench {args:?} failed: {}\n{stdout}",
+        "ingo-bench {args:?} failed: {}\n{stdout}",
         String::from_utf8_lossy(&out.stderr)
     );
     stdout

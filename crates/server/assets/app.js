@@ -1,0 +1,595 @@
+// The web board's pages: log in, lobby, game, a player's games, review, SGF judge.
+// Plain DOM and fetch; the server decides every rule, this code only shows what it says.
+
+import { t, setLang, getLang, reasonText } from "./i18n.js";
+import { BoardView, moveNumbers, parsePoint } from "./board.js";
+
+const main = document.getElementById("main");
+const session = { me: null };
+// Timings read by the browser tests (and by anyone curious, from the console).
+const perf = (window.__ingo = { rendered: {}, sent: {}, boardReady: null, loads: 0 });
+const now = () => performance.timeOrigin + performance.now();
+// A game page opened directly (or reloaded) asks for the game at once, beside /api/me.
+const direct = /^#\/game\/(\d+)$/.exec(location.hash);
+let early = direct ? { id: direct[1], state: fetch(`/api/games/${direct[1]}`).then((r) => (r.ok ? r.json() : null)).catch(() => null) } : null;
+
+// ---------------------------------------------------------------- helpers
+
+/** `h("p", {class: "x", onclick: f}, "text", child)`: an element. */
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+  return e;
+}
+
+/** A JSON request; throws `{status, reason, message}` on a refusal. */
+async function api(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (session.me && method !== "GET") headers["X-CSRF-Token"] = session.me.csrf;
+  const r = await fetch(path, {
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!r.ok) {
+    const err = new Error((data && data.message) || `${r.status} ${r.statusText}`);
+    Object.assign(err, { status: r.status, reason: data && data.reason });
+    throw err;
+  }
+  return data;
+}
+
+function fmtTime(ms) {
+  if (ms === null || ms === undefined) return "—";
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+}
+
+function colorName(c) { return c === "B" ? t("black") : t("white"); }
+
+function errorBox() { return h("p", { class: "error", role: "alert", "aria-live": "assertive" }); }
+
+// ---------------------------------------------------------------- header and routing
+
+function header() {
+  const nav = document.getElementById("nav");
+  nav.replaceChildren(
+    h("a", { href: "#/" }, t("lobby")),
+    h("a", { href: "#/judge" }, t("judge")),
+    ...(session.me
+      ? [h("a", { href: `#/user/${encodeURIComponent(session.me.name)}`, id: "me" }, `${session.me.name} (${session.me.rank})`),
+         h("button", { class: "link", onclick: logout }, t("logout"))]
+      : [h("a", { href: "#/login" }, t("login"))]),
+  );
+  const sel = document.getElementById("lang");
+  sel.value = getLang();
+  document.title = t("title");
+}
+
+async function logout() {
+  try { await api("POST", "/api/logout", {}); } catch { /* already gone */ }
+  session.me = null;
+  location.hash = "#/";
+  route();
+}
+
+let cleanup = null;
+
+async function route() {
+  if (cleanup) { cleanup(); cleanup = null; }
+  header();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  main.replaceChildren();
+  const page = { "": lobby, login: loginPage, game: gamePage, user: userPage, review: reviewPage, judge: judgePage }[parts[0]];
+  cleanup = (page ? await page(...parts.slice(1)) : lobby()) || null;
+}
+
+// ---------------------------------------------------------------- log in / register
+
+function loginPage() {
+  const form = (kind) => {
+    const err = errorBox();
+    const f = h("form", { class: "card", id: `${kind}-form` },
+      h("h2", {}, t(kind)),
+      h("label", {}, t("name"), h("input", { name: "name", required: true, autocomplete: "username", maxlength: 32 })),
+      h("label", {}, t("password"), h("input", { name: "password", type: "password", required: true, minlength: kind === "register" ? 8 : undefined, autocomplete: kind === "register" ? "new-password" : "current-password" })),
+      kind === "register" ? h("label", {}, t("rank"), h("input", { name: "rank", value: "1d" })) : null,
+      h("button", { type: "submit" }, t(kind)),
+      err);
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const d = Object.fromEntries(new FormData(f));
+      try {
+        session.me = await api("POST", `/api/${kind}`, d);
+        location.hash = "#/";
+      } catch (x) { err.textContent = x.message; }
+    });
+    return f;
+  };
+  main.append(h("div", { class: "two" }, form("login"), form("register")));
+}
+
+// ---------------------------------------------------------------- lobby
+
+const TIME_CONTROLS = ["ing-pp:1h", "ing-pp:30m", "ing-pp:10m", "ing-pp:3h", "ing-rs:30m+3x30s", "byoyomi:10m+5x30s", "fischer:10m+10s", "none"];
+
+function lobby() {
+  const err = errorBox();
+  const challenges = h("ul", { id: "challenges", class: "list" });
+  const games = h("ul", { id: "live-games", class: "list" });
+  const mine = new Set(JSON.parse(sessionStorage.getItem("ingo-challenges") || "[]"));
+  const sizes = [];
+  for (let s = 9; s <= 19; s++) sizes.push(h("option", { value: s, selected: s === 19 }, `${s}×${s}`));
+  const form = h("form", { class: "card", id: "challenge-form" },
+    h("h2", {}, t("new_challenge")),
+    h("label", {}, t("size"), h("select", { name: "size" }, sizes)),
+    h("label", {}, t("handicap"), h("select", { name: "handicap" },
+      h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "ranks" }, t("by_ranks")))),
+    h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" }),
+      h("datalist", { id: "tcs" }, TIME_CONTROLS.map((x) => h("option", { value: x })))),
+    h("label", {}, t("opponent"), h("input", { name: "opponent", placeholder: t("anyone"), autocomplete: "off" })),
+    h("button", { type: "submit", disabled: !session.me }, t("create")),
+    err);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const d = Object.fromEntries(new FormData(form));
+    const body = { size: Number(d.size), handicap: d.handicap, time_control: d.time_control || undefined };
+    if (d.opponent) body.opponent = d.opponent;
+    try {
+      const c = await api("POST", "/api/challenges", body);
+      if (c.game_id) { location.hash = `#/game/${c.game_id}`; return; }
+      mine.add(c.id);
+      sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
+      err.textContent = "";
+      refresh();
+    } catch (x) { err.textContent = x.message; }
+  });
+
+  // The built-in player (ingo's MCTS player; its strength is its playouts per move).
+  const botErr = errorBox();
+  const botForm = h("form", { class: "card", id: "bot-form" },
+    h("h2", {}, t("play_bot")),
+    h("label", {}, t("size"), h("select", { name: "size" }, sizes.map((o) => o.cloneNode(true)))),
+    h("label", {}, t("strength"), h("select", { name: "playouts" },
+      h("option", { value: 100 }, t("weak")), h("option", { value: 1000, selected: true }, t("medium")), h("option", { value: 10000 }, t("strong")))),
+    h("label", {}, t("your_color"), h("select", { name: "color" },
+      h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "black" }, t("black")), h("option", { value: "white" }, t("white")))),
+    h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" })),
+    h("button", { type: "submit", disabled: !session.me }, t("play_bot")),
+    botErr);
+  botForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const d = Object.fromEntries(new FormData(botForm));
+    try {
+      const r = await api("POST", "/api/games/bot", { size: Number(d.size), playouts: Number(d.playouts), color: d.color, time_control: d.time_control || undefined });
+      location.hash = `#/game/${r.game_id}`;
+    } catch (x) { botErr.textContent = x.message; }
+  });
+
+  async function refresh() {
+    let list, live;
+    try { [list, live] = await Promise.all([api("GET", "/api/challenges"), api("GET", "/api/games")]); } catch { return; }
+    const open = new Set(list.map((c) => c.id));
+    // A challenge of mine that is no longer open: accepted? Then go to its game.
+    for (const id of mine) {
+      if (open.has(id)) continue;
+      mine.delete(id);
+      sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
+      try {
+        const c = await api("GET", `/api/challenges/${id}`);
+        if (c.game_id) { location.hash = `#/game/${c.game_id}`; return; }
+      } catch { /* gone */ }
+    }
+    challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
+      h("span", {}, `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`),
+      session.me && session.me.name === c.challenger
+        ? h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { err.textContent = x.message; }); refresh(); } }, t("cancel"))
+        : session.me ? h("button", { class: "accept", onclick: async () => {
+          try { const r = await api("POST", `/api/challenges/${c.id}/accept`, {}); location.hash = `#/game/${r.game_id}`; } catch (x) { err.textContent = x.message; }
+        } }, t("accept")) : null)) : [h("li", {}, t("none"))]));
+    games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
+      h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${g.phase}`), " ",
+      h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
+  }
+  if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
+  main.append(
+    h("div", { class: "two" },
+      h("section", {}, h("h2", {}, t("open_challenges")), challenges, h("h2", {}, t("live_games")), games),
+      h("div", {}, form, botForm)));
+  refresh();
+  const timer = setInterval(refresh, 1000);
+  return () => clearInterval(timer);
+}
+
+// ---------------------------------------------------------------- the game page
+
+function clockView(c, tc) {
+  if (!c) return h("span", {}, "—");
+  const kind = (tc || "").split(":")[0];
+  const parts = [];
+  if (c.main_ms === null || kind === "none") parts.push(h("span", {}, "∞"));
+  else if (!c.in_overtime) parts.push(h("span", { class: "label" }, t("basic")), " ", h("b", { class: "time" }, fmtTime(c.main_ms)));
+  else parts.push(h("span", { class: "label" }, t("overtime")), " ", h("b", { class: "time" }, fmtTime(c.main_ms)));
+  if (c.in_overtime && c.periods_or_stones) parts.push(` · ${c.periods_or_stones} ${t("periods")}`);
+  if (kind === "ing-pp" || c.penalty_points) parts.push(" · ", h("span", { class: c.penalty_points ? "penalty on" : "penalty" }, `${c.penalty_points} ${t("penalty")}`));
+  return h("span", { class: c.running ? "clock running" : "clock" }, parts);
+}
+
+function countView(g) {
+  const s = g.result && g.result.score;
+  if (!s) return null;
+  const f = s.fill_in || {};
+  const row = (label, b, w) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, String(b)), h("td", {}, String(w)));
+  const pair = (o) => (o ? [o.black, o.white] : [0, 0]);
+  const sl = pair(f.spaces_left), st = pair(f.stones_left), ps = pair(f.penalty_stones);
+  // What is left after filling, as the referee reads it: spaces (勝空) or stones (負子).
+  const left = (spaces, stones) => (spaces > 0 ? `${spaces} ${t("spaces_left")}` : stones > 0 ? `${stones} ${t("stones_left")}` : t("filled_exactly"));
+  const net = (v) => (v > 0 ? `${v} ${t("spaces_left")}` : v < 0 ? `${-v} ${t("stones_left")}` : "0");
+  return h("section", { class: "count card", id: "count" },
+    h("h2", {}, t("count")),
+    h("div", { class: "count-grid" },
+    h("img", { src: `/api/games/${g.id}/count.svg`, alt: t("count"), class: "count-svg" }),
+    h("div", {},
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("black")), h("th", {}, t("white")))),
+      h("tbody", {},
+        row(`${t("area")} (${t("stones_w")} + ${t("spaces")})`, `${s.stones.black} + ${s.spaces.black} = ${s.area.black}`, `${s.stones.white} + ${s.spaces.white} = ${s.area.white}`),
+        row(t("shared"), s.shared, s.shared),
+        row(`${t("fill")} ${f.supply}`, f.filled ? f.filled.black : "", f.filled ? f.filled.white : ""),
+        row(t("left_after"), left(sl[0], st[0]), left(sl[1], st[1])),
+        row(t("compensation"), "", `${f.compensation_stones} (${t("komi")} ${s.komi})`),
+        row(t("penalty_stones"), ps[0], ps[1]),
+        row(t("net"), net(f.black_net), net(f.white_net)),
+      )),
+    h("p", { class: "margin" }, `${t("margin")}: ${Math.abs(s.margin)} ${t("points")} → `, h("b", { id: "result-text" }, s.result)))));
+}
+
+function gamePage(id) {
+  const gid = id;
+  let g = null; // the state as the server last gave it
+  let received = 0; // when g.clocks was read
+  let myColor = null;
+  let resuming = false;
+  let ws = null;
+  let closed = false;
+  let retry = null;
+  let showNumbers = localStorage.getItem("ingo-numbers") === "1";
+  const notice = h("p", { class: "error", id: "notice", role: "alert", "aria-live": "assertive" });
+  let illegal = null;
+  const boardBox = h("div", { class: "board-box" });
+  const info = { B: h("div", { class: "player black" }), W: h("div", { class: "player white" }) };
+  const status = h("p", { id: "status", "aria-live": "polite" });
+  const panel = h("div", { id: "phase-panel" });
+  const countBox = h("div");
+  const chats = h("div", { class: "chats" });
+  const chatLists = {};
+  let board = null;
+
+  const passBtn = h("button", { id: "pass", onclick: () => play("pass") }, t("pass"));
+  const resignBtn = h("button", { id: "resign", class: "danger", onclick: async () => {
+    if (!confirm(t("resign") + "?")) return;
+    try { g = await api("POST", `/api/games/${gid}/resign`, {}); render(); } catch (x) { notice.textContent = reasonText(x); }
+  } }, t("resign"));
+  const numbersBox = h("input", { type: "checkbox", id: "numbers", checked: showNumbers, onchange: (e) => {
+    showNumbers = e.target.checked;
+    localStorage.setItem("ingo-numbers", showNumbers ? "1" : "0");
+    render();
+  } });
+  const controls = h("div", { class: "controls" }, passBtn, resignBtn,
+    h("label", {}, numbersBox, t("numbers")),
+    h("a", { href: `/api/games/${gid}/sgf`, download: `ingo-${gid}.sgf`, id: "sgf" }, t("download")),
+    h("small", { class: "hint" }, t("keys")));
+
+  main.append(h("div", { class: "game" },
+    h("div", { class: "board-col" }, boardBox, controls, notice),
+    h("div", { class: "side-col" }, info.B, info.W, status, panel, chats)),
+  countBox);
+
+  function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
+
+  async function play(mv) {
+    if (!g || !myColor) return;
+    const number = g.move_count + 1;
+    perf.sent[number] = now();
+    illegal = null;
+    try {
+      await api("POST", `/api/games/${gid}/moves`, { move: mv, number });
+      notice.textContent = "";
+      resuming = false;
+      await fetchState();
+    } catch (x) {
+      notice.textContent = reasonText(x);
+      notice.dataset.reason = x.reason || "";
+      if (mv !== "pass") illegal = mv;
+      render();
+    }
+  }
+
+  async function mark(name) {
+    const current = dead();
+    let next;
+    if (current.has(name)) {
+      const str = new Set(board.string(name));
+      next = [...current].filter((p) => !str.has(p));
+    } else next = [...current, name];
+    try { g = await api("POST", `/api/games/${gid}/dead`, { dead: next }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }
+  }
+
+  function onPlay(name) {
+    if (!g || !myColor) return;
+    if (g.phase === "suspended" && !resuming) return mark(name);
+    if (g.phase === "ended") return;
+    return play(name);
+  }
+
+  function chatPanel(channel, title, canSend) {
+    const list = h("ol", { class: "chat-list", id: `chat-${channel}` });
+    chatLists[channel] = list;
+    const input = h("input", { name: "text", maxlength: 1000, "aria-label": title, autocomplete: "off" });
+    const f = canSend ? h("form", {}, input, h("button", { type: "submit" }, t("send"))) : null;
+    if (f) f.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!input.value.trim() || !ws || ws.readyState !== 1) return;
+      ws.send(JSON.stringify({ type: "chat", text: input.value, channel }));
+      input.value = "";
+    });
+    return h("section", { class: "chat card" }, h("h3", {}, title), list, f);
+  }
+
+  function setupChats() {
+    chats.replaceChildren();
+    if (myColor) {
+      chats.append(chatPanel("players", t("players_chat"), true));
+      if (g.teams) chats.append(chatPanel("side", t("side_chat"), true));
+    } else {
+      chats.append(chatPanel("players", t("players_chat"), false));
+      chats.append(chatPanel("spectators", t("spectators_chat"), !!session.me));
+    }
+  }
+
+  function playerInfo(c) {
+    const p = c === "B" ? g.black : g.white;
+    const cap = c === "B" ? g.captures.black : g.captures.white;
+    const clock = g.clocks && (c === "B" ? g.clocks.black : g.clocks.white);
+    const shown = clock && clock.running && clock.main_ms !== null && g.phase === "playing"
+      ? { ...clock, main_ms: clock.main_ms - (performance.now() - received) } : clock;
+    info[c].replaceChildren(
+      h("span", { class: `dot ${c === "B" ? "black" : "white"}` }),
+      h("a", { href: `#/user/${encodeURIComponent(p.name)}`, class: "pname" }, `${p.name} (${p.rank})`),
+      h("span", { class: "caps" }, ` · ${t("captures")} ${cap}`),
+      h("div", { id: `clock-${c}` }, clockView(shown, g.clocks && g.clocks.time_control)));
+    info[c].classList.toggle("to-move", g.phase === "playing" && g.to_move === c);
+  }
+
+  function render() {
+    if (!g) return;
+    if (!board || board.size !== g.size) {
+      boardBox.replaceChildren();
+      board = new BoardView(boardBox, g.size, {
+        onPlay,
+        preview: () => (myColor && ((g.phase === "playing" && g.to_move === myColor) || resuming) ? myColor : null),
+        label: `${g.black.name} – ${g.white.name}`,
+      });
+    }
+    const last = [...g.moves].reverse().find((m) => true);
+    board.draw(g.board, {
+      last: last && last.move !== "pass" ? last.move.toUpperCase() : null,
+      numbers: moveNumbers(g.moves),
+      showNumbers,
+      marks: { dead: g.phase !== "playing" ? dead() : new Set(), illegal },
+    });
+    playerInfo("B");
+    playerInfo("W");
+    const mine = myColor && g.phase === "playing" && g.to_move === myColor;
+    const bits = [`${t("move")} ${g.move_count}`];
+    if (g.phase === "playing") bits.push(mine ? t("your_turn") : `${colorName(g.to_move)} ${t("to_move")}`);
+    if (last && last.move === "pass") bits.push(`${colorName(last.color)}: ${t("pass")}`);
+    if (!myColor) bits.push(t("spectators"));
+    status.textContent = bits.join(" · ");
+    status.dataset.moves = String(g.move_count);
+    passBtn.disabled = !mine;
+    resignBtn.disabled = !myColor || g.phase === "ended";
+    controls.hidden = false;
+    panel.replaceChildren();
+    if (g.phase === "suspended") {
+      const d = g.dead_stones;
+      const acc = [d.accepted.black ? t("black") : null, d.accepted.white ? t("white") : null].filter(Boolean);
+      panel.append(h("div", { class: "card dead-step", id: "dead-step" },
+        h("p", {}, t("suspended")),
+        h("p", { id: "proposal" }, d.proposal.length
+          ? `${acc.length ? t("proposal") : t("server_dead")}: ${d.proposal.join(" ")}`
+          : acc.length ? `${t("proposal")}: —` : t("server_proposal")),
+        acc.length ? h("p", {}, `${t("accepted_by")} ${acc.join(", ")}`) : null,
+        myColor ? h("div", { class: "controls" },
+          h("button", { id: "accept-dead", disabled: myColor === "B" ? d.accepted.black : d.accepted.white, onclick: async () => {
+            try { g = await api("POST", `/api/games/${gid}/dead/accept`, { dead: d.proposal }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }
+          } }, t("accept_dead")),
+          h("button", { id: "resume", onclick: () => { resuming = true; notice.textContent = t("resume_hint"); render(); } }, t("resume"))) : null));
+    }
+    if (g.phase === "ended" && g.result) {
+      const r = g.result;
+      panel.append(h("div", { class: "card", id: "result" },
+        h("p", {}, h("b", {}, `${t("game_over")}: ${r.result || ""}`), " ", t(`reason_${r.reason}`)),
+        h("p", {}, h("a", { href: `#/review/${gid}` }, t("review")))));
+    }
+    const cv = g.phase === "ended" ? countView(g) : null;
+    if (cv && !countBox.firstChild) countBox.replaceChildren(cv);
+    if (!cv) countBox.replaceChildren();
+  }
+
+  function setState(state) {
+    const first = !g;
+    g = state;
+    received = performance.now();
+    myColor = session.me ? (g.black.id === session.me.id ? "B" : g.white.id === session.me.id ? "W" : null) : null;
+    if (first) setupChats();
+    render();
+    perf.rendered[g.move_count] = perf.rendered[g.move_count] || now();
+    if (first && perf.boardReady === null) perf.boardReady = performance.now();
+  }
+
+  async function fetchState() {
+    try { setState(await api("GET", `/api/games/${gid}`)); } catch (x) { notice.textContent = x.message; }
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const q = session.me ? `?csrf=${encodeURIComponent(session.me.csrf)}` : "";
+    ws = new WebSocket(`${proto}://${location.host}/api/games/${gid}/ws${q}`);
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === "state") setState(m.game);
+      else if (m.type === "move") {
+        if (!g || m.number > g.move_count) fetchState();
+      } else if (m.type === "chat") {
+        const list = chatLists[m.channel] || chatLists.players;
+        if (list) {
+          list.append(h("li", {}, h("b", {}, `${m.from}: `), m.text));
+          list.scrollTop = list.scrollHeight;
+        }
+      } else if (m.type === "error") notice.textContent = reasonText(m);
+    };
+    ws.onclose = () => {
+      if (!closed) retry = setTimeout(connect, 1000);
+    };
+  }
+
+  if (early && early.id === gid) {
+    const pending = early.state;
+    early = null;
+    pending.then((st) => { if (st && !g && !closed) setState(st); });
+  }
+  connect();
+  const tick = setInterval(() => { if (g && g.phase === "playing") { playerInfo("B"); playerInfo("W"); } }, 250);
+  return () => {
+    closed = true;
+    clearInterval(tick);
+    clearTimeout(retry);
+    if (ws) ws.close();
+  };
+}
+
+// ---------------------------------------------------------------- a player's games
+
+async function userPage(name) {
+  const box = h("section", { class: "card" });
+  main.append(box);
+  try {
+    const u = await api("GET", `/api/users/${encodeURIComponent(name)}`);
+    box.append(h("h2", {}, `${u.name} (${u.rank})`), h("h3", {}, t("finished_games")),
+      h("ul", { class: "list", id: "finished" }, u.games.length ? u.games.map((x) => h("li", {},
+        `${colorName(x.color)} · ${x.opponent || "?"} · ${x.size}×${x.size} · ${x.result || ""} · ${x.ended_ms ? new Date(x.ended_ms).toLocaleString() : ""} `,
+        h("a", { href: `#/review/${x.id}` }, t("review")))) : h("li", {}, t("none"))));
+  } catch (x) { box.append(h("p", { class: "error" }, x.message)); }
+}
+
+// ---------------------------------------------------------------- stepping through a game
+
+/** A stepper over `positions` ({size, moves, boards}): board, slider, buttons, arrow keys. */
+function stepper(container, pos, { start = pos.boards.length - 1, marks = () => ({}) } = {}) {
+  let i = start;
+  const boardBox = h("div", { class: "board-box" });
+  const board = new BoardView(boardBox, pos.size, {});
+  const label = h("span", { id: "step-label", "aria-live": "polite" });
+  const slider = h("input", { type: "range", min: 0, max: pos.boards.length - 1, value: i, "aria-label": t("move"), oninput: (e) => go(Number(e.target.value)) });
+  const btn = (k, f) => h("button", { onclick: f }, t(k));
+  let numbers = false;
+  function go(n) {
+    i = Math.max(0, Math.min(pos.boards.length - 1, n));
+    slider.value = i;
+    const shown = pos.moves.slice(0, i);
+    const last = shown[shown.length - 1];
+    board.draw(pos.boards[i], { last: last && last.move !== "pass" ? last.move.toUpperCase() : null, numbers: moveNumbers(shown), showNumbers: numbers, marks: marks(i) });
+    label.textContent = `${t("move")} ${i} ${t("of")} ${pos.boards.length - 1}${last ? ` · ${colorName(last.color)} ${last.move}` : ""}`;
+  }
+  container.append(boardBox, h("div", { class: "controls" },
+    btn("first", () => go(0)), btn("prev", () => go(i - 1)), slider, btn("next", () => go(i + 1)), btn("last", () => go(pos.boards.length - 1)),
+    h("label", {}, h("input", { type: "checkbox", onchange: (e) => { numbers = e.target.checked; go(i); } }), t("numbers"))), label);
+  const keys = (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
+    if (e.key === "ArrowLeft") go(i - 1);
+    else if (e.key === "ArrowRight") go(i + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(pos.boards.length - 1);
+  };
+  document.addEventListener("keydown", keys);
+  go(i);
+  return { go, remove: () => document.removeEventListener("keydown", keys) };
+}
+
+async function reviewPage(id) {
+  const box = h("section", { class: "review" });
+  main.append(box);
+  try {
+    const [pos, g] = await Promise.all([api("GET", `/api/games/${id}/positions`), api("GET", `/api/games/${id}`)]);
+    box.append(h("h2", {}, `${t("review")}: ${g.black.name} – ${g.white.name} · ${g.result ? g.result.result : ""}`),
+      h("p", {}, h("a", { href: `/api/games/${id}/sgf`, download: `ingo-${id}.sgf` }, t("download"))));
+    const s = stepper(box, pos);
+    const cv = countView(g);
+    if (cv) main.append(cv);
+    return s.remove;
+  } catch (x) { box.append(h("p", { class: "error" }, x.message)); }
+}
+
+// ---------------------------------------------------------------- judging an uploaded SGF
+
+function judgePage() {
+  const out = h("div", { id: "judge-out", class: "two" });
+  const err = errorBox();
+  const file = h("input", { type: "file", accept: ".sgf,application/x-go-sgf,text/plain", id: "sgf-file" });
+  const text = h("textarea", { id: "sgf-text", rows: 6, placeholder: "(;GM[1]SZ[19]RU[GOE]…)" });
+  file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
+  let stop = null;
+  const form = h("form", { class: "card" }, h("h2", {}, t("judge")), h("p", {}, t("judge_intro")), file, text,
+    h("button", { type: "submit", id: "judge-run" }, t("judge_run")), err);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    out.replaceChildren();
+    if (stop) stop();
+    try {
+      const r = await api("POST", "/api/judge", { sgf: text.value });
+      const pos = { size: r.size, moves: r.moves, boards: r.boards };
+      const left = h("div"), right = h("div");
+      out.append(left, right);
+      if (r.illegal) {
+        const il = r.illegal;
+        right.append(h("p", { class: "error", id: "judge-illegal" },
+          `${t("illegal_at")} ${il.number}: ${colorName(il.color)} ${il.move} — `, reasonText(il)));
+        stop = stepper(left, pos, { start: pos.boards.length - 1, marks: (i) => (i === pos.boards.length - 1 ? { illegal: il.move.toUpperCase() } : {}) }).remove;
+      } else {
+        right.append(h("p", { id: "judge-legal" }, t("all_legal")));
+        stop = stepper(left, pos).remove;
+      }
+      if (r.score) {
+        const s = r.score;
+        right.append(h("p", { id: "judge-score" }, `${t("count")}: ${s.result} (${t("margin")} ${Math.abs(s.margin)})`));
+      }
+      if (r.count_svg) right.append(h("img", { class: "count-svg", alt: t("count"), src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(r.count_svg)}` }));
+    } catch (x) { err.textContent = x.message; }
+  });
+  main.append(form, out);
+  return () => stop && stop();
+}
+
+// ---------------------------------------------------------------- start
+
+document.getElementById("lang").addEventListener("change", (e) => { setLang(e.target.value); route(); });
+window.addEventListener("hashchange", route);
+(async () => {
+  try { session.me = await api("GET", "/api/me"); } catch { session.me = null; }
+  perf.me = performance.now();
+  route();
+})();

@@ -1,0 +1,105 @@
+// English and traditional Chinese, with the rule text's own terms (應氏計點制規則, 2001).
+
+const en = {
+  title: "ingo — Go under Ing's rules",
+  lobby: "Lobby", judge: "Judge an SGF", login: "Log in", register: "Register", logout: "Log out",
+  name: "Name", password: "Password", rank: "Rank (e.g. 1d 段, 5k 級, 3p 品)",
+  open_challenges: "Open challenges", new_challenge: "New challenge", live_games: "Games in progress",
+  size: "Board size", handicap: "Colours", nigiri: "Even game, colours by nigiri",
+  by_ranks: "Handicap from the two ranks (§6)", time_control: "Time control",
+  opponent: "Opponent (optional: only this player may accept)", anyone: "anyone",
+  builtin: "the built-in player", play_bot: "Play the built-in player", strength: "Strength",
+  weak: "weak (100 playouts a move)", medium: "medium (1,000 playouts)", strong: "strong (10,000 playouts)",
+  your_color: "Your colour", create: "Challenge", accept: "Accept", cancel: "Cancel",
+  watch: "Watch", none: "None.", waiting: "Waiting for an opponent…",
+  black: "Black", white: "White", to_move: "to move", your_turn: "Your turn",
+  pass: "Pass (虛手)", resign: "Resign", numbers: "Move numbers", download: "Download SGF",
+  captures: "captures", basic: "Basic time", overtime: "Overtime", penalty: "penalty points",
+  periods: "periods", lost_on_time: "lost on time",
+  players_chat: "Players' chat", spectators_chat: "Spectators' chat", side_chat: "Our side's chat",
+  send: "Send", move: "Move", of: "of",
+  keys: "Keyboard: Tab to the board, arrows to choose a point, Enter to play or mark.",
+  suspended: "Play is suspended after two passes (著手休止). Mark the dead stones: a click marks or frees a whole string. Accept the proposal, or resume play to settle it on the board.",
+  server_proposal: "The server's proposal: every stone alive; mark what is dead.",
+  server_dead: "The server's proposal (its judgement of the end of the game), dead stones",
+  proposal: "Proposed dead stones", accepted_by: "accepted by", accept_dead: "Accept these dead stones",
+  resume: "Resume play", resume_hint: "Resuming: your next click plays a stone.",
+  result: "Result", count: "The count (填滿計點)", area: "Area", stones_w: "stones", spaces: "spaces",
+  shared: "Shared points (分空)", fill: "Each side fills its area from", spaces_left: "spaces left (勝空)",
+  stones_left: "stones left (負子)", compensation: "Compensation stones to White (還子)", komi: "komi",
+  left_after: "Left after filling", filled_exactly: "filled exactly", net: "After the exchanges",
+  penalty_stones: "Penalty stones (罰子)", margin: "Margin (差值)", points: "points",
+  finished_games: "Finished games", review: "Review", first: "First", prev: "Back", next: "Forward", last: "Last",
+  judge_intro: "Upload an SGF record: the server replays it under its rules (Ing's by default) and shows the first illegal move with its reason, or the count.",
+  judge_run: "Judge", all_legal: "Every move is legal.", illegal_at: "Illegal move",
+  game_over: "The game is over", reason_resignation: "by resignation", reason_time: "on time",
+  reason_agreement: "counted after agreement on dead stones", reason_passes: "counted after four passes",
+  spectators: "You are watching this game.", not_logged: "Log in to play; anyone may watch.",
+  reasons: {},
+};
+
+const zh = {
+  title: "ingo — 應氏計點制對局",
+  lobby: "對局室", judge: "判定棋譜", login: "登入", register: "註冊", logout: "登出",
+  name: "名稱", password: "密碼", rank: "段位（例：1d 段、5k 級、3p 品）",
+  open_challenges: "待應戰的挑戰", new_challenge: "發起挑戰", live_games: "進行中的對局",
+  size: "枰道", handicap: "執色", nigiri: "分先，猜先定黑白", by_ranks: "依段位讓手（第六條）",
+  time_control: "時限", opponent: "對手（可留空；填名稱則僅此人可應戰）", anyone: "任何人",
+  builtin: "內建棋手", play_bot: "與內建棋手對局", strength: "棋力",
+  weak: "弱（每手 100 次模擬）", medium: "中（1,000 次）", strong: "強（10,000 次）", your_color: "你執", create: "挑戰", accept: "應戰", cancel: "取消", watch: "觀戰", none: "無。",
+  waiting: "等待對手應戰…", black: "黑", white: "白", to_move: "著手", your_turn: "輪到你著手",
+  pass: "虛手", resign: "認輸", numbers: "手數", download: "下載棋譜 (SGF)", captures: "提子",
+  basic: "基時", overtime: "延時", penalty: "罰點", periods: "次", lost_on_time: "逾時裁定敗",
+  players_chat: "對局者交談", spectators_chat: "觀戰者交談", side_chat: "本方商談",
+  send: "送出", move: "第", of: "手，共",
+  keys: "鍵盤：Tab 移至棋枰，方向鍵選點，Enter 著子或標示。",
+  suspended: "雙方各一虛手，著手休止。請標示死子：點一子即標示或取消整塊棋。同意提案，或恢復著手以實戰證明死活。",
+  server_proposal: "伺服器的提案：全部為活子；請標示死子。",
+  server_dead: "伺服器的提案（終局判斷）死子",
+  proposal: "提議的死子", accepted_by: "已同意：", accept_dead: "同意此死子",
+  resume: "恢復著手", resume_hint: "恢復著手：下一次點擊即著子。",
+  result: "結果", count: "填滿計點", area: "域點", stones_w: "子", spaces: "空",
+  shared: "分空", fill: "雙方各以此數之子填滿：", spaces_left: "勝空", stones_left: "負子",
+  compensation: "還子（黑還白）", komi: "還點", left_after: "填滿後所餘", filled_exactly: "恰好填滿", net: "還子、罰子後", penalty_stones: "罰子", margin: "差值", points: "點",
+  finished_games: "已終局的對局", review: "覆盤", first: "首手", prev: "上一手", next: "下一手", last: "末手",
+  judge_intro: "上傳 SGF 棋譜：伺服器依規則（預設應氏規則）重播，指出第一個不合規則的著手及其理由，或計點結果。",
+  judge_run: "判定", all_legal: "全部著手皆合規則。", illegal_at: "不合規則的著手",
+  game_over: "對局終了", reason_resignation: "認輸", reason_time: "逾時裁定敗",
+  reason_agreement: "死子協議後填滿計點", reason_passes: "雙方各二虛手，著手終了後計點",
+  spectators: "你正在觀戰。", not_logged: "登入後即可對局；任何人皆可觀戰。",
+  reasons: {
+    "hot-stone": "此子為熱子：凡提取熱子必須間隔一實手或虛手。先在別處著一手（或虛手）後即可提回。",
+    "double-hot": "雙熱子（長生）：先提者不得再提，以免循環；請著他處或虛手。",
+    "twin-hot": "孿熱子：此時不得提取循環中的另一劫；請著他處或虛手。",
+    "disturbing": "攪：第一次循環後，攪局方不得再提而重複局面。",
+    "cycle": "此著將重複已完成的循環，應氏規則禁止。",
+    "superko": "此著將重複先前的局面。",
+    occupied: "此點已有棋子。", "off-board": "此點不在棋枰上。",
+    suicide: "單子不得自盡（顆子自盡禁止）；只有多子之塊可以自殺。",
+    "out-of-turn": "尚未輪到你著手。", "game-over": "對局已終了。",
+  },
+};
+
+const tables = { en, zh };
+let lang = localStorage.getItem("ingo-lang") || (navigator.language.startsWith("zh") ? "zh" : "en");
+
+export function getLang() { return lang; }
+
+export function setLang(l) {
+  lang = tables[l] ? l : "en";
+  localStorage.setItem("ingo-lang", lang);
+  document.documentElement.lang = lang === "zh" ? "zh-Hant" : "en";
+}
+
+/** The text of `key` in the current language. */
+export function t(key) {
+  const v = tables[lang][key];
+  return v === undefined ? en[key] ?? key : v;
+}
+
+/** A refusal in words: the server's sentence, or the Chinese one for its reason code. */
+export function reasonText(err) {
+  return (lang === "zh" && zh.reasons[err.reason]) || err.message || err.reason;
+}
+
+setLang(lang);

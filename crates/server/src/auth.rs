@@ -1,0 +1,324 @@
+//! Accounts and sessions: register, log in, log out, who am I, profiles.
+//!
+//! Passwords are hashed with argon2id. A session is a random token in an `HttpOnly`,
+//! `SameSite=Strict` cookie; the database keeps only its SHA-256. Every request that changes
+//! state must also carry the session's CSRF token in the `X-CSRF-Token` header (the token is
+//! answered by log-in and by `GET /api/me`, which another site's page cannot read). Failed
+//! log-ins are limited per name and per address.
+
+use std::net::SocketAddr;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
+use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use ingo_store::server::{self as db, UserRow};
+use ingo_store::{new_id, now_ms};
+use serde::Deserialize;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::{ApiError, AppState};
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "ingo_session";
+/// The header that carries the CSRF token.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The routes of this module.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+        .route("/api/users/{name}", get(profile))
+}
+
+/// The logged-in user of a request. Extracting it checks the session cookie and, for a method
+/// that changes state, the CSRF header.
+#[derive(Clone, Debug)]
+pub struct User {
+    /// The account.
+    pub user: UserRow,
+    /// The session's CSRF token.
+    pub csrf: String,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn random_token() -> Result<String, ApiError> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+    Ok(hex(&b))
+}
+
+fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The session token in a request's cookies.
+pub fn session_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == SESSION_COOKIE)
+        .map(|(_, v)| v.to_owned())
+}
+
+/// The user of a session token, if it is valid.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn user_of_token(state: &AppState, token: &str) -> Result<Option<User>, ApiError> {
+    Ok(db::session(&state.store, &token_hash(token), now_ms())
+        .await?
+        .map(|(user, csrf)| User { user, csrf }))
+}
+
+impl FromRequestParts<AppState> for User {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<User, ApiError> {
+        let token = session_token(&parts.headers).ok_or_else(ApiError::unauthorized)?;
+        let user = user_of_token(state, &token)
+            .await?
+            .ok_or_else(ApiError::unauthorized)?;
+        let safe = matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
+        if !safe {
+            let sent = parts
+                .headers
+                .get(CSRF_HEADER)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            if !constant_time_eq(sent.as_bytes(), user.csrf.as_bytes()) {
+                return Err(ApiError::forbidden(
+                    "csrf",
+                    "This request lacks the session's CSRF token (header X-CSRF-Token).",
+                ));
+            }
+        }
+        Ok(user)
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[derive(Deserialize)]
+struct Register {
+    name: String,
+    password: String,
+    #[serde(default = "default_rank")]
+    rank: String,
+}
+
+fn default_rank() -> String {
+    "級外".into()
+}
+
+#[derive(Deserialize)]
+struct Login {
+    name: String,
+    password: String,
+}
+
+fn hash_password(password: &str) -> Result<String, ApiError> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::internal(e.to_string()))?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
+fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
+}
+
+fn valid_name(name: &str) -> bool {
+    let n = name.chars().count();
+    (1..=32).contains(&n)
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Opens a session for `user` and answers it with its cookie.
+async fn start_session(
+    state: &AppState,
+    user: &UserRow,
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    let token = random_token()?;
+    let csrf = random_token()?;
+    let now = now_ms();
+    db::create_session(
+        &state.store,
+        &token_hash(&token),
+        user.id,
+        &csrf,
+        now,
+        now + state.config.session_ms,
+    )
+    .await?;
+    let cookie = format!(
+        "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}{}",
+        state.config.session_ms / 1000,
+        if state.config.secure_cookies {
+            "; Secure"
+        } else {
+            ""
+        }
+    );
+    let mut resp = (
+        status,
+        Json(json!({"id": user.id, "name": user.name, "rank": user.rank, "csrf": csrf})),
+    )
+        .into_response();
+    resp.headers_mut().insert(
+        SET_COOKIE,
+        HeaderValue::from_str(&cookie).map_err(|e| ApiError::internal(e.to_string()))?,
+    );
+    Ok(resp)
+}
+
+async fn register(
+    State(state): State<AppState>,
+    Json(req): Json<Register>,
+) -> Result<Response, ApiError> {
+    if !valid_name(&req.name) || req.name.starts_with(crate::bot::BOT_PREFIX) {
+        return Err(ApiError::unprocessable(
+            "bad-name",
+            "A name has 1 to 32 letters, digits, '_' or '-'.",
+        ));
+    }
+    if req.password.chars().count() < 8 {
+        return Err(ApiError::unprocessable(
+            "weak-password",
+            "A password has at least 8 characters.",
+        ));
+    }
+    let rank: ingo_competition::Rank = req.rank.parse().map_err(|_| {
+        ApiError::unprocessable(
+            "bad-rank",
+            format!(
+                "{:?} is not a rank: write 3p (品), 5d (段), 2k (級) or 級外.",
+                req.rank
+            ),
+        )
+    })?;
+    let user = UserRow {
+        id: new_id(),
+        name: req.name,
+        password_hash: hash_password(&req.password)?,
+        rank: rank.to_string(),
+        created_ms: now_ms(),
+    };
+    if !db::create_user(&state.store, &user).await? {
+        return Err(ApiError::conflict("name-taken", "That name is taken."));
+    }
+    start_session(&state, &user, StatusCode::CREATED).await
+}
+
+async fn login(
+    State(state): State<AppState>,
+    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Json(req): Json<Login>,
+) -> Result<Response, ApiError> {
+    let mut keys = vec![format!("name:{}", req.name)];
+    if let Some(Extension(ConnectInfo(a))) = addr {
+        keys.push(format!("ip:{}", a.ip()));
+    }
+    let now = now_ms();
+    if state.login_limited(&keys, now, false) {
+        return Err(ApiError::too_many(
+            "Too many failed log-ins; wait a minute before trying again.",
+        ));
+    }
+    let user = db::user_by_name(&state.store, &req.name).await?;
+    match user {
+        Some(u) if verify_password(&req.password, &u.password_hash) => {
+            start_session(&state, &u, StatusCode::OK).await
+        }
+        _ => {
+            state.login_limited(&keys, now, true);
+            Err(ApiError::new_unauthorized_credentials())
+        }
+    }
+}
+
+impl ApiError {
+    fn new_unauthorized_credentials() -> ApiError {
+        ApiError {
+            status: StatusCode::UNAUTHORIZED,
+            reason: "bad-credentials",
+            message: "Wrong name or password.".into(),
+        }
+    }
+}
+
+async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    _user: User,
+) -> Result<Response, ApiError> {
+    if let Some(token) = session_token(&headers) {
+        db::delete_session(&state.store, &token_hash(&token)).await?;
+    }
+    let mut resp = StatusCode::NO_CONTENT.into_response();
+    resp.headers_mut().insert(
+        SET_COOKIE,
+        HeaderValue::from_static("ingo_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"),
+    );
+    Ok(resp)
+}
+
+async fn me(user: User) -> Json<serde_json::Value> {
+    Json(json!({
+        "id": user.user.id, "name": user.user.name, "rank": user.user.rank, "csrf": user.csrf,
+    }))
+}
+
+async fn profile(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let u = db::user_by_name(&state.store, &name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("user"))?;
+    let games = db::finished_games_of(&state.store, u.id, 200).await?;
+    let mut list = Vec::new();
+    for g in games {
+        let opponent_id = if g.black == u.id { g.white } else { g.black };
+        let opponent = db::user_by_id(&state.store, opponent_id).await?;
+        list.push(json!({
+            "id": g.id,
+            "color": if g.black == u.id { "B" } else { "W" },
+            "opponent": opponent.map(|o| o.name),
+            "size": g.size,
+            "result": g.state.result,
+            "reason": g.state.end_reason,
+            "ended_ms": g.state.ended_ms,
+        }));
+    }
+    Ok(Json(
+        json!({"id": u.id, "name": u.name, "rank": u.rank, "games": list}),
+    ))
+}

@@ -1,0 +1,104 @@
+//! [`ApiError`]: every refusal as an HTTP status and `{"reason": code, "message": sentence}`.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+/// An error answered to a client. Storage and internal errors are logged on the server and
+/// answered as a bare 500, without details.
+#[derive(Debug, thiserror::Error)]
+#[error("{status} {reason}: {message}")]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// A stable code (`hot-stone`, `not-a-player`, `csrf`…).
+    pub reason: &'static str,
+    /// A sentence for a person.
+    pub message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            reason,
+            message: message.into(),
+        }
+    }
+
+    /// 400: the request is malformed.
+    pub fn bad_request(reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, reason, message)
+    }
+
+    /// 401: no valid session.
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "not-logged-in", "Log in first.")
+    }
+
+    /// 403: the user may not do this.
+    pub fn forbidden(reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, reason, message)
+    }
+
+    /// 404.
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            format!("No such {what}."),
+        )
+    }
+
+    /// 409: the request does not fit the current state.
+    pub fn conflict(reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, reason, message)
+    }
+
+    /// 422: well-formed but refused (an illegal move, a bad value).
+    pub fn unprocessable(reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason, message)
+    }
+
+    /// 429: too many attempts.
+    pub fn too_many(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message)
+    }
+
+    /// A refusal by the rules with the given status (409 or 422).
+    pub fn rule(status: u16, reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(
+            StatusCode::from_u16(status).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
+            reason,
+            message,
+        )
+    }
+
+    /// 500, with the detail kept for the server's log only.
+    pub fn internal(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", detail)
+    }
+}
+
+impl From<ingo_store::StoreError> for ApiError {
+    fn from(e: ingo_store::StoreError) -> ApiError {
+        ApiError::internal(e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            eprintln!("ingo serve: internal error: {}", self.message);
+            "Something went wrong on the server; nothing was changed.".to_owned()
+        } else {
+            self.message
+        };
+        (
+            self.status,
+            Json(json!({"reason": self.reason, "message": message})),
+        )
+            .into_response()
+    }
+}

@@ -1,0 +1,674 @@
+//! A game as the server keeps it: an [`ingo_front::Table`] (rules through `Game::play_as`,
+//! the only legality authority; handicap passes; the Ing clock fed the server's own times;
+//! phases; the dead-stone step; results and count) plus the stored rows and the players.
+//!
+//! This is the one module that holds game state: the routes only call [`LiveGame`].
+//!
+//! **Clock policy.** The clock is the server's wall clock: a move's time is the time its
+//! transaction was made, and a player's thinking time runs from the previous move's. A
+//! restarted server (after a crash or a `kill -9`) rebuilds both clocks from the committed
+//! moves' times, so the time the server was down is charged to the player who was to move,
+//! exactly as if it had stayed up; if that player's time ran out meanwhile, the game is lost on
+//! time as soon as the server is back. This keeps several servers on one database agreeing on
+//! one clock without talking to each other. While play is suspended (two passes) neither clock
+//! runs; a move that resumes play is charged nothing for the suspension.
+
+use std::time::Duration;
+
+use ingo_clock::TimeControl;
+use ingo_front::{Settings, Table, TableError};
+use ingo_rules::{ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules};
+use ingo_store::server::{GameRow, GameState, MoveRow};
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+
+/// A user as a game shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// User id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Declared rank.
+    pub rank: String,
+}
+
+/// A game in memory.
+#[derive(Debug)]
+pub struct LiveGame {
+    /// The stored row, its state kept current.
+    pub row: GameRow,
+    /// The game: rules, clock (in time since `row.started_ms`), phases, dead stones, count.
+    pub table: Table,
+    /// Every move, as stored.
+    pub moves: Vec<MoveRow>,
+    /// The players.
+    pub players: ByColor<Player>,
+}
+
+/// The sentence that explains a refusal to a player (the engine front's, so that GTP and the
+/// server say the same).
+pub fn reason_message(kind: PlayErrorKind) -> &'static str {
+    match kind {
+        PlayErrorKind::OutOfTurn => "It is not your turn.",
+        PlayErrorKind::GameOver => "The game is over.",
+        other => ingo_front::explain(other),
+    }
+}
+
+/// The dead stones the server proposes when play is suspended: the referee-grade judgement
+/// of `ingo_player::endgame` (proof of life first, then playouts under the game's own rules;
+/// deterministic). The players accept it, mark other stones, or resume play to prove life and
+/// death on the board.
+pub fn propose_dead(game: &Game) -> Vec<Point> {
+    ingo_player::endgame::judge_end(game, &ingo_player::endgame::EndgameConfig::default()).dead
+}
+
+fn side(c: Color) -> Color {
+    c
+}
+
+/// A table's refusal as the API answers it.
+fn table_error(e: TableError) -> ApiError {
+    match e {
+        TableError::Illegal(p) => {
+            let status = match p.kind {
+                PlayErrorKind::OutOfTurn | PlayErrorKind::GameOver => 409,
+                _ => 422,
+            };
+            ApiError::rule(status, p.kind.code(), reason_message(p.kind))
+        }
+        TableError::LostOnTime(_) => ApiError::conflict(
+            "lost-on-time",
+            "Your time ran out before this move: the game is lost on time (逾時裁定敗).",
+        ),
+        TableError::Game(ingo_rules::GameError::NotSuspended) => ApiError::conflict(
+            "not-suspended",
+            "Dead stones are marked only while play is suspended, after two passes.",
+        ),
+        TableError::Game(ingo_rules::GameError::AlreadyEnded) => {
+            ApiError::conflict("game-over", reason_message(PlayErrorKind::GameOver))
+        }
+        TableError::Game(ingo_rules::GameError::NoStone(_)) => {
+            ApiError::unprocessable("no-stone", "There is no stone on a point marked dead.")
+        }
+        other => ApiError::internal(other.to_string()),
+    }
+}
+
+fn color_letter(c: Color) -> String {
+    c.letter().to_string()
+}
+
+fn parse_color(s: &str) -> Result<Color, ApiError> {
+    match s {
+        "B" => Ok(Color::Black),
+        "W" => Ok(Color::White),
+        _ => Err(ApiError::internal(format!("stored colour {s:?}"))),
+    }
+}
+
+/// The rules of a stored game: the preset with the stored komi.
+pub fn rules_of(preset: &str, komi_halves: i64) -> Result<Rules, ApiError> {
+    let p: Preset = preset
+        .parse()
+        .map_err(|e: ingo_rules::ParsePresetError| ApiError::internal(e.to_string()))?;
+    let mut rules = p.rules();
+    rules.komi = ingo_rules::Komi(komi_halves as i32);
+    Ok(rules)
+}
+
+fn points_text(points: &[Point], size: usize) -> String {
+    points
+        .iter()
+        .map(|p| p.to_gtp(size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn parse_points(text: &str, size: usize) -> Result<Vec<Point>, ApiError> {
+    text.split_whitespace()
+        .map(|s| {
+            Point::from_gtp(s, size, size)
+                .map_err(|_| ApiError::unprocessable("bad-point", format!("{s:?} is not a point")))
+        })
+        .collect()
+}
+
+/// What a move request did.
+#[derive(Debug)]
+pub struct Applied {
+    /// The new rows to commit (the move, and any handicap passes the server made for White).
+    pub new_moves: Vec<MoveRow>,
+}
+
+impl LiveGame {
+    /// A new game at its start, Black's clock running from `row.started_ms`.
+    ///
+    /// # Errors
+    /// When the stored settings are not a game (bad size, preset or time control).
+    pub fn new(row: GameRow, players: ByColor<Player>) -> Result<LiveGame, ApiError> {
+        LiveGame::replay(row, Vec::new(), players)
+    }
+
+    /// Rebuilds a game from its stored row and moves: the table replays every move at its
+    /// time (see the module's clock policy), then the stored ending or dead-stone step.
+    ///
+    /// # Errors
+    /// When the stored game cannot be replayed (a broken invariant: moves are stored only after
+    /// the rules accepted them).
+    pub fn replay(
+        row: GameRow,
+        moves: Vec<MoveRow>,
+        players: ByColor<Player>,
+    ) -> Result<LiveGame, ApiError> {
+        let size = row.size as usize;
+        let tc: TimeControl = row
+            .time_control
+            .parse()
+            .map_err(|e| ApiError::internal(format!("time control: {e}")))?;
+        let settings = Settings {
+            size,
+            rules: rules_of(&row.preset, row.komi_halves)?,
+            handicap_passes: row.handicap_passes as u8,
+            time_control: Some(tc),
+        };
+        let mut table = Table::new(settings).map_err(|e| ApiError::internal(e.to_string()))?;
+        table
+            .start_clock(Duration::ZERO)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let mut live = LiveGame {
+            row,
+            table,
+            moves: Vec::new(),
+            players,
+        };
+        for m in moves {
+            let color = parse_color(&m.color)?;
+            let mv = Move::from_gtp(&m.mv, size, size)
+                .map_err(|e| ApiError::internal(format!("stored move: {e}")))?;
+            let t = live.clock_time(m.at_ms).max(live.clock_last());
+            live.table.play(color, mv, Some(t)).map_err(|e| {
+                ApiError::internal(format!(
+                    "stored move {} does not replay: {e}",
+                    m.move_number
+                ))
+            })?;
+            live.moves.push(m);
+        }
+        live.restore_state()?;
+        Ok(live)
+    }
+
+    /// Re-applies what is stored besides the moves: an ending that is not a move
+    /// (resignation, time, agreement), or the dead stones proposed during a suspension.
+    fn restore_state(&mut self) -> Result<(), ApiError> {
+        let s = self.row.state.clone();
+        let size = self.size();
+        if self.table.phase() == Phase::Suspended && s.status == "suspended" {
+            let dead = parse_points(&s.dead_proposal, size)?;
+            self.table
+                .propose_dead(None, &dead)
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            for (c, yes) in [
+                (Color::Black, s.accepted_black),
+                (Color::White, s.accepted_white),
+            ] {
+                if yes {
+                    self.table
+                        .accept_dead(c)
+                        .map_err(|e| ApiError::internal(e.to_string()))?;
+                }
+            }
+            return Ok(());
+        }
+        if s.status != "ended" || self.table.phase() == Phase::Ended {
+            return Ok(());
+        }
+        let loser = match s.result.as_deref().and_then(|r| r.chars().next()) {
+            Some('B') => Some(Color::White),
+            Some('W') => Some(Color::Black),
+            _ => None,
+        };
+        let end = match (s.end_reason.as_deref(), loser) {
+            (Some("resignation"), Some(c)) => self.table.resign(c),
+            (Some("time"), Some(c)) => {
+                let at = s.ended_ms.map_or(self.clock_last(), |ms| {
+                    self.clock_time(ms).max(self.clock_last())
+                });
+                match self.table.check_time(at) {
+                    Ok(Some(_)) => Ok(()),
+                    _ => self.table.lose_on_time(c),
+                }
+            }
+            (Some("agreement"), _) => {
+                let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
+                self.table.agree_dead(&dead)
+            }
+            _ => {
+                return Err(ApiError::internal(format!(
+                    "stored end {:?} {:?} does not replay",
+                    s.end_reason, s.result
+                )))
+            }
+        };
+        end.map_err(|e| ApiError::internal(format!("stored end does not replay: {e}")))
+    }
+
+    /// The rules' game.
+    pub fn game(&self) -> &Game {
+        self.table.game()
+    }
+
+    /// Board size.
+    pub fn size(&self) -> usize {
+        self.row.size as usize
+    }
+
+    /// The clock's time for a wall time in ms.
+    pub fn clock_time(&self, at_ms: i64) -> Duration {
+        Duration::from_millis((at_ms - self.row.started_ms).max(0) as u64)
+    }
+
+    fn clock_last(&self) -> Duration {
+        self.moves
+            .last()
+            .map_or(Duration::ZERO, |m| self.clock_time(m.at_ms))
+    }
+
+    fn now(&self, now_ms: i64) -> Duration {
+        self.clock_time(now_ms).max(self.clock_last())
+    }
+
+    /// The colour `user_id` plays, if any.
+    pub fn color_of(&self, user_id: i64) -> Option<Color> {
+        if self.players.black.id == user_id {
+            Some(Color::Black)
+        } else if self.players.white.id == user_id {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    fn penalty_points(&self, c: Color) -> u32 {
+        self.table
+            .clock()
+            .map_or(0, |clock| clock.penalty_points(side(c)))
+    }
+
+    /// Whether the player to move has run out of time at wall time `now_ms`; records the loss.
+    /// Returns the loser.
+    pub fn check_time(&mut self, now_ms: i64) -> Option<Color> {
+        if self.table.phase() == Phase::Ended {
+            return None;
+        }
+        let loser = self.table.check_time(self.now(now_ms)).ok().flatten()?;
+        self.finish(now_ms);
+        Some(loser)
+    }
+
+    /// The wall time (ms) at which the running clock falls, if one runs.
+    pub fn deadline_ms(&self) -> Option<i64> {
+        let clock = self.table.clock()?;
+        let d = clock.deadline(clock.running()?)?;
+        Some(self.row.started_ms + d.as_millis() as i64 + 1)
+    }
+
+    /// A move by `user_id` at wall time `now_ms`. `number`, when given, is the number the
+    /// client believes the move gets: a stale one is refused, so a retried request is not
+    /// applied twice.
+    ///
+    /// # Errors
+    /// 403 when the user does not play here; 409 out of turn, after the game's end, on a stale
+    /// move number or a loss on time (the game has then ended: commit it); 422 with the rules'
+    /// reason for an illegal move.
+    pub fn play(
+        &mut self,
+        user_id: i64,
+        mv_text: &str,
+        number: Option<i64>,
+        now_ms: i64,
+    ) -> Result<Applied, ApiError> {
+        let color = self
+            .color_of(user_id)
+            .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
+        let size = self.size();
+        let mv = Move::from_gtp(mv_text.trim(), size, size).map_err(|_| {
+            ApiError::unprocessable(
+                "bad-move",
+                format!("{mv_text:?} is not a point of this {size}×{size} board or \"pass\"."),
+            )
+        })?;
+        if self.table.phase() == Phase::Ended {
+            return Err(ApiError::conflict(
+                "game-over",
+                reason_message(PlayErrorKind::GameOver),
+            ));
+        }
+        if let Some(n) = number {
+            let next = self.moves.len() as i64 + 1;
+            if n != next {
+                return Err(ApiError::conflict(
+                    "stale-move-number",
+                    format!("This game's next move is number {next}, not {n}."),
+                ));
+            }
+        }
+        if self.table.to_move() != color {
+            return Err(ApiError::conflict(
+                "out-of-turn",
+                reason_message(PlayErrorKind::OutOfTurn),
+            ));
+        }
+        let was_suspended = self.table.phase() == Phase::Suspended;
+        let t = self.now(now_ms);
+        if let Err(e) = self.table.play(color, mv, Some(t)) {
+            if self.table.phase() == Phase::Ended {
+                // Lost on time before the move: the ending is the caller's to commit.
+                self.finish(now_ms);
+            }
+            return Err(table_error(e));
+        }
+        let mut new_moves = vec![self.push_move(color, mv, now_ms)];
+        // White's handicap passes ("N先減1即為所讓手數") are made by the server at once.
+        while self.table.handicap_pass_due() {
+            match self.table.pass_handicap_if_due(Some(t)) {
+                Ok(true) => new_moves.push(self.push_move(Color::White, Move::Pass, now_ms)),
+                _ => break,
+            }
+        }
+        self.sync_penalties();
+        match self.table.phase() {
+            Phase::Playing => {
+                self.row.state.status = "playing".into();
+                if was_suspended {
+                    self.row.state.dead_proposal.clear();
+                    self.row.state.accepted_black = false;
+                    self.row.state.accepted_white = false;
+                }
+            }
+            Phase::Suspended => {
+                self.row.state.status = "suspended".into();
+                let proposal = propose_dead(self.table.game());
+                self.table
+                    .propose_dead(None, &proposal)
+                    .map_err(table_error)?;
+                self.row.state.dead_proposal = points_text(&proposal, size);
+                self.row.state.accepted_black = false;
+                self.row.state.accepted_white = false;
+            }
+            Phase::Ended => self.finish(now_ms),
+        }
+        Ok(Applied { new_moves })
+    }
+
+    fn sync_penalties(&mut self) {
+        self.row.state.penalty_black = i64::from(self.penalty_points(Color::Black));
+        self.row.state.penalty_white = i64::from(self.penalty_points(Color::White));
+    }
+
+    fn push_move(&mut self, color: Color, mv: Move, at_ms: i64) -> MoveRow {
+        let row = MoveRow {
+            move_number: self.moves.len() as i64 + 1,
+            color: color_letter(color),
+            mv: mv.to_gtp(self.size()),
+            at_ms,
+        };
+        self.moves.push(row.clone());
+        row
+    }
+
+    /// Writes the ending into the row state.
+    fn finish(&mut self, now_ms: i64) {
+        self.sync_penalties();
+        let size = self.size();
+        let score = self.table.score().map(|s| s.result_string());
+        let s = &mut self.row.state;
+        s.status = "ended".into();
+        s.ended_ms = Some(now_ms);
+        let (reason, result) = match self.table.game().end() {
+            Some(GameEnd::Passes) => ("passes", score),
+            Some(GameEnd::Agreement(dead)) => {
+                s.dead = Some(points_text(dead, size));
+                ("agreement", score)
+            }
+            Some(GameEnd::Resignation(c)) => {
+                ("resignation", Some(format!("{}+R", c.opponent().letter())))
+            }
+            Some(GameEnd::Time(c)) => ("time", Some(format!("{}+T", c.opponent().letter()))),
+            Some(GameEnd::Forfeit(c, _)) => {
+                ("forfeit", Some(format!("{}+F", c.opponent().letter())))
+            }
+            None => ("", None),
+        };
+        s.end_reason = Some(reason.to_owned());
+        s.result = result;
+    }
+
+    /// `user_id` resigns.
+    ///
+    /// # Errors
+    /// 403 for a non-player, 409 after the end.
+    pub fn resign(&mut self, user_id: i64, now_ms: i64) -> Result<(), ApiError> {
+        let color = self
+            .color_of(user_id)
+            .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
+        if self.check_time(now_ms).is_some() {
+            return Ok(());
+        }
+        self.table.resign(color).map_err(table_error)?;
+        self.finish(now_ms);
+        Ok(())
+    }
+
+    fn suspended_player(&self, user_id: i64) -> Result<Color, ApiError> {
+        let color = self
+            .color_of(user_id)
+            .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
+        if self.table.phase() != Phase::Suspended {
+            return Err(table_error(TableError::Game(
+                ingo_rules::GameError::NotSuspended,
+            )));
+        }
+        Ok(color)
+    }
+
+    /// `user_id` proposes the dead stones: every string touching one of `points`. The proposer
+    /// accepts their own proposal; the opponent has to accept it too.
+    ///
+    /// # Errors
+    /// 403 for a non-player, 409 when play is not suspended, 422 for a point without a stone.
+    pub fn propose(&mut self, user_id: i64, points: &[String]) -> Result<(), ApiError> {
+        let color = self.suspended_player(user_id)?;
+        let size = self.size();
+        let board = self.table.game().board();
+        let mut dead: Vec<Point> = Vec::new();
+        for text in points {
+            let p = Point::from_gtp(text.trim(), size, size).map_err(|_| {
+                ApiError::unprocessable("bad-point", format!("{text:?} is not a point"))
+            })?;
+            if board.color_at(p).is_none() {
+                return Err(ApiError::unprocessable(
+                    "no-stone",
+                    format!("There is no stone on {}.", p.to_gtp(size)),
+                ));
+            }
+            for s in board.string_stones(p) {
+                if !dead.contains(&s) {
+                    dead.push(s);
+                }
+            }
+        }
+        dead.sort_by_key(|p| (p.row(), p.col()));
+        self.table
+            .propose_dead(Some(color), &dead)
+            .map_err(table_error)?;
+        self.row.state.dead_proposal = points_text(&dead, size);
+        self.row.state.accepted_black = color == Color::Black;
+        self.row.state.accepted_white = color == Color::White;
+        Ok(())
+    }
+
+    /// `user_id` accepts the proposal, which must be the one they saw (`expected`); when both
+    /// have accepted, the game ends and is counted with those stones off the board.
+    ///
+    /// # Errors
+    /// 403 for a non-player, 409 when play is not suspended or the proposal changed.
+    pub fn accept(
+        &mut self,
+        user_id: i64,
+        expected: &[String],
+        now_ms: i64,
+    ) -> Result<(), ApiError> {
+        let color = self.suspended_player(user_id)?;
+        let size = self.size();
+        let mut want = Vec::new();
+        for t in expected {
+            want.extend(parse_points(t, size)?);
+        }
+        let mut have = parse_points(&self.row.state.dead_proposal, size)?;
+        want.sort_by_key(|p| (p.row(), p.col()));
+        have.sort_by_key(|p| (p.row(), p.col()));
+        if want != have {
+            return Err(ApiError::conflict(
+                "proposal-changed",
+                "The proposal of dead stones has changed; look at it again before accepting.",
+            ));
+        }
+        self.table.accept_dead(color).map_err(table_error)?;
+        match color {
+            Color::Black => self.row.state.accepted_black = true,
+            Color::White => self.row.state.accepted_white = true,
+        }
+        if self.table.phase() == Phase::Ended {
+            self.finish(now_ms);
+        }
+        Ok(())
+    }
+
+    /// The count as JSON (with the fill-in breakdown), once counted.
+    pub fn score_json(&self) -> Value {
+        let Some(s) = self.table.score() else {
+            return Value::Null;
+        };
+        let f = &s.fill_in;
+        json!({
+            "winner": color_letter(s.winner),
+            "margin": s.margin(),
+            "result": s.result_string(),
+            "area": {"black": s.area.black, "white": s.area.white},
+            "stones": {"black": s.stones.black, "white": s.stones.white},
+            "spaces": {"black": s.spaces.black, "white": s.spaces.white},
+            "shared": s.shared,
+            "komi": s.komi.as_f64(),
+            "penalty_points": {"black": s.penalties.black, "white": s.penalties.white},
+            "dead": s.dead.iter().map(|p| p.to_gtp(self.size())).collect::<Vec<_>>(),
+            "fill_in": {
+                "supply": f.supply,
+                "filled": {"black": f.filled.black, "white": f.filled.white},
+                "spaces_left": {"black": f.spaces_left.black, "white": f.spaces_left.white},
+                "stones_left": {"black": f.stones_left.black, "white": f.stones_left.white},
+                "compensation_stones": f.compensation_stones,
+                "penalty_stones": {"black": f.penalty_stones.black, "white": f.penalty_stones.white},
+                "black_net": f.black_net,
+                "white_net": f.white_net,
+            },
+        })
+    }
+
+    /// Both clocks at wall time `now_ms`.
+    pub fn clocks_json(&self, now_ms: i64) -> Value {
+        let t = self.now(now_ms);
+        let clock = self.table.clock();
+        let one = |c: Color| {
+            let s = side(c);
+            let left = clock.and_then(|k| k.time_left(s, t));
+            json!({
+                "running": clock.is_some_and(|k| k.running() == Some(s)),
+                "main_ms": left.map(|l| l.main.as_millis() as u64),
+                "periods_or_stones": left.map(|l| l.periods_or_stones),
+                "in_overtime": left.is_some_and(|l| l.in_overtime),
+                "penalty_points": self.penalty_points(c),
+            })
+        };
+        json!({"black": one(Color::Black), "white": one(Color::White), "time_control": self.row.time_control})
+    }
+
+    /// The whole state, as `GET /api/games/{id}` and a WebSocket's first message give it.
+    pub fn state_json(&self, now_ms: i64) -> Value {
+        let size = self.size();
+        let game = self.table.game();
+        let player = |p: &Player| json!({"id": p.id, "name": p.name, "rank": p.rank});
+        // Rows from the top, as the API says: `Point::new` counts rows from the top.
+        let board: Vec<String> = (0..size)
+            .map(|row| {
+                (0..size)
+                    .map(
+                        |col| match Point::new(col, row).and_then(|p| game.board().color_at(p)) {
+                            Some(Color::Black) => 'X',
+                            Some(Color::White) => 'O',
+                            None => '.',
+                        },
+                    )
+                    .collect()
+            })
+            .collect();
+        let s = &self.row.state;
+        json!({
+            "id": self.row.id,
+            "size": size,
+            "rules": self.row.preset,
+            "komi": game.rules().komi.as_f64(),
+            "handicap_passes": self.row.handicap_passes,
+            "black": player(&self.players.black),
+            "white": player(&self.players.white),
+            "moves": self.moves.iter().map(|m| json!({
+                "number": m.move_number, "color": m.color, "move": m.mv, "at_ms": m.at_ms,
+            })).collect::<Vec<_>>(),
+            "move_count": self.moves.len(),
+            "to_move": color_letter(self.table.to_move()),
+            "phase": s.status,
+            "board": board,
+            "captures": {
+                "black": game.stones_lost(Color::White),
+                "white": game.stones_lost(Color::Black),
+            },
+            "clocks": self.clocks_json(now_ms),
+            "dead_stones": {
+                "proposal": s.dead_proposal.split_whitespace().collect::<Vec<_>>(),
+                "accepted": {"black": s.accepted_black, "white": s.accepted_white},
+            },
+            "result": s.result.as_ref().map(|r| json!({
+                "result": r,
+                "reason": s.end_reason,
+                "score": self.score_json(),
+            })),
+            "started_ms": self.row.started_ms,
+        })
+    }
+
+    /// The record as SGF (`RU[GOE]`, TM/OT and time left per move, penalty points, dead
+    /// stones), written by the table.
+    pub fn sgf(&self) -> String {
+        let info = ingo_sgf::GameInfo {
+            players: ByColor {
+                black: Some(self.players.black.name.clone()),
+                white: Some(self.players.white.name.clone()),
+            },
+            ranks: ByColor {
+                black: Some(self.players.black.rank.clone()),
+                white: Some(self.players.white.rank.clone()),
+            },
+            place: Some("ingo serve".into()),
+            ..ingo_sgf::GameInfo::default()
+        };
+        self.table.to_sgf(&info)
+    }
+
+    /// The stored state, for a commit.
+    pub fn state(&self) -> &GameState {
+        &self.row.state
+    }
+}

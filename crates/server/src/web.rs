@@ -1,0 +1,301 @@
+//! What the web board (issue 14) asks of the server beyond the game API: every position of a
+//! game for the review page, the count drawn by `ingo-render` exactly as `ingo score --svg`
+//! draws it, and the judgement of an uploaded SGF record. The rules are decided here, by
+//! `ingo-rules` through `ingo-sgf`; the browser only shows the answers.
+
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ingo_render::{Diagram, DiagramOptions};
+use ingo_rules::{Board, Color, Game, Point, Preset, Score};
+use ingo_sgf::ReplayMode;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::game::reason_message;
+use crate::{ApiError, AppState};
+
+/// The largest record `POST /api/judge` reads, in bytes.
+pub const MAX_SGF_BYTES: usize = 1 << 20;
+
+/// The routes of this module.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/games/{id}/positions", get(positions))
+        .route("/api/games/{id}/count.svg", get(count_svg))
+        .route("/api/judge", post(judge))
+}
+
+/// A board as rows of `X` (black), `O` (white) and `.`, the top row first, as
+/// `GET /api/games/{id}` gives it.
+pub fn board_rows(board: &Board) -> Vec<String> {
+    // `Point::new` counts rows from the top, like the rows here.
+    (0..board.height())
+        .map(|row| {
+            (0..board.width())
+                .map(
+                    |col| match Point::new(col, row).and_then(|p| board.color_at(p)) {
+                        Some(Color::Black) => 'X',
+                        Some(Color::White) => 'O',
+                        None => '.',
+                    },
+                )
+                .collect()
+        })
+        .collect()
+}
+
+/// Every position of `game` from its start: the boards before the first move and after each
+/// move, and the moves (GTP notation), replayed from the game's setup by the rules.
+///
+/// # Errors
+/// 500 when a move of the game does not replay (a broken invariant).
+pub fn positions_of(game: &Game) -> Result<Value, ApiError> {
+    let size = game.board().height();
+    let mut replay = Game::new(game.setup().clone(), *game.rules());
+    let mut boards = vec![board_rows(replay.board())];
+    let mut moves = Vec::new();
+    for (i, played) in game.history().enumerate() {
+        replay
+            .play_as(played.color, played.mv)
+            .map_err(|e| ApiError::internal(format!("move {} does not replay: {e}", i + 1)))?;
+        boards.push(board_rows(replay.board()));
+        moves.push(json!({
+            "number": i + 1,
+            "color": played.color.letter().to_string(),
+            "move": played.mv.to_gtp(size),
+        }));
+    }
+    Ok(json!({"size": size, "moves": moves, "boards": boards}))
+}
+
+async fn positions(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, ApiError> {
+    let game = state.game(id).await?;
+    let g = game.lock().await;
+    Ok(Json(positions_of(g.game())?))
+}
+
+/// The picture of a count: the options `ingo score --svg` uses (territory shaded, shared
+/// points half and half, dead stones faded, no last-move mark), with `title` above.
+pub fn count_picture(board: &Board, score: &Score, title: String) -> String {
+    let diagram = Diagram::new(board).with_score(Some(score));
+    let options = DiagramOptions {
+        shade_territory: true,
+        last_move: false,
+        title: Some(title),
+        ..DiagramOptions::default()
+    };
+    ingo_render::render_svg(&diagram, &options)
+}
+
+async fn count_svg(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let game = state.game(id).await?;
+    let g = game.lock().await;
+    let score = g.game().score().ok_or_else(|| {
+        ApiError::conflict(
+            "not-counted",
+            "This game has not been counted (it is not over, or it ended without a count).",
+        )
+    })?;
+    let title = format!(
+        "{} – {}: {}",
+        g.players.black.name,
+        g.players.white.name,
+        score.result_string()
+    );
+    Ok((
+        [
+            (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+            (CACHE_CONTROL, "no-cache"),
+        ],
+        count_picture(g.game().board(), &score, title),
+    ))
+}
+
+/// A count as JSON, with the fill-in breakdown (勝空/負子/還子/罰子), as the game state gives it.
+pub fn score_json(s: &Score, size: usize) -> Value {
+    let f = &s.fill_in;
+    json!({
+        "winner": s.winner.letter().to_string(),
+        "margin": s.margin(),
+        "result": s.result_string(),
+        "area": {"black": s.area.black, "white": s.area.white},
+        "stones": {"black": s.stones.black, "white": s.stones.white},
+        "spaces": {"black": s.spaces.black, "white": s.spaces.white},
+        "shared": s.shared,
+        "komi": s.komi.as_f64(),
+        "penalty_points": {"black": s.penalties.black, "white": s.penalties.white},
+        "dead": s.dead.iter().map(|p| p.to_gtp(size)).collect::<Vec<_>>(),
+        "fill_in": {
+            "supply": f.supply,
+            "filled": {"black": f.filled.black, "white": f.filled.white},
+            "spaces_left": {"black": f.spaces_left.black, "white": f.spaces_left.white},
+            "stones_left": {"black": f.stones_left.black, "white": f.stones_left.white},
+            "compensation_stones": f.compensation_stones,
+            "penalty_stones": {"black": f.penalty_stones.black, "white": f.penalty_stones.white},
+            "black_net": f.black_net,
+            "white_net": f.white_net,
+        },
+    })
+}
+
+#[derive(Deserialize)]
+struct JudgeRequest {
+    /// The SGF text.
+    sgf: String,
+    /// A rules preset (`ing`, …) to judge under instead of the record's own `RU`.
+    rules: Option<String>,
+}
+
+/// Judges the first game of an SGF text under its own rules (Ing's when it names none) or
+/// `preset`: every position up to the first illegal move, that move with its reason, and the
+/// count when every move is legal (with the dead stones the record marks, `TB`/`TW`).
+///
+/// # Errors
+/// 422 for a text that is not SGF, has no game, a board that is not square of 2 to 19 lines,
+/// or setup inside the game; 413 for a text over [`MAX_SGF_BYTES`].
+pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> {
+    if text.len() > MAX_SGF_BYTES {
+        return Err(ApiError {
+            status: axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            reason: "too-large",
+            message: format!("A record is at most {MAX_SGF_BYTES} bytes."),
+        });
+    }
+    let records = ingo_sgf::parse(text).map_err(|e| {
+        ApiError::unprocessable("bad-sgf", format!("This is not a game record: {e}"))
+    })?;
+    let record = records
+        .first()
+        .ok_or_else(|| ApiError::unprocessable("bad-sgf", "The file holds no game."))?;
+    if record.width != record.height || !(2..=19).contains(&record.width) {
+        return Err(ApiError::unprocessable(
+            "bad-size",
+            format!(
+                "The board is {}×{}; this page shows square boards of 2 to 19 lines.",
+                record.width, record.height
+            ),
+        ));
+    }
+    let size = record.width;
+    let rules = match preset {
+        Some(p) => {
+            let mut r = p.rules();
+            if let Some(k) = record.komi {
+                r.komi = k;
+            }
+            r
+        }
+        None => record.rules_or(Preset::Ing),
+    };
+    let replay = ingo_sgf::replay(record, rules, ReplayMode::Strict)
+        .map_err(|e| ApiError::unprocessable("bad-sgf", e.to_string()))?;
+    let mut out = positions_of(&replay.game)?;
+    out["illegal"] = match &replay.illegal {
+        None => Value::Null,
+        Some(il) => json!({
+            "number": il.move_number,
+            "color": il.color.letter().to_string(),
+            "move": il.point_gtp,
+            "reason": il.reason.code(),
+            "message": reason_message(il.reason),
+        }),
+    };
+    let mut game = replay.game;
+    if replay.illegal.is_none() {
+        if let Some(dead) = record.dead_stones(game.board()) {
+            // The record's markup is a claim: apply it only where the rules allow an agreement.
+            let _ = game.agree_dead(&dead);
+        }
+        let score = game.score().unwrap_or_else(|| {
+            let dead = record.dead_stones(game.board()).unwrap_or_default();
+            game.count(&dead)
+        });
+        let title = format!(
+            "{} – {}: {}",
+            record.info.players.black.as_deref().unwrap_or("Black"),
+            record.info.players.white.as_deref().unwrap_or("White"),
+            score.result_string()
+        );
+        out["score"] = score_json(&score, size);
+        out["count_svg"] = Value::String(count_picture(game.board(), &score, title));
+    }
+    out["rules"] = Value::String(describe(&rules));
+    Ok(out)
+}
+
+fn describe(rules: &ingo_rules::Rules) -> String {
+    format!("{:?}, komi {}", rules.ko, rules.komi)
+}
+
+async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Value>, ApiError> {
+    let preset = match req.rules.as_deref() {
+        None | Some("") => None,
+        Some(r) => Some(
+            r.parse::<Preset>()
+                .map_err(|e: ingo_rules::ParsePresetError| {
+                    ApiError::unprocessable("bad-rules", e.to_string())
+                })?,
+        ),
+    };
+    // Replaying a long record is CPU work: keep it off the async workers.
+    let out = tokio::task::spawn_blocking(move || judge_sgf(&req.sgf, preset))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))??;
+    Ok(Json(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // T1 of the spec: Black takes the ko at C4, White retakes at B4 at once: a hot stone.
+    #[test]
+    fn judge_marks_the_hot_stone_retake() {
+        let out = judge_sgf(
+            "(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])",
+            None,
+        )
+        .expect("a record");
+        assert_eq!(out["illegal"]["number"], 2);
+        assert_eq!(out["illegal"]["reason"], "hot-stone");
+        assert!(out["illegal"]["message"]
+            .as_str()
+            .expect("a message")
+            .contains("熱子"));
+        // The position before the refused move: the setup and Black's capture.
+        assert_eq!(out["boards"].as_array().map(Vec::len), Some(2));
+        assert!(out["score"].is_null());
+    }
+
+    #[test]
+    fn judge_counts_a_legal_record() {
+        let out = judge_sgf("(;SZ[5]KM[0];B[ab];W[];B[];W[])", None).expect("a record");
+        assert!(out["illegal"].is_null());
+        assert_eq!(out["score"]["area"]["black"], 25);
+        assert_eq!(out["score"]["winner"], "B");
+        assert!(out["count_svg"]
+            .as_str()
+            .expect("a picture")
+            .starts_with("<svg"));
+        // Rows from the top: SGF `ab` is A4 on a 5×5 board, in the second row.
+        assert_eq!(out["boards"][1][1], "X....");
+        assert_eq!(out["moves"][0]["move"], "A4");
+    }
+
+    #[test]
+    fn judge_refuses_what_is_not_a_record() {
+        let e = judge_sgf("hello", None).expect_err("not a record");
+        assert_eq!((e.status.as_u16(), e.reason), (422, "bad-sgf"));
+        let e = judge_sgf("(;SZ[25])", None).expect_err("too large a board");
+        assert_eq!(e.reason, "bad-size");
+    }
+}

@@ -1,0 +1,443 @@
+//! Games over HTTP, to a count, on both databases.
+
+use serde_json::json;
+
+use crate::*;
+
+/// A 9×9 game: a ko whose immediate retake is refused with its reason and sentence, retaken
+/// after a pass; two passes suspend play; White proposes a dead stone, Black accepts; the
+/// count with its fill-in breakdown.
+async fn game_to_count(app: App) {
+    let mut alice = user(&app, "alice", "3d").await;
+    let mut bob = user(&app, "bob", "3d").await;
+    let (mut b, mut w, gid) = game_between(
+        &app,
+        &mut alice,
+        &mut bob,
+        json!({"size": 9, "handicap": "nigiri", "time_control": "ing-pp:1h"}),
+    )
+    .await;
+    let s = state(&mut b, gid).await;
+    assert_eq!(
+        (s["size"].as_i64(), s["phase"].as_str()),
+        (Some(9), Some("playing"))
+    );
+    assert_eq!(s["komi"].as_f64(), Some(8.0));
+    for (c, mv) in [
+        ("b", "C5"),
+        ("w", "E6"),
+        ("b", "D6"),
+        ("w", "F5"),
+        ("b", "D4"),
+        ("w", "E4"),
+        ("b", "A1"),
+        ("w", "D5"),
+        ("b", "E5"),
+    ] {
+        play_ok(if c == "b" { &mut b } else { &mut w }, gid, mv).await;
+    }
+    // White's immediate retake of the hot stone is refused, with the rule's sentence.
+    let r = play(&mut w, gid, "D5").await;
+    assert_eq!(r.status, 422, "{:?}", r.body);
+    assert_eq!(r.body["reason"], "hot-stone");
+    let msg = r.body["message"].as_str().unwrap();
+    assert!(msg.contains("a pass included"), "{msg}");
+    // After a pass (and Black's answer) the ko may be retaken.
+    play_ok(&mut w, gid, "pass").await;
+    play_ok(&mut b, gid, "J9").await;
+    play_ok(&mut w, gid, "D5").await;
+    let s = state(&mut b, gid).await;
+    assert_eq!(s["captures"]["white"], 1);
+    assert_eq!(s["captures"]["black"], 1);
+    // Two passes suspend play; the server proposes dead stones (ingo_player::endgame),
+    // which nobody has accepted yet.
+    play_ok(&mut b, gid, "pass").await;
+    play_ok(&mut w, gid, "pass").await;
+    let s = state(&mut b, gid).await;
+    assert_eq!(s["phase"], "suspended");
+    assert!(s["dead_stones"]["proposal"].is_array());
+    assert_eq!(
+        s["dead_stones"]["accepted"],
+        json!({"black": false, "white": false})
+    );
+    // White marks Black's lone J9 stone dead; Black first answers the old proposal, which is
+    // refused, then accepts the new one.
+    let r = w
+        .post(&format!("/api/games/{gid}/dead"), json!({"dead": ["J9"]}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(r.body["dead_stones"]["proposal"], json!(["J9"]));
+    assert_eq!(
+        r.body["dead_stones"]["accepted"],
+        json!({"black": false, "white": true})
+    );
+    let r = b
+        .post(
+            &format!("/api/games/{gid}/dead/accept"),
+            json!({"dead": []}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.status, r.body["reason"].as_str()),
+        (409, Some("proposal-changed"))
+    );
+    let r = b
+        .post(
+            &format!("/api/games/{gid}/dead/accept"),
+            json!({"dead": ["J9"]}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let s = state(&mut w, gid).await;
+    assert_eq!(s["phase"], "ended");
+    let result = &s["result"];
+    assert_eq!(result["reason"], "agreement");
+    let score = &result["score"];
+    assert_eq!(score["dead"], json!(["J9"]));
+    // The count: a margin that the fill-in breakdown reproduces, komi 8 as 4 stones.
+    let f = &score["fill_in"];
+    assert_eq!(f["compensation_stones"].as_f64(), Some(4.0));
+    let margin = score["margin"].as_f64().unwrap();
+    assert_eq!(
+        f["black_net"].as_f64().unwrap() - f["white_net"].as_f64().unwrap(),
+        margin
+    );
+    assert_eq!(result["result"], score["result"]);
+    // No move after the end.
+    let r = play(&mut b, gid, "A9").await;
+    assert_eq!(
+        (r.status, r.body["reason"].as_str()),
+        (409, Some("game-over"))
+    );
+    // The profile lists the finished game.
+    let p = b.get("/api/users/alice").await.unwrap();
+    assert_eq!(p.body["games"][0]["id"], gid);
+    // The record replays cleanly under Ing's rules, to the same result.
+    let sgf = b.get(&format!("/api/games/{gid}/sgf")).await.unwrap().text;
+    assert!(sgf.contains("RU[GOE]"), "{sgf}");
+    let record = &ingo_sgf::parse(&sgf).unwrap()[0];
+    let replayed = ingo_sgf::replay(
+        record,
+        record.rules_or(ingo_rules::Preset::Ing),
+        ingo_sgf::ReplayMode::Strict,
+    )
+    .unwrap();
+    assert!(replayed.is_clean());
+    assert_eq!(record.info.result.as_deref(), result["result"].as_str());
+    // The agreed dead stones come back from the record, and the count with them is the same.
+    let dead = record.dead_stones(replayed.game.board()).unwrap();
+    assert_eq!(
+        ingo_rules::Point::from_gtp("J9", 9, 9)
+            .ok()
+            .map(|p| vec![p]),
+        Some(dead.clone())
+    );
+    assert_eq!(
+        Some(replayed.game.count(&dead).result_string()).as_deref(),
+        result["result"].as_str()
+    );
+}
+
+#[tokio::test]
+async fn game_to_count_on_sqlite() {
+    bounded(async { game_to_count(sqlite().await).await }).await;
+}
+
+#[tokio::test]
+async fn game_to_count_on_postgres() {
+    bounded(async { game_to_count(postgres().await).await }).await;
+}
+
+/// A dispute: at the suspension a player resumes play instead of accepting, proves a stone
+/// dead on the board, and four passes then end the game with every stone on the board alive.
+#[tokio::test]
+async fn dispute_resumed_and_proved_by_play() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut a = user(&app, "ann", "1k").await;
+        let mut c = user(&app, "cid", "1k").await;
+        let (mut b, mut w, gid) = game_between(&app, &mut a, &mut c, json!({"size": 9})).await;
+        for (p, mv) in [("b", "B1"), ("w", "A1"), ("b", "pass"), ("w", "pass")] {
+            play_ok(if p == "b" { &mut b } else { &mut w }, gid, mv).await;
+        }
+        assert_eq!(state(&mut b, gid).await["phase"], "suspended");
+        // Black disputes White's corner stone: instead of marking it, Black resumes play
+        // and captures it on the board with A2.
+        play_ok(&mut b, gid, "A2").await;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["phase"], "playing");
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["captures"]["black"], 1);
+        for (p, mv) in [("w", "pass"), ("b", "pass"), ("w", "pass"), ("b", "pass")] {
+            play_ok(if p == "b" { &mut b } else { &mut w }, gid, mv).await;
+        }
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["phase"], "ended");
+        assert_eq!(s["result"]["reason"], "passes");
+        // Black owns the whole board: 81 points less komi 8.
+        assert_eq!(s["result"]["result"], "B+73");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn resignation_ends_the_game() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut a = user(&app, "ann", "1k").await;
+        let mut c = user(&app, "cid", "1k").await;
+        let (mut b, _w, gid) = game_between(&app, &mut a, &mut c, json!({"size": 13})).await;
+        let r = b
+            .post(&format!("/api/games/{gid}/resign"), json!({}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["result"]["result"], "W+R");
+        assert_eq!(r.body["result"]["reason"], "resignation");
+    })
+    .await;
+}
+
+/// §6: a 5段 against a 1段 — the weaker takes Black, White owes handicap passes, which the
+/// server plays for White at once.
+#[tokio::test]
+async fn handicap_game_from_ranks() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut strong = user(&app, "strong", "5d").await;
+        let mut weak = user(&app, "weak", "1d").await;
+        let (mut b, mut w, gid) = game_between(
+            &app,
+            &mut strong,
+            &mut weak,
+            json!({"size": 19, "handicap": "ranks"}),
+        )
+        .await;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["black"]["name"], "weak");
+        let passes = s["handicap_passes"].as_i64().unwrap();
+        let h = ingo_competition::handicap(
+            "5d".parse().unwrap(),
+            "1d".parse().unwrap(),
+            &ingo_competition::HandicapScale::default(),
+        );
+        assert_eq!(passes, i64::from(h.handicap_passes));
+        assert!(passes > 0);
+        assert_eq!(s["komi"].as_f64(), Some(h.komi.as_f64()));
+        play_ok(&mut b, gid, "Q16").await;
+        let s = state(&mut b, gid).await;
+        // Black's move and White's handicap pass.
+        assert_eq!(
+            s["moves"][1],
+            json!({"number": 2, "color": "W", "move": "pass", "at_ms": s["moves"][1]["at_ms"]})
+        );
+        assert_eq!(s["to_move"], "B");
+        let r = play(&mut w, gid, "D4").await;
+        assert_eq!(
+            (r.status, r.body["reason"].as_str()),
+            (409, Some("out-of-turn"))
+        );
+    })
+    .await;
+}
+
+/// The same move number asked twice is applied once; a stale number is refused.
+async fn duplicate_move_applies_once(app: App) {
+    let mut a = user(&app, "ann", "1k").await;
+    let mut c = user(&app, "cid", "1k").await;
+    let (mut b, mut w, gid) = game_between(&app, &mut a, &mut c, json!({"size": 9})).await;
+    let path = format!("/api/games/{gid}/moves");
+    let r1 = b
+        .post(&path, json!({"move": "E5", "number": 1}))
+        .await
+        .unwrap();
+    let r2 = b
+        .post(&path, json!({"move": "E5", "number": 1}))
+        .await
+        .unwrap();
+    assert_eq!((r1.status, r2.status), (200, 200));
+    assert_eq!(
+        (
+            r1.body["duplicate"].as_bool(),
+            r2.body["duplicate"].as_bool()
+        ),
+        (Some(false), Some(true))
+    );
+    let r = w
+        .post(&path, json!({"move": "D4", "number": 1}))
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.status, r.body["reason"].as_str()),
+        (409, Some("stale-move-number"))
+    );
+    let s = state(&mut b, gid).await;
+    assert_eq!(s["move_count"], 1);
+    let rows = ingo_store::server::moves_of(&app.db.store, gid)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+}
+
+#[tokio::test]
+async fn duplicate_move_applies_once_on_sqlite() {
+    bounded(async { duplicate_move_applies_once(sqlite().await).await }).await;
+}
+
+#[tokio::test]
+async fn duplicate_move_applies_once_on_postgres() {
+    bounded(async { duplicate_move_applies_once(postgres().await).await }).await;
+}
+
+/// Ing's penalty-point overtime on the server's clock (basic time 6 s, so 1/6 is 1 s): White
+/// thinks 6.4 s and gets 2 penalty points; then Black never moves and, with nobody connected,
+/// the server declares the loss on time once 3/6 of the basic time is over.
+#[tokio::test]
+async fn loss_on_time_with_penalty_points() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut a = user(&app, "ann", "1k").await;
+        let mut c = user(&app, "cid", "1k").await;
+        let (mut b, mut w, gid) = game_between(
+            &app,
+            &mut a,
+            &mut c,
+            json!({"size": 9, "time_control": "ing-pp:6s"}),
+        )
+        .await;
+        play_ok(&mut b, gid, "E5").await;
+        tokio::time::sleep(Duration::from_millis(6400)).await;
+        play_ok(&mut w, gid, "D4").await;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["clocks"]["white"]["penalty_points"], 2, "{}", s["clocks"]);
+        assert_eq!(s["clocks"]["white"]["in_overtime"], true);
+        // Nobody touches the game; the timer task ends it.
+        let mut ended = None;
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let s = state(&mut w, gid).await;
+            if s["phase"] == "ended" {
+                ended = Some(s);
+                break;
+            }
+        }
+        let s = ended.expect("the server declared the loss on time");
+        assert_eq!(s["result"]["result"], "W+T");
+        assert_eq!(s["result"]["reason"], "time");
+        // Stored, not only in memory.
+        let row = ingo_store::server::game_by_id(&app.db.store, gid)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.state.result.as_deref(), Some("W+T"));
+        assert_eq!(row.state.penalty_white, 2);
+    })
+    .await;
+}
+
+/// A second server on the same database (as after a restart) rebuilds a suspended game with
+/// its proposal, and an ended one with its result, from what was committed.
+#[tokio::test]
+async fn a_restarted_server_rebuilds_suspension_and_results() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut a = user(&app, "ann", "1k").await;
+        let mut c = user(&app, "cid", "1k").await;
+        let (mut b, mut w, gid) = game_between(&app, &mut a, &mut c, json!({"size": 9})).await;
+        for (p, mv) in [("b", "E5"), ("w", "A1"), ("b", "pass"), ("w", "pass")] {
+            play_ok(if p == "b" { &mut b } else { &mut w }, gid, mv).await;
+        }
+        let r = b
+            .post(&format!("/api/games/{gid}/dead"), json!({"dead": ["A1"]}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let before = state(&mut b, gid).await;
+        // The second server: same database, nothing in memory.
+        let again = spawn_on_store(&app).await;
+        b.addr = again;
+        w.addr = again;
+        let after = state(&mut w, gid).await;
+        assert_eq!(after["dead_stones"], before["dead_stones"]);
+        assert_eq!(after["phase"], "suspended");
+        assert_eq!(after["board"], before["board"]);
+        let r = w
+            .post(
+                &format!("/api/games/{gid}/dead/accept"),
+                json!({"dead": ["A1"]}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let ended = state(&mut w, gid).await;
+        assert_eq!(ended["result"]["result"], "B+73");
+        let third = spawn_on_store(&app).await;
+        b.addr = third;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["result"], ended["result"]);
+        assert_eq!(s["phase"], "ended");
+    })
+    .await;
+}
+
+/// A game against the built-in player, refereed like a person's: it answers over the same
+/// path, passes when it wins, accepts the proposal at the suspension, and the game is counted.
+#[tokio::test]
+async fn game_against_the_built_in_player() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut p = user(&app, "ann", "1k").await;
+        let r = p
+            .post(
+                "/api/games/bot",
+                json!({"size": 9, "playouts": 50, "color": "black"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        assert_eq!(r.body["bot"], "ingo-bot-50");
+        let gid = r.body["game_id"].as_i64().unwrap();
+        // Nobody logs in as a bot, nor registers its name.
+        assert_eq!(
+            Client::new(app.addr)
+                .login("ingo-bot-50", "!")
+                .await
+                .unwrap()
+                .status,
+            401
+        );
+        let mut q = Client::new(app.addr);
+        assert_eq!(
+            q.register("ingo-bot-7", "correct horse", "1k")
+                .await
+                .unwrap()
+                .status,
+            422
+        );
+        // On an empty board White wins by komi: after Black's pass the bot passes too.
+        play_ok(&mut p, gid, "pass").await;
+        let mut s = state(&mut p, gid).await;
+        for _ in 0..100 {
+            if s["phase"] == "suspended" && s["dead_stones"]["accepted"]["white"] == true {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            s = state(&mut p, gid).await;
+        }
+        assert_eq!(s["moves"][1]["move"], "pass", "{}", s["moves"]);
+        assert_eq!(s["dead_stones"]["accepted"]["white"], true);
+        let r = p
+            .post(
+                &format!("/api/games/{gid}/dead/accept"),
+                json!({"dead": []}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["result"]["result"], "W+8");
+    })
+    .await;
+}

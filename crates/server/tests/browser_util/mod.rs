@@ -1,0 +1,350 @@
+//! Helpers of the browser tests: the app on a free loopback port, chromedriver and headless
+//! Chromium with a fresh profile each, and bounded waits on the page.
+
+#![allow(dead_code)]
+
+use std::future::Future;
+use std::net::{SocketAddr, TcpListener as StdListener};
+use std::ops::Deref;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use ingo_server::client::Client as ApiClient;
+use ingo_server::{AppState, Config};
+use ingo_store::testing::TestDb;
+use serde_json::{json, Value};
+
+/// How long any one wait on a page may take.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Runs `f`, failing the test when it takes longer than `limit`.
+pub async fn bounded<F: Future<Output = ()>>(limit: Duration, f: F) {
+    tokio::time::timeout(limit, f)
+        .await
+        .expect("the browser test finished within its time bound");
+}
+
+/// The server on 127.0.0.1:0 over a fresh SQLite database.
+pub struct App {
+    pub addr: SocketAddr,
+    pub base: String,
+    _db: TestDb,
+}
+
+pub async fn spawn_app() -> App {
+    let db = TestDb::sqlite().await.expect("a fresh SQLite database");
+    let config = Config {
+        database_url: db.url.clone(),
+        ..Config::default()
+    };
+    let state = AppState::new(db.store.clone(), config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(ingo_server::serve(listener, state));
+    App {
+        addr,
+        base: format!("http://{addr}"),
+        _db: db,
+    }
+}
+
+impl App {
+    /// `GET /api/games/{id}` as anyone sees it.
+    pub async fn state(&self, gid: &str) -> Value {
+        let r = ApiClient::new(self.addr)
+            .get(&format!("/api/games/{gid}"))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        r.body
+    }
+
+    pub async fn get_text(&self, path: &str) -> String {
+        let r = ApiClient::new(self.addr).get(path).await.unwrap();
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+        r.text
+    }
+}
+
+/// chromedriver on a free loopback port; killed when dropped.
+pub struct ChromeDriver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for ChromeDriver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl ChromeDriver {
+    pub async fn start() -> ChromeDriver {
+        for path in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                std::path::Path::new(path).exists(),
+                "{path} is missing: scripts/test installs the Debian packages chromium and \
+                 chromium-driver (or set INGO_SKIP_BROWSER=1 to skip the browser tests)"
+            );
+        }
+        let port = StdListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .arg("--allowed-ips=127.0.0.1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let driver = ChromeDriver { child, port };
+        let start = Instant::now();
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(
+                start.elapsed() < WAIT,
+                "chromedriver listens on port {port} within {WAIT:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        driver
+    }
+
+    /// A new headless Chromium with a fresh profile and a `width`×`height` window.
+    pub async fn browser(&self, width: u32, height: u32) -> Browser {
+        let profile = tempfile::tempdir().unwrap();
+        let mut caps = serde_json::Map::new();
+        caps.insert("browserName".into(), json!("chrome"));
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-extensions",
+                    "--hide-scrollbars", "--force-device-scale-factor=1",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.path().display()),
+                ],
+            }),
+        );
+        let client = tokio::time::timeout(
+            WAIT,
+            ClientBuilder::new(HttpConnector::new())
+                .capabilities(caps)
+                .connect(&format!("http://127.0.0.1:{}", self.port)),
+        )
+        .await
+        .expect("Chromium starts in time")
+        .expect("a WebDriver session");
+        client.set_window_size(width, height).await.unwrap();
+        Browser {
+            client,
+            _profile: profile,
+        }
+    }
+}
+
+/// A browser session and its profile directory.
+pub struct Browser {
+    client: Client,
+    _profile: tempfile::TempDir,
+}
+
+impl Deref for Browser {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl Browser {
+    pub async fn close(self) -> Result<(), fantoccini::error::CmdError> {
+        self.client.close().await
+    }
+}
+
+pub fn css(s: &str) -> Locator<'_> {
+    Locator::Css(s)
+}
+
+/// The first element matching `selector`, waited for.
+pub async fn wait_css(b: &Client, selector: &str) -> Element {
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = b.find(css(selector)).await {
+            return e;
+        }
+        if start.elapsed() > WAIT {
+            let text = b
+                .execute(
+                    "return location.href + ' ' + document.body.innerText.slice(0, 2000)",
+                    vec![],
+                )
+                .await
+                .unwrap_or(Value::Null);
+            panic!("{selector}: not seen within {WAIT:?}; the page shows: {text}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Runs `script` until it answers something other than `null`; that answer.
+pub async fn wait_until(b: &Client, what: &str, script: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        match b.execute(script, vec![]).await {
+            Ok(Value::Null) | Err(_) => {}
+            Ok(v) => return v,
+        }
+        if start.elapsed() > WAIT {
+            let notice = b
+                .execute("return document.body.innerText.slice(0, 2000)", vec![])
+                .await
+                .unwrap_or(Value::Null);
+            panic!("{what}: not seen within {WAIT:?}; the page shows: {notice}");
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits until the game page shows `n` moves.
+pub async fn wait_move_count(b: &Client, n: usize) {
+    wait_until(
+        b,
+        &format!("move {n} on the page"),
+        &format!("return document.getElementById('status')?.dataset.moves === '{n}' || null"),
+    )
+    .await;
+}
+
+/// Registers (and so logs in) through the page.
+pub async fn register(b: &Client, base: &str, name: &str, rank: &str) {
+    b.goto(&format!("{base}/#/login")).await.unwrap();
+    let f = wait_css(b, "#register-form").await;
+    f.find(css("input[name=name]"))
+        .await
+        .unwrap()
+        .send_keys(name)
+        .await
+        .unwrap();
+    f.find(css("input[name=password]"))
+        .await
+        .unwrap()
+        .send_keys("correct horse")
+        .await
+        .unwrap();
+    let r = f.find(css("input[name=rank]")).await.unwrap();
+    r.clear().await.unwrap();
+    r.send_keys(rank).await.unwrap();
+    f.find(css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_css(b, "#me").await;
+}
+
+const LETTERS: &str = "ABCDEFGHJKLMNOPQRST";
+
+/// The offset of point `name` from the board's centre, in CSS pixels.
+async fn offset(b: &Client, size: usize, name: &str) -> (Element, f64, f64) {
+    let board = wait_css(b, "svg.board").await;
+    let rect = b
+        .execute(
+            "const r = document.querySelector('svg.board').getBoundingClientRect(); return [r.width, r.height]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (w, h) = (rect[0].as_f64().unwrap(), rect[1].as_f64().unwrap());
+    let col = LETTERS.find(&name[..1]).unwrap() as f64;
+    let row = name[1..].parse::<f64>().unwrap() - 1.0;
+    let u = w / (size as f64 + 1.0);
+    let x = (col + 1.0) * u - w / 2.0;
+    let y = (size as f64 - row) * u - h / 2.0;
+    (board, x.round(), y.round())
+}
+
+/// Clicks point `name` of the board with the mouse.
+pub async fn click_point(b: &Client, size: usize, name: &str) {
+    let (element, x, y) = offset(b, size, name).await;
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x,
+            y,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    b.perform_actions(mouse).await.unwrap();
+}
+
+/// Moves the mouse over point `name` (the hover preview).
+pub async fn hover_point(b: &Client, size: usize, name: &str) {
+    let (element, x, y) = offset(b, size, name).await;
+    let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+        element,
+        duration: None,
+        x,
+        y,
+    });
+    b.perform_actions(mouse).await.unwrap();
+}
+
+/// The stones on the page's board, as text.
+pub async fn board_of(b: &Client) -> String {
+    b.execute(
+        "return [...document.querySelectorAll('svg.board circle.stone:not(.preview)')].map(c => c.dataset.point + (c.classList.contains('black') ? 'B' : 'W')).sort().join(' ')",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// Sends `text` in the chat panel of `channel`.
+pub async fn chat(b: &Client, channel: &str, text: &str) {
+    let input = wait_css(b, &format!("#chat-{channel} ~ form input")).await;
+    input.send_keys(text).await.unwrap();
+    b.find(css(&format!("#chat-{channel} ~ form button")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Where a screenshot goes: `target/screenshots/NAME.png` of the workspace.
+pub fn shot_path(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{name}.png"))
+}
+
+pub async fn screenshot(b: &Client, name: &str) {
+    let png = b.screenshot().await.unwrap();
+    std::fs::write(shot_path(name), png).unwrap();
+}

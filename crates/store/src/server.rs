@@ -1,0 +1,610 @@
+//! The play server's tables (migration `0200_server.sql`): accounts, sessions, challenges,
+//! games and moves. Every query is a constant string with `$n` parameters.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{Backend, Store, StoreError};
+
+/// SQLite allows one writer at a time; a second one waits in SQLite's busy handler, which
+/// sleeps in steps of up to 100 ms. Writes from this process are queued here instead, so
+/// they follow one another at once. (One process per SQLite file; several servers use
+/// PostgreSQL.)
+static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn writer(store: &Store) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+    match store.backend() {
+        Backend::Sqlite => Some(SQLITE_WRITER.lock().await),
+        Backend::Postgres => None,
+    }
+}
+
+/// An account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRow {
+    /// Its id.
+    pub id: i64,
+    /// The log-in name, unique.
+    pub name: String,
+    /// The argon2 hash of the password (PHC string).
+    pub password_hash: String,
+    /// The declared rank (`5d`, `2k`, `3p`, `級外`).
+    pub rank: String,
+    /// When it was made, in ms since the epoch.
+    pub created_ms: i64,
+}
+
+/// A challenge: a game offered to anyone, or to one user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeRow {
+    /// Its id.
+    pub id: i64,
+    /// Who offers the game.
+    pub challenger: i64,
+    /// The only user who may accept it, or `None` for anyone.
+    pub opponent: Option<i64>,
+    /// Board size.
+    pub size: i64,
+    /// Rules preset name (`ing`).
+    pub preset: String,
+    /// `nigiri` or `ranks`.
+    pub handicap: String,
+    /// Time control text (`ing-pp:3h`).
+    pub time_control: String,
+    /// `open`, `accepted`, `declined` or `cancelled`.
+    pub status: String,
+    /// The game made on acceptance.
+    pub game_id: Option<i64>,
+    /// When it was made.
+    pub created_ms: i64,
+}
+
+/// A game as stored (its moves are in [`MoveRow`]s).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// Its id.
+    pub id: i64,
+    /// Black's user id.
+    pub black: i64,
+    /// White's user id.
+    pub white: i64,
+    /// Board size.
+    pub size: i64,
+    /// Rules preset name.
+    pub preset: String,
+    /// Komi in half points.
+    pub komi_halves: i64,
+    /// White's handicap passes.
+    pub handicap_passes: i64,
+    /// Time control text.
+    pub time_control: String,
+    /// The mutable part.
+    pub state: GameState,
+    /// When play began.
+    pub started_ms: i64,
+}
+
+/// What changes in a game besides its moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameState {
+    /// `playing`, `suspended` or `ended`.
+    pub status: String,
+    /// Proposed dead stones, GTP points separated by spaces.
+    pub dead_proposal: String,
+    /// Black accepted the proposal.
+    pub accepted_black: bool,
+    /// White accepted the proposal.
+    pub accepted_white: bool,
+    /// The result (`B+3`, `W+R`), once ended.
+    pub result: Option<String>,
+    /// How the game ended (`count`, `resignation`, `time`).
+    pub end_reason: Option<String>,
+    /// The agreed dead stones, once ended by agreement.
+    pub dead: Option<String>,
+    /// Black's time-penalty points.
+    pub penalty_black: i64,
+    /// White's time-penalty points.
+    pub penalty_white: i64,
+    /// When the game ended.
+    pub ended_ms: Option<i64>,
+}
+
+/// One stored move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    /// 1 for the first move.
+    pub move_number: i64,
+    /// `B` or `W`.
+    pub color: String,
+    /// GTP vertex or `pass`.
+    pub mv: String,
+    /// When it was committed, in ms since the epoch.
+    pub at_ms: i64,
+}
+
+/// What [`append_moves`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Appended {
+    /// The moves and the new state are committed.
+    Committed,
+    /// A move with one of these numbers is already stored (another request, or another
+    /// server, was first): nothing was written.
+    Conflict,
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation())
+}
+
+fn user(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
+    Ok(UserRow {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        rank: row.try_get("rank")?,
+        created_ms: row.try_get("created_ms")?,
+    })
+}
+
+/// Adds an account. Returns `false` (and writes nothing) when the name is taken.
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_user(store: &Store, u: &UserRow) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let r = sqlx::query(
+        "INSERT INTO server_users (id, name, password_hash, rank, created_ms) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(u.id)
+    .bind(&u.name)
+    .bind(&u.password_hash)
+    .bind(&u.rank)
+    .bind(u.created_ms)
+    .execute(store.pool())
+    .await;
+    match r {
+        Ok(_) => Ok(true),
+        Err(e) if is_unique_violation(&e) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The account of that name.
+///
+/// # Errors
+/// On a database failure.
+pub async fn user_by_name(store: &Store, name: &str) -> Result<Option<UserRow>, StoreError> {
+    let row = sqlx::query(
+        "SELECT id, name, password_hash, rank, created_ms FROM server_users WHERE name = $1",
+    )
+    .bind(name)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(row.as_ref().map(user).transpose()?)
+}
+
+/// The account of that id.
+///
+/// # Errors
+/// On a database failure.
+pub async fn user_by_id(store: &Store, id: i64) -> Result<Option<UserRow>, StoreError> {
+    let row = sqlx::query(
+        "SELECT id, name, password_hash, rank, created_ms FROM server_users WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(row.as_ref().map(user).transpose()?)
+}
+
+/// Opens a session.
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_session(
+    store: &Store,
+    token_hash: &str,
+    user_id: i64,
+    csrf: &str,
+    created_ms: i64,
+    expires_ms: i64,
+) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    sqlx::query(
+        "INSERT INTO server_sessions (token_hash, user_id, csrf, created_ms, expires_ms) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(token_hash)
+    .bind(user_id)
+    .bind(csrf)
+    .bind(created_ms)
+    .bind(expires_ms)
+    .execute(store.pool())
+    .await?;
+    Ok(())
+}
+
+/// The user and CSRF token of a session still valid at `now_ms`.
+///
+/// # Errors
+/// On a database failure.
+pub async fn session(
+    store: &Store,
+    token_hash: &str,
+    now_ms: i64,
+) -> Result<Option<(UserRow, String)>, StoreError> {
+    let row = sqlx::query(
+        "SELECT u.id, u.name, u.password_hash, u.rank, u.created_ms, s.csrf \
+         FROM server_sessions s JOIN server_users u ON u.id = s.user_id \
+         WHERE s.token_hash = $1 AND s.expires_ms > $2",
+    )
+    .bind(token_hash)
+    .bind(now_ms)
+    .fetch_optional(store.pool())
+    .await?;
+    match row {
+        None => Ok(None),
+        Some(r) => Ok(Some((user(&r)?, r.try_get("csrf")?))),
+    }
+}
+
+/// Ends a session.
+///
+/// # Errors
+/// On a database failure.
+pub async fn delete_session(store: &Store, token_hash: &str) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    sqlx::query("DELETE FROM server_sessions WHERE token_hash = $1")
+        .bind(token_hash)
+        .execute(store.pool())
+        .await?;
+    Ok(())
+}
+
+/// The columns of a challenge, as a literal so that queries stay compile-time constants.
+macro_rules! challenge_columns {
+    () => {
+        "id, challenger, opponent, size, preset, handicap, time_control, status, game_id, created_ms"
+    };
+}
+
+fn challenge(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
+    Ok(ChallengeRow {
+        id: row.try_get("id")?,
+        challenger: row.try_get("challenger")?,
+        opponent: row.try_get("opponent")?,
+        size: row.try_get("size")?,
+        preset: row.try_get("preset")?,
+        handicap: row.try_get("handicap")?,
+        time_control: row.try_get("time_control")?,
+        status: row.try_get("status")?,
+        game_id: row.try_get("game_id")?,
+        created_ms: row.try_get("created_ms")?,
+    })
+}
+
+/// Stores a new challenge.
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    sqlx::query(
+        "INSERT INTO server_challenges (id, challenger, opponent, size, preset, handicap, \
+         time_control, status, game_id, created_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(c.id)
+    .bind(c.challenger)
+    .bind(c.opponent)
+    .bind(c.size)
+    .bind(&c.preset)
+    .bind(&c.handicap)
+    .bind(&c.time_control)
+    .bind(&c.status)
+    .bind(c.game_id)
+    .bind(c.created_ms)
+    .execute(store.pool())
+    .await?;
+    Ok(())
+}
+
+/// The challenge of that id.
+///
+/// # Errors
+/// On a database failure.
+pub async fn challenge_by_id(store: &Store, id: i64) -> Result<Option<ChallengeRow>, StoreError> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        challenge_columns!(),
+        " FROM server_challenges WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(row.as_ref().map(challenge).transpose()?)
+}
+
+/// Open challenges, newest first, at most `limit`.
+///
+/// # Errors
+/// On a database failure.
+pub async fn open_challenges(store: &Store, limit: i64) -> Result<Vec<ChallengeRow>, StoreError> {
+    let rows = sqlx::query(concat!(
+        "SELECT ",
+        challenge_columns!(),
+        " FROM server_challenges WHERE status = 'open' \
+         ORDER BY created_ms DESC, id LIMIT $1"
+    ))
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    Ok(rows.iter().map(challenge).collect::<Result<_, _>>()?)
+}
+
+/// Moves an open challenge to `status` (`declined`, `cancelled`). Returns `false` when it was
+/// no longer open (someone else acted first).
+///
+/// # Errors
+/// On a database failure.
+pub async fn close_challenge(store: &Store, id: i64, status: &str) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let r =
+        sqlx::query("UPDATE server_challenges SET status = $2 WHERE id = $1 AND status = 'open'")
+            .bind(id)
+            .bind(status)
+            .execute(store.pool())
+            .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// Accepts an open challenge and creates its game, in one transaction. Returns `false` (and
+/// writes nothing) when the challenge was no longer open.
+///
+/// # Errors
+/// On a database failure.
+pub async fn accept_challenge(
+    store: &Store,
+    challenge_id: i64,
+    game: &GameRow,
+) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.pool().begin().await?;
+    let r = sqlx::query(
+        "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
+         WHERE id = $1 AND status = 'open'",
+    )
+    .bind(challenge_id)
+    .bind(game.id)
+    .execute(&mut *tx)
+    .await?;
+    if r.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    insert_game(&mut tx, game).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+async fn insert_game(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    g: &GameRow,
+) -> Result<(), sqlx::Error> {
+    let s = &g.state;
+    sqlx::query(
+        "INSERT INTO server_games (id, black, white, size, preset, komi_halves, handicap_passes, \
+         time_control, status, dead_proposal, accepted_black, accepted_white, result, end_reason, \
+         dead, penalty_black, penalty_white, started_ms, ended_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
+    )
+    .bind(g.id)
+    .bind(g.black)
+    .bind(g.white)
+    .bind(g.size)
+    .bind(&g.preset)
+    .bind(g.komi_halves)
+    .bind(g.handicap_passes)
+    .bind(&g.time_control)
+    .bind(&s.status)
+    .bind(&s.dead_proposal)
+    .bind(i64::from(s.accepted_black))
+    .bind(i64::from(s.accepted_white))
+    .bind(&s.result)
+    .bind(&s.end_reason)
+    .bind(&s.dead)
+    .bind(s.penalty_black)
+    .bind(s.penalty_white)
+    .bind(g.started_ms)
+    .bind(s.ended_ms)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Stores a game made without a challenge (against a bot, or by a test).
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_game(store: &Store, game: &GameRow) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.pool().begin().await?;
+    insert_game(&mut tx, game).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The columns of a game, as a literal so that queries stay compile-time constants.
+macro_rules! game_columns {
+    () => {
+        "id, black, white, size, preset, komi_halves, handicap_passes, time_control, status, \
+         dead_proposal, accepted_black, accepted_white, result, end_reason, dead, penalty_black, \
+         penalty_white, started_ms, ended_ms"
+    };
+}
+
+fn game(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        black: row.try_get("black")?,
+        white: row.try_get("white")?,
+        size: row.try_get("size")?,
+        preset: row.try_get("preset")?,
+        komi_halves: row.try_get("komi_halves")?,
+        handicap_passes: row.try_get("handicap_passes")?,
+        time_control: row.try_get("time_control")?,
+        started_ms: row.try_get("started_ms")?,
+        state: GameState {
+            status: row.try_get("status")?,
+            dead_proposal: row.try_get("dead_proposal")?,
+            accepted_black: row.try_get::<i64, _>("accepted_black")? != 0,
+            accepted_white: row.try_get::<i64, _>("accepted_white")? != 0,
+            result: row.try_get("result")?,
+            end_reason: row.try_get("end_reason")?,
+            dead: row.try_get("dead")?,
+            penalty_black: row.try_get("penalty_black")?,
+            penalty_white: row.try_get("penalty_white")?,
+            ended_ms: row.try_get("ended_ms")?,
+        },
+    })
+}
+
+/// The game of that id.
+///
+/// # Errors
+/// On a database failure.
+pub async fn game_by_id(store: &Store, id: i64) -> Result<Option<GameRow>, StoreError> {
+    let row = sqlx::query(concat!(
+        "SELECT ",
+        game_columns!(),
+        " FROM server_games WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(store.pool())
+    .await?;
+    Ok(row.as_ref().map(game).transpose()?)
+}
+
+/// Games not yet ended (playing or suspended), newest first, at most `limit`.
+///
+/// # Errors
+/// On a database failure.
+pub async fn live_games(store: &Store, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+    let rows = sqlx::query(concat!(
+        "SELECT ",
+        game_columns!(),
+        " FROM server_games WHERE status <> 'ended' \
+         ORDER BY started_ms DESC, id LIMIT $1"
+    ))
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    Ok(rows.iter().map(game).collect::<Result<_, _>>()?)
+}
+
+/// Finished games of a user, newest first, at most `limit`.
+///
+/// # Errors
+/// On a database failure.
+pub async fn finished_games_of(
+    store: &Store,
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<GameRow>, StoreError> {
+    let rows = sqlx::query(concat!(
+        "SELECT ",
+        game_columns!(),
+        " FROM server_games \
+         WHERE status = 'ended' AND (black = $1 OR white = $1) \
+         ORDER BY ended_ms DESC, id LIMIT $2"
+    ))
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    Ok(rows.iter().map(game).collect::<Result<_, _>>()?)
+}
+
+/// The moves of a game, in order.
+///
+/// # Errors
+/// On a database failure.
+pub async fn moves_of(store: &Store, game_id: i64) -> Result<Vec<MoveRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT move_number, color, mv, at_ms FROM server_moves WHERE game_id = $1 \
+         ORDER BY move_number",
+    )
+    .bind(game_id)
+    .fetch_all(store.pool())
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(MoveRow {
+                move_number: r.try_get("move_number")?,
+                color: r.try_get("color")?,
+                mv: r.try_get("mv")?,
+                at_ms: r.try_get("at_ms")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(StoreError::from)
+}
+
+/// Appends `moves` (possibly none) to a game and writes its new `state`, in one transaction.
+/// When a move of one of these numbers is already stored nothing is written and
+/// [`Appended::Conflict`] is returned: that is how two requests for one move apply once.
+///
+/// # Errors
+/// On a database failure.
+pub async fn append_moves(
+    store: &Store,
+    game_id: i64,
+    moves: &[MoveRow],
+    state: &GameState,
+) -> Result<Appended, StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.pool().begin().await?;
+    for m in moves {
+        let r = sqlx::query(
+            "INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(game_id)
+        .bind(m.move_number)
+        .bind(&m.color)
+        .bind(&m.mv)
+        .bind(m.at_ms)
+        .execute(&mut *tx)
+        .await;
+        match r {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => {
+                tx.rollback().await?;
+                return Ok(Appended::Conflict);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    sqlx::query(
+        "UPDATE server_games SET status = $2, dead_proposal = $3, accepted_black = $4, \
+         accepted_white = $5, result = $6, end_reason = $7, dead = $8, penalty_black = $9, \
+         penalty_white = $10, ended_ms = $11 WHERE id = $1",
+    )
+    .bind(game_id)
+    .bind(&state.status)
+    .bind(&state.dead_proposal)
+    .bind(i64::from(state.accepted_black))
+    .bind(i64::from(state.accepted_white))
+    .bind(&state.result)
+    .bind(&state.end_reason)
+    .bind(&state.dead)
+    .bind(state.penalty_black)
+    .bind(state.penalty_white)
+    .bind(state.ended_ms)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Appended::Committed)
+}
