@@ -35,8 +35,8 @@
 //! ```
 #![deny(missing_docs)]
 
-mod estimate;
 pub mod endgame;
+mod estimate;
 mod player;
 mod playout;
 mod rng;

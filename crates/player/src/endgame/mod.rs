@@ -302,6 +302,79 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
             held,
         });
     }
+    finish(game, config, &grid, strings, string_of)
+}
+
+/// Judges the final position of `game` with the dead stones given (agreed by the players, or
+/// proposed): every string with a stone in `dead` is dead, every other one alive (or in seki);
+/// the neutral points are filled in turn and the board counted as in [`judge_end`]. No search:
+/// `config.playouts` is not used.
+///
+/// ```
+/// use ingo_player::endgame::{judge_with_dead, EndgameConfig, Status};
+/// use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+///
+/// let board = Board::from_ascii("
+///     . . X O .
+///     . . X O .
+///     . O X O .
+///     X X X O .
+///     O O O O .").unwrap();
+/// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
+/// let game = Game::new(setup, Rules::ing());
+/// let b3 = Point::from_gtp("B3", 5, 5).unwrap();
+/// let j = judge_with_dead(&game, &[b3], &EndgameConfig::default());
+/// assert_eq!(j.status_at(b3), Some(Status::Dead));
+/// assert_eq!(j.dead, vec![b3]);
+/// ```
+pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> Judgement {
+    let board = game.board();
+    let grid = Grid::new(board);
+    let n = grid.len();
+    let proved: Vec<bool> = {
+        let b = benson::unconditionally_alive(board, &grid, Color::Black);
+        let w = benson::unconditionally_alive(board, &grid, Color::White);
+        b.iter().zip(&w).map(|(x, y)| *x || *y).collect()
+    };
+    let mut string_of = vec![usize::MAX; n];
+    let mut strings: Vec<StringStatus> = Vec::new();
+    for i in 0..n {
+        let p = grid.point(i);
+        let Some(color) = board.color_at(p) else {
+            continue;
+        };
+        if string_of[i] != usize::MAX {
+            continue;
+        }
+        let mut stones: Vec<Point> = board.string_stones(p);
+        stones.sort();
+        let id = strings.len();
+        for &s in &stones {
+            string_of[grid.index(s)] = id;
+        }
+        let is_dead = stones.iter().any(|s| dead.contains(s));
+        strings.push(StringStatus {
+            color,
+            stones,
+            status: if is_dead { Status::Dead } else { Status::Alive },
+            proved: proved[i],
+            held: 1.0,
+        });
+    }
+    finish(game, config, &grid, strings, string_of)
+}
+
+/// The part of a judgement after the status of each string is known: the neutral points filled
+/// in turn, the seki, and the count.
+fn finish(
+    game: &Game,
+    config: &EndgameConfig,
+    grid: &Grid,
+    mut strings: Vec<StringStatus>,
+    string_of: Vec<usize>,
+) -> Judgement {
+    let board = game.board();
+    let grid = grid;
     let mut dead: Vec<Point> = strings
         .iter()
         .filter(|s| s.status == Status::Dead)
@@ -320,7 +393,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         }
     }
     let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
-    let (fills, seki_points) = fill_neutral(&mut live, &grid, first_to_fill);
+    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill);
 
     // Strings next to a point left shared are in seki.
     for &p in &seki_points {
