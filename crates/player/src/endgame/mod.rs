@@ -434,6 +434,21 @@ fn can_fill(board: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
+/// The point where `color` must answer the opponent's fill on `filled`: the last liberty of a
+/// string of `color` next to it that the fill left in atari, if connecting there saves it (two
+/// liberties or a capture).
+fn forced_answer(live: &Board, filled: Point, color: Color) -> Option<Point> {
+    live.neighbors(filled)
+        .filter(|&q| live.color_at(q) == Some(color))
+        .find_map(|q| {
+            let libs = live.liberties_upto(q, 2);
+            match libs.as_slice() {
+                [l] if can_fill(live, *l, color) => Some(*l),
+                _ => None,
+            }
+        })
+}
+
 /// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
 /// to a string of each colour that has no liberty of its own (no point next to it counts for
 /// its colour), so that both live only on the shared liberties and whoever fills one shortens
@@ -495,26 +510,38 @@ fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<
     let mut mover = first;
     let mut passes = 0;
     let mut removed = Vec::new();
+    let mut last: Option<Fill> = None;
     // Each fill takes an empty point, so this ends; the bound is for safety.
     for _ in 0..2 * grid.len() + 2 {
         let owners = ingo_rules::owners(live, &[]);
-        let target = (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
-            let i = grid.index(p);
-            owners[i] == Owner::Shared
-                && !seki[i]
-                && live.color_at(p).is_none()
-                && can_fill(live, p, mover)
+        // A fill that puts a string of the mover in atari must be answered first: the mover
+        // connects at the last liberty (in its own area or on a neutral point), which costs it
+        // its turn of filling and so shifts the parity of the last neutral points.
+        let answer = last
+            .filter(|f| f.color != mover)
+            .and_then(|f| forced_answer(live, f.point, mover));
+        let target = answer.or_else(|| {
+            (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
+                let i = grid.index(p);
+                owners[i] == Owner::Shared
+                    && !seki[i]
+                    && live.color_at(p).is_none()
+                    && can_fill(live, p, mover)
+            })
         });
         match target {
             Some(p) => {
                 live.play_unchecked(p, mover, &mut removed);
-                fills.push(Fill {
+                let fill = Fill {
                     point: p,
                     color: mover,
-                });
+                };
+                fills.push(fill);
+                last = Some(fill);
                 passes = 0;
             }
             None => {
+                last = None;
                 passes += 1;
                 if passes == 2 {
                     break;
