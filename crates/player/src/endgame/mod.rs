@@ -374,7 +374,6 @@ fn finish(
     string_of: Vec<usize>,
 ) -> Judgement {
     let board = game.board();
-    let grid = grid;
     let mut dead: Vec<Point> = strings
         .iter()
         .filter(|s| s.status == Status::Dead)
