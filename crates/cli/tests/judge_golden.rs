@@ -200,7 +200,9 @@ fn render_and_score_write_pictures() {
         count_png.to_str().expect("UTF-8 path"),
     ]);
     assert_eq!(code, 0);
-    assert!(out.contains("result B+0"));
+    // The missed dame (B5 is White's fourth move; the point left is filled by Black, the
+    // player to move: 填滿計點).
+    assert!(out.contains("result B+0"), "{out}");
     assert_eq!(&fs::read(&count_png).expect("PNG written")[..4], b"\x89PNG");
 
     let (_, code) = ingo(&["render", "t14_four_passes.sgf"]);

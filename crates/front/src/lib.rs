@@ -12,8 +12,9 @@
 //! * [`gtp`]: a GTP v2 engine front on a table: commands parsed into a typed
 //!   [`gtp::GtpCommand`] by one table, [`gtp::COMMANDS`], that drives `list_commands`,
 //!   `known_command` and dispatch.
-//! * [`estimate_dead`]: the dead stones as the front estimates them before an agreement; the
-//!   one place to swap in a better judge.
+//! * [`estimate_dead`] and [`judge`]: the dead stones, seki and the count with the neutral
+//!   points filled in turn, as the front judges them before an agreement
+//!   ([`ingo_player::endgame::judge_end`]).
 //! * [`count_text`]: the count in words, as an Ing referee reads it off the board; [`explain`]:
 //!   why a move is refused, in a sentence for a player.
 //!
@@ -30,17 +31,26 @@ mod table;
 #[cfg(feature = "serde")]
 mod wire;
 
+use ingo_player::endgame::{judge_end, EndgameConfig, Judgement};
 use ingo_rules::{Game, PlayErrorKind, Point};
 
 pub use report::count_text;
 pub use table::{DeadProposal, Event, Settings, Table, TableError};
 
 /// The dead stones of `game` as the front estimates them before the players agree (GTP
-/// `final_status_list dead` during a game, a first proposal at a suspension): today light
-/// random playouts ([`ingo_player::estimate_dead`] with [`ingo_player::DEAD_PLAYOUTS`]).
-/// Every caller in this crate goes through this function, so a better judge is swapped in here.
+/// `final_status_list dead` during a game, a first proposal at a suspension): the referee-grade
+/// end-of-game judgement ([`ingo_player::endgame::judge_end`] with its default configuration:
+/// Benson's unconditional life, then playouts, seki and the neutral points filled in turn).
+/// Every caller in this crate goes through this function or [`judge`].
 pub fn estimate_dead(game: &Game) -> Vec<Point> {
-    ingo_player::estimate_dead(game, ingo_player::DEAD_PLAYOUTS)
+    judge(game).dead
+}
+
+/// The whole end-of-game judgement of `game` ([`ingo_player::endgame::judge_end`], default
+/// configuration): the status of every string (alive, dead, seki), the neutral points filled
+/// in turn, the player to move first (填滿計點), and the count that results.
+pub fn judge(game: &Game) -> Judgement {
+    judge_end(game, &EndgameConfig::default())
 }
 
 /// Why a move is refused, in one sentence for a player (beside the reason code,

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use ingo_clock::{Clock, ClockError, ClockEvent, TimeControl, TimeControlError};
+use ingo_player::endgame::{judge_with_dead, EndgameConfig, Judgement};
 use ingo_rules::{
     BoardSizeError, Color, Game, GameEnd, GameError, Move, Phase, PlayError, Point, Rules, Score,
     Setup,
@@ -652,6 +653,22 @@ impl Table {
             None => match &self.proposal {
                 Some(p) => p.dead.clone(),
                 None => crate::estimate_dead(&self.game),
+            },
+        }
+    }
+
+    /// The end-of-game judgement of the board as it stands: with the agreed dead stones once
+    /// agreed, none after any other end, else the current proposal, else the front's own
+    /// judgement ([`crate::judge`]). The neutral points are filled in turn, the player to move
+    /// first (填滿計點), and the strings next to points left shared are in seki.
+    pub fn judgement(&self) -> Judgement {
+        let with = |dead: &[Point]| judge_with_dead(&self.game, dead, &EndgameConfig::default());
+        match self.game.end() {
+            Some(GameEnd::Agreement(dead)) => with(dead),
+            Some(_) => with(&[]),
+            None => match &self.proposal {
+                Some(p) => with(&p.dead),
+                None => crate::judge(&self.game),
             },
         }
     }

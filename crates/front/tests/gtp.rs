@@ -82,3 +82,58 @@ fn run_answers_until_quit_and_ignores_what_follows() {
     run(&mut f, &b"1 name\n2 quit\n3 name\n"[..], &mut out).expect("in-memory streams");
     assert_eq!(String::from_utf8(out).expect("UTF-8"), "=1 ingo\n\n=2 \n\n");
 }
+
+/// Two strings without eyes share three liberties (D7–D5): a seki, 7×7.
+const SEKI_BLACK: &str = "b7 e7 b6 e6 b5 e5 b4 e4 a3 b3 c3 d3 d2 d1";
+const SEKI_WHITE: &str = "c7 f7 c6 f6 c5 f5 c4 d4 f4 e3 f3 g3 e2 e1";
+
+fn sorted(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = text.split_whitespace().map(str::to_uppercase).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn final_status_list_and_final_score_use_the_end_of_game_judgement() {
+    let mut f = front(7);
+    for (b, w) in SEKI_BLACK.split(' ').zip(SEKI_WHITE.split(' ')) {
+        assert!(ask(&mut f, &format!("play b {b}")).0, "{b}");
+        assert!(ask(&mut f, &format!("play w {w}")).0, "{w}");
+    }
+    let (ok, seki) = ask(&mut f, "final_status_list seki");
+    assert!(ok);
+    assert_eq!(
+        sorted(&seki),
+        sorted("C7 C6 C5 C4 D4 E7 E6 E5 E4"),
+        "the strings around the shared points are in seki"
+    );
+    assert_eq!(ask(&mut f, "final_status_list dead"), (true, String::new()));
+    let (_, alive) = ask(&mut f, "final_status_list alive");
+    assert_eq!(
+        sorted(&alive),
+        sorted("B7 B6 B5 B4 A3 B3 C3 D3 D2 D1 F7 F6 F5 F4 E3 F3 G3 E2 E1"),
+        "alive and seki are distinct statuses"
+    );
+    // The shared points stay empty: Black 24, White 22, komi 8 (as in the player's own
+    // hand-made test of this seki).
+    assert_eq!(ask(&mut f, "final_score"), (true, "W+6".into()));
+    assert_eq!(
+        ingo_front::estimate_dead(f.table().game()),
+        Vec::new(),
+        "estimate_dead is the judgement's dead list"
+    );
+}
+
+#[test]
+fn final_score_fills_the_neutral_points_in_turn_from_the_player_to_move() {
+    // Column D is dame between two walls on 7×7: seven neutral points, Black to move fills
+    // four (the player's hand-made test of the same board: W+7; W+9 with White first).
+    let mut f = front(7);
+    for row in 1..=7 {
+        assert!(ask(&mut f, &format!("play b c{row}")).0);
+        assert!(ask(&mut f, &format!("play w e{row}")).0);
+    }
+    assert_eq!(ask(&mut f, "final_score"), (true, "W+7".into()));
+    assert!(ask(&mut f, "play b pass").0);
+    assert_eq!(ask(&mut f, "final_score"), (true, "W+9".into()));
+}

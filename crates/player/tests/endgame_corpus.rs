@@ -182,10 +182,11 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
     println!("{t:?}");
     assert_eq!(t.unreplayable, 0, "{t:?}");
     assert!(t.records >= 70, "{t:?}");
-    // Floors at the figures measured when this was written (74 of 76 winners, 48 of 76
-    // margins): below the targets (98% and 85%), see docs/endgame.md.
+    // Floors at the figures measured last (74 of 76 winners, 51 of 76 margins, after the
+    // forced answers in the fill and the atari answers in the playouts): below the issue's
+    // targets (98% and 85%), see docs/endgame.md.
     assert!(t.winner * 100 >= 97 * t.records, "winner {t:?}");
-    assert!(t.margin * 100 >= 63 * t.records, "margin {t:?}");
+    assert!(t.margin * 100 >= 67 * t.records, "margin {t:?}");
 }
 
 #[test]
@@ -207,11 +208,12 @@ fn other_counted_19x19_records_name_the_recorded_winner() {
     let t = judge_rows(&dir, &others, |r| r.rules_or(Preset::Ing));
     println!("{t:?}");
     assert!(t.records >= 100, "{t:?}");
-    // Floor at the figure measured when this was written: 113 of 140 (80.7%). Many of these
+    // Floor at the figure measured last: 119 of 140 (85.0%; 113 before the playouts answered
+    // ataris). Many of these
     // games were counted by territory (Japanese and Korean rules), where the margin and, in
     // close games, the winner differ from an area count.
     assert!(t.winner * 100 >= FLOOR_OTHERS * t.records, "winner {t:?}");
 }
 
 /// The winner floor (percent) on the other counted records.
-const FLOOR_OTHERS: usize = 80;
+const FLOOR_OTHERS: usize = 85;

@@ -16,6 +16,7 @@ use ingo_gtp::{
     protocol::{parse_vertex, GenmoveReply},
     Engine, EngineError,
 };
+use ingo_player::endgame::{judge_end, EndgameConfig};
 use ingo_rules::{Board, ByColor, Color, Game, GameEnd, Komi, Move, Phase, Point, Rules, Setup};
 use ingo_sgf::{GameInfo, MoveInfo, WriteInfo};
 
@@ -436,7 +437,11 @@ struct Referee<'a> {
 ///    tells both engines `play w pass`.
 /// 3. At two consecutive passes (play suspended) both engines are asked
 ///    `final_status_list dead`. If both answer with the same set of points, those stones are
-///    agreed dead and the game ends. Otherwise play resumes with the side to move; engines that
+///    agreed dead and the game ends. Otherwise the referee's own judgement
+///    ([`ingo_player::endgame::judge_end`], the same judge as `ingo gtp`'s
+///    `final_status_list`) decides where it can: it stands in for an engine that says nothing
+///    useful (no answer, or not a list of vertices), and when the two lists differ and it
+///    matches one of them, that list is agreed. Otherwise play resumes with the side to move; engines that
 ///    know `kgs-genmove_cleanup` are asked with it from then on, so that they capture disputed
 ///    stones. Four consecutive passes end the game with every stone alive. Each new
 ///    suspension (after a board play) is settled the same way.
@@ -912,13 +917,38 @@ impl Referee<'_> {
             show(&lists.black),
             show(&lists.white)
         );
-        if let (Some(b), Some(w)) = (&lists.black, &lists.white) {
-            if b == w {
-                let dead: Vec<Point> = b.iter().copied().collect();
-                if self.game.agree_dead(&dead).is_ok() {
-                    self.comment_last(format!("{said}: agreed, the game ends."));
-                    return Ok(());
-                }
+        // The referee's own judgement (the same end-of-game judge as `final_status_list` of
+        // `ingo gtp` and the play server's proposal) stands in for an engine that says nothing
+        // useful, and settles a disagreement when it sides with one of the two lists.
+        let own: BTreeSet<Point> = judge_end(&self.game, &EndgameConfig::default())
+            .dead
+            .into_iter()
+            .collect();
+        let agreed = match (&lists.black, &lists.white) {
+            (Some(b), Some(w)) if b == w => Some((b.clone(), "agreed")),
+            (Some(b), Some(w)) if *b == own || *w == own => {
+                Some((own.clone(), "disputed, the referee's judgement decides"))
+            }
+            (Some(l), None) | (None, Some(l)) if *l == own => Some((
+                own.clone(),
+                "one side said nothing useful, the referee's judgement agrees with the other",
+            )),
+            (None, None) => Some((
+                own.clone(),
+                "neither side said anything useful, the referee's judgement decides",
+            )),
+            _ => None,
+        };
+        if let Some((dead, why)) = agreed {
+            let dead: Vec<Point> = dead.into_iter().collect();
+            if self.game.agree_dead(&dead).is_ok() {
+                let also = if why == "agreed" {
+                    String::new()
+                } else {
+                    format!(" (the referee judges dead: {})", show(&Some(own.clone())))
+                };
+                self.comment_last(format!("{said}: {why}{also}, the game ends."));
+                return Ok(());
             }
         }
         let mut text = format!("{said}: disputed, play resumes");

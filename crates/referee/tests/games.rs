@@ -81,6 +81,39 @@ fn a_dispute_resumes_play_with_cleanup_until_four_passes() {
 }
 
 #[test]
+fn the_referees_judgement_decides_when_neither_engine_names_the_dead() {
+    let c = config(
+        "--seed 1 --max-moves 8 --no-final-status",
+        "--seed 2 --max-moves 8 --no-final-status",
+        5,
+        "judged_out",
+    );
+    let r = play(&c);
+    assert_eq!(r.outcome, Outcome::Decided);
+    // Neither engine answers `final_status_list dead`: the referee's own judgement
+    // (`judge_end`, as `ingo gtp` answers it) ends the game at the first suspension, instead
+    // of play resuming to four passes with every stone alive.
+    let Some(GameEnd::Agreement(dead)) = r.game.end() else {
+        panic!("ended by the referee's judgement: {:?}", r.game.end());
+    };
+    let mut judged =
+        ingo_player::endgame::judge_end(&r.game, &ingo_player::endgame::EndgameConfig::default())
+            .dead;
+    judged.sort();
+    let mut dead = dead.clone();
+    dead.sort();
+    assert_eq!(dead, judged);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("the referee's judgement decides")),
+        "{:?}",
+        r.notes
+    );
+    check_sgf(&r);
+}
+
+#[test]
 fn a_refused_komi_falls_back_to_half_a_point_less() {
     let dir = common::out_dir("komi");
     let log = dir.join("white.log");

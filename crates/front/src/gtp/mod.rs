@@ -24,6 +24,7 @@ use std::time::Duration;
 use ingo_clock::GtpTimeSettings;
 use ingo_gtp::server::{CommandReader, ReadError};
 use ingo_gtp::{Command, Response};
+use ingo_player::endgame::Status as JudgedStatus;
 use ingo_player::{Action, Player, TimeLeft};
 use ingo_rules::{ByColor, Color, Game, Move, Phase, Point, Preset, Rules};
 
@@ -274,21 +275,25 @@ impl GtpFront {
                 Ok(String::new())
             }
             GtpCommand::Showboard => Ok(self.showboard()),
-            GtpCommand::FinalScore => Ok(self.table.count().result_string()),
+            // An ended game has its result (the rules' count of the agreed board); before
+            // that, the judgement counts the board as a referee would, the neutral points
+            // filled in turn from the player to move (填滿計點).
+            GtpCommand::FinalScore => Ok(match self.table.score() {
+                Some(score) => score.result_string(),
+                None => self.table.judgement().score.result_string(),
+            }),
             GtpCommand::FinalStatusList(status) => {
-                let dead = self.table.dead_stones();
-                let b = self.game().board();
-                let list: Vec<String> = match status {
-                    Status::Dead => dead.iter().map(|&p| self.name_point(p)).collect(),
-                    Status::Alive => b
-                        .points()
-                        .filter(|p| b.color_at(*p).is_some() && !dead.contains(p))
-                        .map(|p| self.name_point(p))
-                        .collect(),
-                    // Ing counts seki like any other position (shared points are split), so no
-                    // stone is reported as being in seki.
-                    Status::Seki => Vec::new(),
+                let judgement = self.table.judgement();
+                let wanted = match status {
+                    Status::Dead => JudgedStatus::Dead,
+                    Status::Alive => JudgedStatus::Alive,
+                    Status::Seki => JudgedStatus::Seki,
                 };
+                let list: Vec<String> = judgement
+                    .stones(wanted)
+                    .into_iter()
+                    .map(|p| self.name_point(p))
+                    .collect();
                 Ok(list.join(" "))
             }
             GtpCommand::IsLegal(color, mv) => {

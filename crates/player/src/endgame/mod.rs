@@ -310,6 +310,78 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
             held,
         });
     }
+    finish(game, config, &grid, strings, string_of)
+}
+
+/// Judges the final position of `game` with the dead stones given (agreed by the players, or
+/// proposed): every string with a stone in `dead` is dead, every other one alive (or in seki);
+/// the neutral points are filled in turn and the board counted as in [`judge_end`]. No search:
+/// `config.playouts` is not used.
+///
+/// ```
+/// use ingo_player::endgame::{judge_with_dead, EndgameConfig, Status};
+/// use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+///
+/// let board = Board::from_ascii("
+///     . . X O .
+///     . . X O .
+///     . O X O .
+///     X X X O .
+///     O O O O .").unwrap();
+/// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
+/// let game = Game::new(setup, Rules::ing());
+/// let b3 = Point::from_gtp("B3", 5, 5).unwrap();
+/// let j = judge_with_dead(&game, &[b3], &EndgameConfig::default());
+/// assert_eq!(j.status_at(b3), Some(Status::Dead));
+/// assert_eq!(j.dead, vec![b3]);
+/// ```
+pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> Judgement {
+    let board = game.board();
+    let grid = Grid::new(board);
+    let n = grid.len();
+    let proved: Vec<bool> = {
+        let b = benson::unconditionally_alive(board, &grid, Color::Black);
+        let w = benson::unconditionally_alive(board, &grid, Color::White);
+        b.iter().zip(&w).map(|(x, y)| *x || *y).collect()
+    };
+    let mut string_of = vec![usize::MAX; n];
+    let mut strings: Vec<StringStatus> = Vec::new();
+    for i in 0..n {
+        let p = grid.point(i);
+        let Some(color) = board.color_at(p) else {
+            continue;
+        };
+        if string_of[i] != usize::MAX {
+            continue;
+        }
+        let mut stones: Vec<Point> = board.string_stones(p);
+        stones.sort();
+        let id = strings.len();
+        for &s in &stones {
+            string_of[grid.index(s)] = id;
+        }
+        let is_dead = stones.iter().any(|s| dead.contains(s));
+        strings.push(StringStatus {
+            color,
+            stones,
+            status: if is_dead { Status::Dead } else { Status::Alive },
+            proved: proved[i],
+            held: 1.0,
+        });
+    }
+    finish(game, config, &grid, strings, string_of)
+}
+
+/// The part of a judgement after the status of each string is known: the neutral points filled
+/// in turn, the seki, and the count.
+fn finish(
+    game: &Game,
+    config: &EndgameConfig,
+    grid: &Grid,
+    mut strings: Vec<StringStatus>,
+    string_of: Vec<usize>,
+) -> Judgement {
+    let board = game.board();
     let mut dead: Vec<Point> = strings
         .iter()
         .filter(|s| s.status == Status::Dead)
@@ -328,7 +400,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         }
     }
     let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
-    let (fills, seki_points) = fill_neutral(&mut live, &grid, first_to_fill);
+    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill);
 
     // Strings next to a point left shared are in seki.
     for &p in &seki_points {
@@ -420,6 +492,21 @@ fn can_fill(board: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
+/// The point where `color` must answer the opponent's fill on `filled`: the last liberty of a
+/// string of `color` next to it that the fill left in atari, if connecting there saves it (two
+/// liberties or a capture).
+fn forced_answer(live: &Board, filled: Point, color: Color) -> Option<Point> {
+    live.neighbors(filled)
+        .filter(|&q| live.color_at(q) == Some(color))
+        .find_map(|q| {
+            let libs = live.liberties_upto(q, 2);
+            match libs.as_slice() {
+                [l] if can_fill(live, *l, color) => Some(*l),
+                _ => None,
+            }
+        })
+}
+
 /// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
 /// to a string of each colour that has no liberty of its own (no point next to it counts for
 /// its colour), so that both live only on the shared liberties and whoever fills one shortens
@@ -481,26 +568,38 @@ fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<
     let mut mover = first;
     let mut passes = 0;
     let mut removed = Vec::new();
+    let mut last: Option<Fill> = None;
     // Each fill takes an empty point, so this ends; the bound is for safety.
     for _ in 0..2 * grid.len() + 2 {
         let owners = ingo_rules::owners(live, &[]);
-        let target = (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
-            let i = grid.index(p);
-            owners[i] == Owner::Shared
-                && !seki[i]
-                && live.color_at(p).is_none()
-                && can_fill(live, p, mover)
+        // A fill that puts a string of the mover in atari must be answered first: the mover
+        // connects at the last liberty (in its own area or on a neutral point), which costs it
+        // its turn of filling and so shifts the parity of the last neutral points.
+        let answer = last
+            .filter(|f| f.color != mover)
+            .and_then(|f| forced_answer(live, f.point, mover));
+        let target = answer.or_else(|| {
+            (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
+                let i = grid.index(p);
+                owners[i] == Owner::Shared
+                    && !seki[i]
+                    && live.color_at(p).is_none()
+                    && can_fill(live, p, mover)
+            })
         });
         match target {
             Some(p) => {
                 live.play_unchecked(p, mover, &mut removed);
-                fills.push(Fill {
+                let fill = Fill {
                     point: p,
                     color: mover,
-                });
+                };
+                fills.push(fill);
+                last = Some(fill);
                 passes = 0;
             }
             None => {
+                last = None;
                 passes += 1;
                 if passes == 2 {
                     break;

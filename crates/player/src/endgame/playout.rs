@@ -94,10 +94,20 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
             !board.is_eye_or_suicide(p, color) && !big_self_atari(board, p, color)
         };
         let mut played = false;
+        // Answers to the last move first: capture a string it left in atari (its own or a
+        // neighbour's), else save a string of ours it put in atari when the saving move gives
+        // two liberties. Without them random play leaves strings in atari for many moves and
+        // lets dead groups live or living ones die by chance.
+        if let Some(p) = atari_answer(game, color) {
+            played = game.play(Move::Play(p)).is_ok();
+        }
         // A few uniform draws first (most points are acceptable early on), then every empty
         // point in random order, so that a side passes only when it has no acceptable play.
         let n = game.board().empty_count();
         for _ in 0..QUICK_TRIES.min(n) {
+            if played {
+                break;
+            }
             let p = game.board().empty_point(rng.below(n as u32) as usize);
             if acceptable(game, p) && game.play(Move::Play(p)).is_ok() {
                 played = true;
@@ -120,4 +130,35 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
         }
         moves += 1;
     }
+}
+
+/// The answer of `color` to the last move, if it left a string in atari: the capture of an
+/// opponent string (first), else the move that gives a string of `color` two liberties.
+fn atari_answer(game: &Game, color: Color) -> Option<Point> {
+    let last = match game.last_move()?.mv {
+        Move::Play(p) => p,
+        Move::Pass => return None,
+    };
+    let board = game.board();
+    let mut save = None;
+    for q in std::iter::once(last).chain(board.neighbors(last)) {
+        let Some(c) = board.color_at(q) else {
+            continue;
+        };
+        let libs = board.liberties_upto(q, 2);
+        let [l] = libs.as_slice() else {
+            continue;
+        };
+        if c != color {
+            if !board.analyze(*l, color).suicide {
+                return Some(*l);
+            }
+        } else if save.is_none() {
+            let a = after(board, *l, color);
+            if !a.suicide && (a.captures || a.liberties >= 2) {
+                save = Some(*l);
+            }
+        }
+    }
+    save
 }
