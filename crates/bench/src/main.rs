@@ -81,7 +81,7 @@ enum BenchCmd {
 /// The ko rule of a playout benchmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BenchKo {
-    /// Ing's ko rules (R2–R6 of the spec), the default rules of ingo.
+    /// Ing's ko rules (R2–R6 of docs/rules.md), the default rules of ingo.
     Ing,
     /// Simple ko: only the immediate retake of a single stone is forbidden.
     Simple,

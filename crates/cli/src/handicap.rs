@@ -19,10 +19,10 @@ pub struct HandicapArgs {
     /// Print {"black", "white", "handicap_passes", "komi", "tie_winner", ...} as JSON.
     #[arg(long)]
     json: bool,
-    /// Points from 1級 up to 初段 (an assumption of the spec: one 級 step).
+    /// Points from 1級 up to 初段 (an assumption of docs/rules.md: one 級 step).
     #[arg(long, default_value_t = 8)]
     kyu_to_dan: i32,
-    /// Points from 9段 up to 9品 (an assumption of the spec: one 段 step).
+    /// Points from 9段 up to 9品 (an assumption of docs/rules.md: one 段 step).
     #[arg(long, default_value_t = 4)]
     dan_to_pro: i32,
     /// In an even game, draw the colours by nigiri from this seed: the first player named

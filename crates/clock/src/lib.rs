@@ -14,7 +14,7 @@
 //! * GTP ([`gtp_time_settings`], [`kgs_time_settings`], [`Clock::gtp_time_left`]) and SGF
 //!   ([`sgf_tm`], [`sgf_ot`], [`sgf_move_properties`]) mappings.
 //!
-//! Spec T16, with a basic time of 180 minutes: Black uses 215 minutes (4 points), White 182
+//! docs/rules.md T16, with a basic time of 180 minutes: Black uses 215 minutes (4 points), White 182
 //! (2 points); the penalties cancel down to 2 points, which go to White.
 //!
 //! ```

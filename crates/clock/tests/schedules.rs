@@ -1,7 +1,7 @@
 //! Clock schedules on explicit timelines: every `now` is written out, nothing sleeps.
 //!
-//! PP cases follow spec §7 ("BT = 180 min: 180 → 2, >210 → 4, >240 → 6, >270 → loss"; the same
-//! with BT = 30, SL IngTiming) and T16 of the spec.
+//! PP cases follow docs/rules.md §7 ("BT = 180 min: 180 → 2, >210 → 4, >240 → 6, >270 → loss"; the same
+//! with BT = 30, SL IngTiming) and T16 of docs/rules.md.
 
 use std::time::Duration;
 

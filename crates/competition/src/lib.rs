@@ -1,10 +1,10 @@
-//! Ing's competition rules (spec §6, rule text 第六條): ranks in the three classes 品 (professional),
+//! Ing's competition rules (docs/rules.md §6, rule text 第六條): ranks in the three classes 品 (professional),
 //! 段 (amateur dan) and 級 (kyu), the handicap between two players as White's passes plus
 //! compensation points (讓手 and 還點填平法), and nigiri.
 //!
 //! ```
 //! use ingo_competition::{handicap, HandicapScale, Rank};
-//! // Spec T16: 6段 against 3段 is one and a half 先: Black, one White pass, komi 4.
+//! // docs/rules.md T16: 6段 against 3段 is one and a half 先: Black, one White pass, komi 4.
 //! let h = handicap("6段".parse().unwrap(), "3d".parse().unwrap(), &HandicapScale::ing());
 //! assert_eq!((h.handicap_passes, h.komi.to_string().as_str()), (1, "4"));
 //! assert_eq!(h.black.to_string(), "3d");
@@ -19,7 +19,7 @@ pub use rank::{ParseRankError, Rank};
 
 use ingo_rules::{Color, Komi, Rules};
 
-/// The points scale that turns ranks into handicaps. [`HandicapScale::ing`] holds the spec's
+/// The points scale that turns ranks into handicaps. [`HandicapScale::ing`] holds the docs/rules.md
 /// values; the two boundary steps are assumptions (the 品段級 table "附後" is not available) and so
 /// are configurable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub struct HandicapScale {
 }
 
 impl HandicapScale {
-    /// The scale of spec §6.
+    /// The scale of docs/rules.md §6.
     pub const fn ing() -> HandicapScale {
         HandicapScale {
             sente: 8,
@@ -95,7 +95,7 @@ pub struct Handicap {
 ///
 /// With a difference of Δ points: Δ = 0 is an even game (nigiri, komi 8, ties to Black). Otherwise
 /// the weaker player takes Black, `K = max(1, ⌈Δ/8⌉)` 先, White passes `K − 1` times and receives
-/// `8K − Δ` points back, so that Black never receives points (spec §6 and §9.8).
+/// `8K − Δ` points back, so that Black never receives points (docs/rules.md §6 and §9.8).
 pub fn handicap(a: Rank, b: Rank, scale: &HandicapScale) -> Handicap {
     let (pa, pb) = (scale.points(a), scale.points(b));
     let (strong, weak, ps, pw) = if pa >= pb {

@@ -42,7 +42,7 @@ fn play_all(table: &mut Table, moves: &[&str]) {
 
 #[test]
 fn moves_are_judged_by_the_rules_with_their_reason() {
-    // Spec T1: Black takes the ko; White's immediate retake is a hot-stone capture.
+    // docs/rules.md T1: Black takes the ko; White's immediate retake is a hot-stone capture.
     let mut table = Table::new(Settings::new(5, Rules::ing())).expect("valid settings");
     play_all(
         &mut table,

@@ -11,7 +11,7 @@ use std::time::Duration;
 ///   what is left of the current period and `byo_stones` the stones still to play in it.
 ///   Japanese byo-yomi is one stone per period; Canadian, several.
 ///
-/// Under Ing's own time rule entering overtime costs points (2 points per block, spec §7), so a
+/// Under Ing's own time rule entering overtime costs points (2 points per block, docs/rules.md §7), so a
 /// front playing under it should pass `byo_stones = 0` and let the player treat `main` as the
 /// whole budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

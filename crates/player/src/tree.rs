@@ -86,7 +86,7 @@ impl Node {
 
 /// Whether Black is to move right after one of White's handicap passes (讓手). Black passing
 /// there would make two passes in a row and suspend play, which handicap passes never mean to do
-/// ("They never create 2 consecutive passes because Black plays in between", spec §2).
+/// ("They never create 2 consecutive passes because Black plays in between", docs/rules.md §2).
 pub(crate) fn after_handicap_pass(game: &Game) -> bool {
     if !game.is_handicap() || game.to_move() != Color::Black || game.consecutive_passes() == 0 {
         return false;

@@ -359,7 +359,7 @@ impl MatchConfig {
     /// Who plays Black in game `index` (counted from 1), with the handicap.
     ///
     /// * When both engines have a [rank](EngineSpec::rank) and the ranks differ, Ing's table
-    ///   decides (spec §6, [`ingo_competition::handicap`]): the weaker engine takes Black in
+    ///   decides (docs/rules.md §6, [`ingo_competition::handicap`]): the weaker engine takes Black in
     ///   every game, White passes `N先 − 1` times, and the komi is the compensation points.
     /// * Otherwise (no ranks, or equal ranks: an even game) [`colors`](Self::colors) decides,
     ///   with the komi [`komi`](Self::komi) or else the rules' komi.
@@ -498,7 +498,7 @@ mod tests {
     #[test]
     fn ranks_decide_colours_passes_and_komi() {
         let mut c = config();
-        // 6段 against 3段: one and a half 先, so one White pass and 4 points back (spec §6).
+        // 6段 against 3段: one and a half 先, so one White pass and 4 points back (docs/rules.md §6).
         c.a.rank = Some("6d".parse().expect("rank"));
         c.b.rank = Some("3d".parse().expect("rank"));
         for i in 1..=3 {

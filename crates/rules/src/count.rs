@@ -1,4 +1,4 @@
-//! Counting (spec §5): "子空皆地": stones and spaces are both area; shared points (分空) are split;
+//! Counting (docs/rules.md §5): "子空皆地": stones and spaces are both area; shared points (分空) are split;
 //! the fill-in breakdown (填滿計點) a referee reads off the board.
 
 use std::fmt;

@@ -521,7 +521,7 @@ impl Game {
     }
 
     /// Plays `mv` like [`Game::play`], but accepts a board play that only a ko rule refuses (the
-    /// tolerant replay of spec §9.12, for records with 誤提, mistaken hot captures). Returns the
+    /// tolerant replay of docs/rules.md §9.12, for records with 誤提, mistaken hot captures). Returns the
     /// rule that was overridden, if any.
     ///
     /// # Errors
@@ -686,7 +686,7 @@ impl Game {
         self.finish(GameEnd::Forfeit(color, reason.to_string()))
     }
 
-    /// Counts the board as it stands with the stones on `dead` removed (spec §5), with this
+    /// Counts the board as it stands with the stones on `dead` removed (docs/rules.md §5), with this
     /// game's komi, penalties and tie rule.
     pub fn count(&self, dead: &[Point]) -> Score {
         count::score(

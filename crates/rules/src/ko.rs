@@ -1,4 +1,4 @@
-//! Ko pairs, ko complexes and their local keys (spec §4, "Definitions"): the structures behind the
+//! Ko pairs, ko complexes and their local keys (docs/rules.md §4, "Definitions"): the structures behind the
 //! twin-hot rule R4 and the disturbing-ko limit R5. Everything here runs only on ko captures that
 //! attack, so it favours clarity over speed.
 

@@ -1,5 +1,5 @@
 //! Ing Chang-ki's counting rules of Go (應氏計點制圍棋規則, the SST or Goe rules), as specified in
-//! the project's rules contract (`spec/ing-rules.md`).
+//! the project's rules contract (`docs/rules.md`).
 //!
 //! * [`Board`]: stones, strings, captures, incremental Zobrist hash; any size up to 25×25.
 //! * [`Game`]: the history and every rule of play: single-stone suicide forbidden and block
@@ -12,7 +12,7 @@
 //! ```
 //! use ingo_rules::{Board, Game, Move, PlayErrorKind, Point, Rules, Setup, Color};
 //!
-//! // T1 of the spec: a basic ko. Black takes; White may not retake at once.
+//! // T1 of docs/rules.md: a basic ko. Black takes; White may not retake at once.
 //! let board = Board::from_ascii("
 //!   A B C D E
 //! 5 . X O . .

@@ -8,7 +8,7 @@ use crate::color::Color;
 /// How repetition is limited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KoRule {
-    /// Ing's ko rules as formalized in the spec (IKF: R2–R6): hot stones, double and twin hot
+    /// Ing's ko rules as formalized in docs/rules.md (IKF: R2–R6): hot stones, double and twin hot
     /// stones, the disturbing-ko limit and cycle bans. "劫分爭攪".
     Ing,
     /// Only the immediate retake of a single stone is forbidden.

@@ -18,7 +18,7 @@ const fn make_table() -> [[u64; 2]; CELLS] {
 
 static STONE: [[u64; 2]; CELLS] = make_table();
 
-/// Keys for the side to move (`ZS` in the spec).
+/// Keys for the side to move (the side keys of docs/rules.md §4).
 const SIDE: [u64; 2] = [0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B];
 
 /// The key of a stone of `color` on cell `idx`.

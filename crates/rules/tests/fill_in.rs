@@ -2,7 +2,7 @@
 //! algebra, checked against the margin on many positions (issue 9 item 17).
 //!
 //! # Source: rule text 第五條 "填滿計點": "子空皆地…雙方各以一百八十子填滿本方空…雙方各填其半",
-//! 還子 ("貼還八點…每子二點") and 罰子; spec §5.
+//! 還子 ("貼還八點…每子二點") and 罰子; docs/rules.md §5.
 //!
 //! The referee's procedure, simulated point by point: every living stone on the board is one of
 //! its side's supply of (N²−1)/2 stones (half the points on an even board; captured and dead

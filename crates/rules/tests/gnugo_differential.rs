@@ -1,9 +1,9 @@
 //! Differential test against GNU Go: the board and the legality of plays under the rule variants
 //! that GNU Go implements the same way we do.
 //!
-//! Ing's ko rules exist nowhere else (spec §0, §8), so no program can check [`KoRule::Ing`]. What
+//! Ing's ko rules exist nowhere else (docs/rules.md §0, §8), so no program can check [`KoRule::Ing`]. What
 //! another program *can* check is everything underneath it: placing stones, merging strings,
-//! counting liberties, captures (including spec §2's "if both sides reach zero liberties at once,
+//! counting liberties, captures (including docs/rules.md §2's "if both sides reach zero liberties at once,
 //! the opponent's stones are removed"), suicide of a single stone and of a block, and the
 //! repetition rules that are common property. GNU Go 3.8 decides all of these in
 //! `is_allowed_move` (engine/board.c), which its GTP `is_legal` and `play` commands call.

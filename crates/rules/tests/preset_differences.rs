@@ -1,7 +1,7 @@
 //! Where real Ing and the approximation other programs call "ing" part ways.
 //!
 //! KataGo and OGS map `ing`/`goe` onto positional superko with block suicide and komi 7.5
-//! (spec §8; here `Preset::KataGoIng`). Spec §0 lists the shapes where that gives other verdicts
+//! (docs/rules.md §8; here `Preset::KataGoIng`). docs/rules.md §0 lists the shapes where that gives other verdicts
 //! than Ing's ko rules: retaking after passes, eternal life, triple ko, double ko. Each test plays
 //! the same moves under both and asserts the verdict of each, so the differences are documented
 //! by tests that fail if either side changes.

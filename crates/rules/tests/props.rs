@@ -5,7 +5,7 @@
 //! Each case draws a board (2×2 to 13×13, some of them rectangles, a few with setup stones), a
 //! rules preset, who starts, a handicap, time penalties and a list of move choices (indices into
 //! `legal_moves`, with passes mixed in at a per-game rate and captures preferred, which makes
-//! kos). One test starts from the positions of the spec's test cases (`tests/data`), plays a
+//! kos). One test starts from the positions of the test cases of docs/rules.md (`tests/data`), plays a
 //! prefix of their moves and continues at random, so that every one of Ing's ko rules (hot,
 //! double hot, twin hot, disturbing, cycle) is met, and asserts that each refusal occurred. After every move it checks:
 //!
@@ -132,7 +132,7 @@ struct Params {
     handicap_passes: u8,
     setup_stones: usize,
     pass_percent: u16,
-    /// Start from this position of the spec's test data instead (index into [`spec_starts`]),
+    /// Start from this position of the docs/rules.md test data instead (index into [`spec_starts`]),
     /// and play this many of its listed legal moves first.
     spec_start: Option<(usize, usize)>,
     /// How often, in percent, a board play is a capture when there is one.
@@ -186,14 +186,14 @@ fn params(max_moves: usize) -> impl Strategy<Value = Params> {
         )
 }
 
-/// A test case of the spec: its position, who moves, and the legal moves it plays.
+/// A test position of docs/rules.md: its position, who moves, and the legal moves it plays.
 struct SpecStart {
     board: Board,
     to_move: Color,
     moves: Vec<Move>,
 }
 
-/// The starting positions of the spec's test cases (`tests/data/*.txt`: double kos, triple kos,
+/// The starting positions of the test cases of docs/rules.md (`tests/data/*.txt`: double kos, triple kos,
 /// eternal life, …), where random play soon meets every one of Ing's ko rules.
 fn spec_starts() -> &'static [SpecStart] {
     static STARTS: OnceLock<Vec<SpecStart>> = OnceLock::new();
@@ -256,7 +256,7 @@ fn spec_starts() -> &'static [SpecStart] {
     })
 }
 
-/// The setup: a spec position, an empty board, or a few random stones that leave every string
+/// The setup: a test position of docs/rules.md, an empty board, or a few random stones that leave every string
 /// a liberty.
 fn make_setup(p: &Params, rng: &mut Rng) -> Setup {
     if let Some((i, _)) = p.spec_start {
@@ -744,7 +744,7 @@ fn check_endings(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
 }
 
 /// Plays a move: a legal one with `play`, or with `tolerant` one that only a ko rule refuses, with
-/// `play_tolerant` (the replay of records with mistaken hot captures, spec §9.12).
+/// `play_tolerant` (the replay of records with mistaken hot captures, docs/rules.md §9.12).
 fn play_step(game: &mut Game, (mv, tolerant): (Move, bool)) {
     if tolerant {
         let overridden = game.play_tolerant(mv).expect("only a ko rule refuses it");
@@ -826,7 +826,7 @@ fn run_game(p: Params) -> Result<(), TestCaseError> {
     check_legality(&game)?;
     check_count(&game, &mut rng)?;
 
-    // The spec case's own moves first, when starting from one: they lead into the states its
+    // The test case's own moves first, when starting from one: they lead into the states its
     // rules are about.
     let prefix: Vec<Move> = match p.spec_start {
         Some((i, n)) => {
@@ -986,7 +986,7 @@ proptest! {
     }
 }
 
-/// Random continuations of the spec's test positions, mostly under Ing's rules: double and
+/// Random continuations of the test positions of docs/rules.md, mostly under Ing's rules: double and
 /// triple kos, eternal life and the like, where hot stones, twin hot stones, the disturbing
 /// limit and cycle bans all come into play; and they do: the test asserts that each of those
 /// refusals occurred. (Run by hand with proptest's runner, so that it can look at all the

@@ -1,4 +1,4 @@
-//! Runs the test positions of the spec (§10, T1–T18) from `tests/data/*.txt`.
+//! Runs the test positions of docs/rules.md (§10, T1–T18) from `tests/data/*.txt`.
 //!
 //! Format: `# ` comments (each file has a `# Source:` line), `key: value` headers (`name`,
 //! `to_move`, `rules`, `komi`), `board:` then an ASCII diagram, `moves:` then one line per step:
@@ -285,12 +285,12 @@ fn spec_test_positions() {
     eprintln!("{} files, {total} verdicts and checks", files.len());
 }
 
-/// Spec T13: in the quadruple ko, "White's moves are never restricted". From the start, seeded
+/// docs/rules.md T13: in the quadruple ko, "White's moves are never restricted". From the start, seeded
 /// fights go on in which Black, the disturber, captures as long as it can and White answers
 /// every capture; at every White turn, no capture White could make on the board is refused by
 /// a ko-fight rule (R3–R6); only the single hot stone (R2), which binds both sides alike, may
 /// be. (Once Black passes, a White capture disturbs the coexistence in turn and White, now the
-/// disturber, may be restricted: that is not the spec's case.)
+/// disturber, may be restricted: that is not the docs/rules.md case.)
 #[test]
 fn t13_quadruple_ko_white_is_never_restricted() {
     let board = Board::from_ascii(

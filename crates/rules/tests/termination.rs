@@ -1,6 +1,6 @@
 //! Termination under Ing's rules: an adversary that tries to make a game cycle forever cannot.
 //!
-//! Spec §4 claims that IKF always terminates ("R6 alone guarantees termination"): bans only grow,
+//! docs/rules.md §4 claims that IKF always terminates ("R6 alone guarantees termination"): bans only grow,
 //! so after some time nothing new is banned; after that no board play can recreate a situation
 //! seen since then, because the cycle it would close contains a play that R6 would then ban;
 //! there are finitely many situations, so board plays run out and four passes end the game. The
@@ -19,7 +19,7 @@
 //!   that the game keeps wandering into new shapes and the cycles it then closes are long. These
 //!   games are by far the longest (a 4×4 game runs to tens of thousands of moves and a 5×5 game
 //!   to hundreds of thousands), and closing a long cycle costs the engine time linear in the
-//!   cycle (spec §4, "Cost"), so by default only 2×2 and 3×3 games explore.
+//!   cycle (docs/rules.md §4, "Cost"), so by default only 2×2 and 3×3 games explore.
 //!
 //! Every game must end by four passes ([`Phase::Ended`]) within [`MAX_GAME_MOVES`] moves; a game
 //! that does not fails the test with its size, policy and seed.
@@ -34,7 +34,7 @@
 //!   explore too; five million moves then take about five minutes, most of it spent on 5×5 games
 //!   of 300,000 to 600,000 moves.
 //! * [`small_boards_fixed_seeds`] is the quick, fully deterministic version on 2×2 and 3×3.
-//! * [`spec_ko_positions_fixed_seeds`] starts the adversary from the spec's ko positions (double
+//! * [`spec_ko_positions_fixed_seeds`] starts the adversary from the docs/rules.md ko positions (double
 //!   ko, triple ko, eternal life, send two return one, quadruple ko) and asserts that every kind
 //!   of ko refusal (`hot-stone`, `double-hot`, `twin-hot`, `disturbing`, `cycle`) occurred.
 //!
@@ -362,7 +362,7 @@ fn env_number(name: &str) -> Option<u64> {
     )
 }
 
-/// Spec §4, "termination proof": a million moves or more by the cycle-seeking adversary on 2×2
+/// docs/rules.md §4, "termination proof": a million moves or more by the cycle-seeking adversary on 2×2
 /// to 5×5, and every game ends.
 #[test]
 fn adversary_cannot_cycle_forever() {
@@ -502,7 +502,7 @@ fn spec_ko_positions() -> Vec<(String, Setup, Vec<Move>)> {
     out
 }
 
-/// The adversary from the spec's ko positions, every policy, fixed seeds: every game ends, the
+/// The adversary from the docs/rules.md ko positions, every policy, fixed seeds: every game ends, the
 /// adversary passed on purpose to recreate situations, and every kind of ko refusal occurred.
 #[test]
 fn spec_ko_positions_fixed_seeds() {

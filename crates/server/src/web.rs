@@ -257,7 +257,7 @@ async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Value>, ApiError> {
 mod tests {
     use super::*;
 
-    // T1 of the spec: Black takes the ko at C4, White retakes at B4 at once: a hot stone.
+    // T1 of docs/rules.md: Black takes the ko at C4, White retakes at B4 at once: a hot stone.
     #[test]
     fn judge_marks_the_hot_stone_retake() {
         let out = judge_sgf(

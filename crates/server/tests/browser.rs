@@ -435,7 +435,7 @@ async fn the_judge_page_marks_the_first_illegal_move() {
         let driver = ChromeDriver::start().await;
         let b = driver.browser(1000, 1000).await;
         b.goto(&format!("{}/#/judge", app.base)).await.unwrap();
-        // T1 of the spec: White retakes the ko at once.
+        // T1 of docs/rules.md: White retakes the ko at once.
         let text = wait_css(&b, "#sgf-text").await;
         text.send_keys("(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])")
             .await

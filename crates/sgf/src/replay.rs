@@ -13,7 +13,7 @@ pub enum ReplayMode {
     /// Stop at the first move the rules refuse.
     #[default]
     Strict,
-    /// Accept board plays that only a ko rule refuses (spec §9.12: records of games with
+    /// Accept board plays that only a ko rule refuses (docs/rules.md §9.12: records of games with
     /// mistaken hot-stone captures, 誤提), listing them in [`Replay::forced`]; stop at any other
     /// refusal (occupied, suicide, off the board, after the end).
     Tolerant,
@@ -102,7 +102,7 @@ impl Replay {
 /// use ingo_rules::{PlayErrorKind, Rules};
 /// use ingo_sgf::{parse, replay, ReplayMode};
 ///
-/// // T1 of the spec: Black takes the ko at C4, White retakes at B4 at once.
+/// // T1 of docs/rules.md: Black takes the ko at C4, White retakes at B4 at once.
 /// let text = "(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])";
 /// let record = &parse(text)?[0];
 /// let strict = replay(record, Rules::ing(), ReplayMode::Strict)?;

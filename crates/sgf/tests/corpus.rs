@@ -1,4 +1,4 @@
-//! The SGF corpus (`shared/sgf-corpus/`, 5,786 real records) read and replayed: spec §10 T19.
+//! The SGF corpus (`shared/sgf-corpus/`, 5,786 real records) read and replayed: docs/rules.md §10 T19.
 //!
 //! * every game played under Ing's rules replays under `Rules::ing()` without an illegal move;
 //! * every professional game with a recorded illegal ko retake is refused exactly there;
@@ -43,7 +43,7 @@ fn declared_count(name: &str) -> usize {
         .unwrap_or_else(|| panic!("{name} has no '# Count: N' line"))
 }
 
-/// Spec §10 T19: games refereed under Ing's rules replay without an illegal move.
+/// docs/rules.md §10 T19: games refereed under Ing's rules replay without an illegal move.
 #[test]
 fn ing_games_replay_under_ing_rules() {
     let dir = corpus_dir();
@@ -92,7 +92,7 @@ fn ing_games_replay_under_ing_rules() {
     );
 }
 
-/// Spec §10 T19: professional games with a recorded illegal ko retake are refused exactly at
+/// docs/rules.md §10 T19: professional games with a recorded illegal ko retake are refused exactly at
 /// that move, with a ko reason; tolerant replay accepts the retake and goes on.
 #[test]
 fn illegal_ko_retakes_are_refused() {

@@ -325,7 +325,7 @@ fn handicap_game() -> Game {
         handicap_passes: 2,
         ..Setup::empty(7).expect("size")
     };
-    // 3先 exactly: two White passes and no komi (spec §6: komi = 8K − Δ with K = 3, Δ = 24).
+    // 3先 exactly: two White passes and no komi (docs/rules.md §6: komi = 8K − Δ with K = 3, Δ = 24).
     let rules = Rules {
         komi: Komi(0),
         ..Rules::ing()

@@ -408,7 +408,7 @@ fn double_knockout_ends_with_one_player_under_two_losses() {
 }
 
 /// 有差賽: in a handicap event the weaker player takes Black, with White's passes and the
-/// compensation points of ingo-competition (spec T16: 6段 against 3段 is 1 pass and komi 4).
+/// compensation points of ingo-competition (docs/rules.md T16: 6段 against 3段 is 1 pass and komi 4).
 #[test]
 fn handicap_events_take_conditions_from_ranks() {
     let mut e = Event::new(agreement(

@@ -1,4 +1,4 @@
-//! Ing's ko rules on a game (IKF, spec §4): the hot stone (R2), double hot stones (R3), twin
+//! Ing's ko rules on a game (IKF, docs/rules.md §4): the hot stone (R2), double hot stones (R3), twin
 //! hot stones (R4), the disturbing limit (R5) and the cycle bans (R6). The structures they read
 //! off the board, ko pairs, complexes and local shapes, are in `crate::ko`.
 
