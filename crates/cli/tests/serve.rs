@@ -195,7 +195,7 @@ fn kill_9_loses_no_acknowledged_move() {
     let color = if to_move == "B" { "black" } else { "white" };
     assert_eq!(state["clocks"][color]["running"], true);
     rt.block_on(async {
-        let c = if next % 2 == 0 {
+        let c = if next.is_multiple_of(2) {
             &mut black
         } else {
             &mut white
