@@ -550,32 +550,10 @@ impl LiveGame {
 
     /// The count as JSON (with the fill-in breakdown), once counted.
     pub fn score_json(&self) -> Value {
-        let Some(s) = self.table.score() else {
-            return Value::Null;
-        };
-        let f = &s.fill_in;
-        json!({
-            "winner": color_letter(s.winner),
-            "margin": s.margin(),
-            "result": s.result_string(),
-            "area": {"black": s.area.black, "white": s.area.white},
-            "stones": {"black": s.stones.black, "white": s.stones.white},
-            "spaces": {"black": s.spaces.black, "white": s.spaces.white},
-            "shared": s.shared,
-            "komi": s.komi.as_f64(),
-            "penalty_points": {"black": s.penalties.black, "white": s.penalties.white},
-            "dead": s.dead.iter().map(|p| p.to_gtp(self.size())).collect::<Vec<_>>(),
-            "fill_in": {
-                "supply": f.supply,
-                "filled": {"black": f.filled.black, "white": f.filled.white},
-                "spaces_left": {"black": f.spaces_left.black, "white": f.spaces_left.white},
-                "stones_left": {"black": f.stones_left.black, "white": f.stones_left.white},
-                "compensation_stones": f.compensation_stones,
-                "penalty_stones": {"black": f.penalty_stones.black, "white": f.penalty_stones.white},
-                "black_net": f.black_net,
-                "white_net": f.white_net,
-            },
-        })
+        match self.table.score() {
+            Some(s) => crate::web::score_json(&s, self.size()),
+            None => Value::Null,
+        }
     }
 
     /// Both clocks at wall time `now_ms`.

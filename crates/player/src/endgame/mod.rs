@@ -273,22 +273,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
     }
 
     // Strings and their status.
-    let mut string_of = vec![usize::MAX; n];
-    let mut strings: Vec<StringStatus> = Vec::new();
-    for i in 0..n {
-        let p = grid.point(i);
-        let Some(color) = board.color_at(p) else {
-            continue;
-        };
-        if string_of[i] != usize::MAX {
-            continue;
-        }
-        let mut stones: Vec<Point> = board.string_stones(p);
-        stones.sort();
-        let id = strings.len();
-        for &s in &stones {
-            string_of[grid.index(s)] = id;
-        }
+    let (strings, string_of) = strings_of(board, &grid, |i, color, stones| {
         let side = usize::from(color == Color::White);
         let held = if searched {
             let sum: u32 = stones.iter().map(|&s| held_by[grid.index(s)][side]).sum();
@@ -296,20 +281,13 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             1.0
         };
-        let is_proved = proved[i];
-        let status = if !is_proved && held < 0.5 {
+        let status = if !proved[i] && held < 0.5 {
             Status::Dead
         } else {
             Status::Alive
         };
-        strings.push(StringStatus {
-            color,
-            stones,
-            status,
-            proved: is_proved,
-            held,
-        });
-    }
+        (status, proved[i], held)
+    });
     finish(game, config, &grid, strings, string_of)
 }
 
@@ -338,15 +316,30 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
 pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> Judgement {
     let board = game.board();
     let grid = Grid::new(board);
-    let n = grid.len();
     let proved: Vec<bool> = {
         let b = benson::unconditionally_alive(board, &grid, Color::Black);
         let w = benson::unconditionally_alive(board, &grid, Color::White);
         b.iter().zip(&w).map(|(x, y)| *x || *y).collect()
     };
-    let mut string_of = vec![usize::MAX; n];
+    let (strings, string_of) = strings_of(board, &grid, |i, _, stones| {
+        let is_dead = stones.iter().any(|s| dead.contains(s));
+        let status = if is_dead { Status::Dead } else { Status::Alive };
+        (status, proved[i], 1.0)
+    });
+    finish(game, config, &grid, strings, string_of)
+}
+
+/// Every string of `board`, in board order of its first stone, with the status, proof and hold
+/// that `decide(index of its first point, colour, sorted stones)` gives it; and, for each point,
+/// the index of its string (`usize::MAX` on an empty point).
+fn strings_of(
+    board: &Board,
+    grid: &Grid,
+    mut decide: impl FnMut(usize, Color, &[Point]) -> (Status, bool, f64),
+) -> (Vec<StringStatus>, Vec<usize>) {
+    let mut string_of = vec![usize::MAX; grid.len()];
     let mut strings: Vec<StringStatus> = Vec::new();
-    for i in 0..n {
+    for i in 0..grid.len() {
         let p = grid.point(i);
         let Some(color) = board.color_at(p) else {
             continue;
@@ -360,16 +353,16 @@ pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> J
         for &s in &stones {
             string_of[grid.index(s)] = id;
         }
-        let is_dead = stones.iter().any(|s| dead.contains(s));
+        let (status, proved, held) = decide(i, color, &stones);
         strings.push(StringStatus {
             color,
             stones,
-            status: if is_dead { Status::Dead } else { Status::Alive },
-            proved: proved[i],
-            held: 1.0,
+            status,
+            proved,
+            held,
         });
     }
-    finish(game, config, &grid, strings, string_of)
+    (strings, string_of)
 }
 
 /// The part of a judgement after the status of each string is known: the neutral points filled
@@ -439,34 +432,13 @@ fn finish(
 fn settled(game: &Game, dead: &[Point]) -> Judgement {
     let board = game.board();
     let grid = Grid::new(board);
-    let mut seen = vec![false; grid.len()];
-    let mut strings = Vec::new();
-    for i in 0..grid.len() {
-        let p = grid.point(i);
-        let Some(color) = board.color_at(p) else {
-            continue;
-        };
-        if seen[i] {
-            continue;
-        }
-        let mut stones = board.string_stones(p);
-        stones.sort();
-        for &q in &stones {
-            seen[grid.index(q)] = true;
-        }
-        let status = if stones.iter().any(|q| dead.contains(q)) {
-            Status::Dead
+    let (strings, _) = strings_of(board, &grid, |_, _, stones| {
+        if stones.iter().any(|q| dead.contains(q)) {
+            (Status::Dead, false, 0.0)
         } else {
-            Status::Alive
-        };
-        strings.push(StringStatus {
-            color,
-            stones,
-            status,
-            proved: false,
-            held: if status == Status::Dead { 0.0 } else { 1.0 },
-        });
-    }
+            (Status::Alive, false, 1.0)
+        }
+    });
     let mut dead: Vec<Point> = dead.to_vec();
     dead.sort();
     let owners = ingo_rules::owners(board, &dead);
