@@ -508,25 +508,56 @@ struct IndexRow {
     games: usize,
 }
 
+/// A tab-separated file with a header line, as the corpus's `INDEX.tsv` is.
+struct Tsv {
+    path: PathBuf,
+    text: String,
+    header: Vec<String>,
+}
+
+impl Tsv {
+    /// Reads `path`; `hint` is added to the error when it cannot be read.
+    fn read(path: &Path, hint: &str) -> anyhow::Result<Tsv> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}{hint}", path.display()))?;
+        let header = text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split('\t')
+            .map(str::to_owned)
+            .collect();
+        Ok(Tsv {
+            path: path.to_path_buf(),
+            text,
+            header,
+        })
+    }
+
+    /// The index of the column `name`.
+    fn col(&self, name: &str) -> anyhow::Result<usize> {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("{} has no column {name}", self.path.display()))
+    }
+
+    /// The lines after the header, empty ones left out.
+    fn rows(&self) -> impl Iterator<Item = &str> {
+        self.text.lines().skip(1).filter(|l| !l.is_empty())
+    }
+}
+
 /// Reads `INDEX.tsv` of a corpus (columns `path`, `SZ`, `moves`, …, `games`, `sgfmill`), if any.
 fn read_index(dir: &Path) -> anyhow::Result<Option<HashMap<String, IndexRow>>> {
     let path = dir.join("INDEX.tsv");
     if !path.is_file() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .with_context(|| format!("{} has no column {name}", path.display()))
-    };
-    let (c_path, c_moves, c_games) = (col("path")?, col("moves")?, col("games")?);
+    let tsv = Tsv::read(&path, "")?;
+    let (c_path, c_moves, c_games) = (tsv.col("path")?, tsv.col("moves")?, tsv.col("games")?);
     let mut rows = HashMap::new();
-    for line in lines.filter(|l| !l.is_empty()) {
+    for line in tsv.rows() {
         let f: Vec<&str> = line.split('\t').collect();
         let get = |c: usize| f.get(c).copied().unwrap_or_default();
         rows.insert(
@@ -1332,19 +1363,10 @@ impl Agreement {
 /// The counted records of the corpus that `a` selects, replayed to their final positions.
 fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition>> {
     let index = a.corpus.join("INDEX.tsv");
-    let text = std::fs::read_to_string(&index)
-        .with_context(|| format!("cannot read {} (give --corpus DIR)", index.display()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .with_context(|| format!("{} has no column {name}", index.display()))
-    };
-    let (c_path, c_km, c_re) = (col("path")?, col("KM")?, col("RE")?);
+    let tsv = Tsv::read(&index, " (give --corpus DIR)")?;
+    let (c_path, c_km, c_re) = (tsv.col("path")?, tsv.col("KM")?, tsv.col("RE")?);
     let mut out = Vec::new();
-    for line in lines {
+    for line in tsv.rows() {
         let f: Vec<&str> = line.split('\t').collect();
         let get = |c: usize| f.get(c).copied().unwrap_or_default();
         if !get(c_path).starts_with(&a.prefix) || (!a.komi.is_empty() && get(c_km) != a.komi) {
