@@ -142,14 +142,21 @@ fn kill_9_loses_no_acknowledged_move() {
                 (black, white)
             }
         });
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+        // Kill once a fixed number of moves is acknowledged (not after a fixed time: a fast
+        // machine would otherwise finish every move first), while the player keeps posting.
+        let mut acked: Vec<String> = Vec::new();
+        while acked.len() < 60 {
+            match tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
+                Ok(Some(m)) => acked.push(m),
+                _ => break,
+            }
+        }
         server.child.kill().expect("SIGKILL"); // std sends SIGKILL on Unix
         let _ = server.child.wait();
         let (b, w) = tokio::time::timeout(Duration::from_secs(30), player)
             .await
             .expect("the player stops")
             .expect("no panic");
-        let mut acked: Vec<String> = Vec::new();
         while let Ok(m) = rx.try_recv() {
             acked.push(m);
         }
