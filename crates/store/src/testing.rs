@@ -49,21 +49,25 @@ impl TestDb {
         })
     }
 
-    /// A new, empty database `ingo_test_<random>` on the PostgreSQL server of
-    /// [`postgres_admin_url`], migrated. It is left behind for inspection (names are unique).
+    /// A new, empty database `ingo_test_<unix seconds>_<random>` on the PostgreSQL server of
+    /// [`postgres_admin_url`], migrated. It is left behind for inspection (names are unique);
+    /// test databases more than [`KEEP_SECONDS`] old are dropped here, so that they do not pile
+    /// up on a developer's server.
     ///
     /// # Errors
     ///
     /// When the server cannot be reached or the database cannot be created.
     pub async fn postgres() -> Result<TestDb, StoreError> {
         let admin = postgres_admin_url();
-        let name = format!("ingo_test_{}", new_id());
+        let now_s = crate::now_ms() / 1000;
+        let name = format!("ingo_test_{now_s}_{}", new_id());
         let mut conn = sqlx::PgConnection::connect(&admin)
             .await
             .map_err(|source| StoreError::Open {
                 url: crate::redact(&admin),
                 source,
             })?;
+        drop_stale(&mut conn, now_s).await;
         conn.execute(sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
             "CREATE DATABASE {name}"
         ))))
@@ -80,5 +84,57 @@ impl TestDb {
             url,
             _dir: None,
         })
+    }
+}
+
+/// How long a test database is kept for inspection before a later test run drops it.
+pub const KEEP_SECONDS: i64 = 6 * 3600;
+
+/// The creation time (Unix seconds) in a test database's name, `ingo_test_<seconds>_<random>`;
+/// `None` for any other name (older names without a time included: those are never dropped).
+pub fn created_s(name: &str) -> Option<i64> {
+    let (secs, random) = name.strip_prefix("ingo_test_")?.split_once('_')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(secs) || !digits(random) {
+        return None;
+    }
+    secs.parse().ok()
+}
+
+/// Drops the test databases made more than [`KEEP_SECONDS`] before `now_s`. Best effort: a
+/// database still in use, or a role without the right, is left alone (the test goes on).
+async fn drop_stale(conn: &mut sqlx::PgConnection, now_s: i64) {
+    let names: Vec<(String,)> =
+        match sqlx::query_as("SELECT datname FROM pg_database WHERE datname LIKE 'ingo_test_%'")
+            .fetch_all(&mut *conn)
+            .await
+        {
+            Ok(n) => n,
+            Err(_) => return,
+        };
+    for (name,) in names {
+        let stale = created_s(&name).is_some_and(|t| now_s - t > KEEP_SECONDS);
+        // The name was checked to be `ingo_test_<digits>_<digits>`: safe to quote as an identifier.
+        if stale {
+            let _ = conn
+                .execute(sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                    "DROP DATABASE IF EXISTS \"{name}\""
+                ))))
+                .await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_timed_test_names_are_read() {
+        assert_eq!(created_s("ingo_test_1700000000_42"), Some(1_700_000_000));
+        assert_eq!(created_s("ingo_test_12345"), None);
+        assert_eq!(created_s("ingo_test_1700000000_x"), None);
+        assert_eq!(created_s("ingo_test_+17_1"), None);
+        assert_eq!(created_s("postgres"), None);
     }
 }
