@@ -250,6 +250,17 @@ async fn pair_go_to_a_count(app: App) {
         record.info.result.as_deref(),
         s["result"]["result"].as_str()
     );
+    // The second seats' profiles list the game, with the other side as the opponents.
+    let p = eve.get(&format!("/api/users/{b2}")).await.unwrap().body;
+    assert_eq!(p["games"][0]["id"], gid, "{p}");
+    assert_eq!(p["games"][0]["color"], "B");
+    assert_eq!(p["games"][0]["opponent"], format!("{w1} & {w2}").as_str());
+    let p = eve.get(&format!("/api/users/{w1}")).await.unwrap().body;
+    assert_eq!(p["games"][0]["id"], gid, "{p}");
+    assert_eq!(p["games"][0]["color"], "W");
+    assert_eq!(p["games"][0]["opponent"], format!("{b1} & {b2}").as_str());
+    assert!(sgf.contains(&format!("PB[{b1} & {b2}]")), "{sgf}");
+    assert!(sgf.contains("BR[3d & 3d]"), "{sgf}");
     // A restarted server (nothing in memory) knows the teams and whose turn it was.
     let other = spawn_on_store(&app).await;
     let mut fresh = Client::new(other);
