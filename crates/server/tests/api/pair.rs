@@ -497,3 +497,66 @@ async fn pair_go_handicap_passes_are_not_a_turn() {
     })
     .await;
 }
+
+/// The last two seats accept at the same moment: one game starts, and both are told its id
+/// (or one is told to wait while the other starts it).
+async fn last_seats_accept_at_once(app: App) {
+    let mut ann = user(&app, "ann", "1d").await;
+    let mut ben = user(&app, "ben", "1d").await;
+    let cat = user(&app, "cat", "1d").await;
+    let dan = user(&app, "dan", "1d").await;
+    for round in 0..5 {
+        let r = ann
+            .post(
+                "/api/challenges",
+                json!({"size": 9, "kind": "pair", "partners": ["ben"], "opponents": ["cat", "dan"]}),
+            )
+            .await
+            .unwrap();
+        let cid = r.body["id"].as_i64().unwrap();
+        let accept = format!("/api/challenges/{cid}/accept");
+        assert_eq!(ben.post(&accept, json!({})).await.unwrap().status, 200);
+        let (mut c, mut d) = (cat.clone(), dan.clone());
+        let (rc, rd) = tokio::join!(c.post(&accept, json!({})), d.post(&accept, json!({})));
+        let (rc, rd) = (rc.unwrap(), rd.unwrap());
+        let games: Vec<i64> = [&rc, &rd]
+            .iter()
+            .filter_map(|r| r.body["game_id"].as_i64())
+            .collect();
+        assert!(
+            !games.is_empty(),
+            "round {round}: no game started: {:?} {:?}",
+            rc.body,
+            rd.body
+        );
+        assert!(
+            games.iter().all(|g| *g == games[0]),
+            "round {round}: two games {games:?}"
+        );
+        for r in [&rc, &rd] {
+            assert!(
+                [200, 201].contains(&r.status),
+                "round {round}: {:?}",
+                r.body
+            );
+        }
+        let c = ann
+            .get(&format!("/api/challenges/{cid}"))
+            .await
+            .unwrap()
+            .body;
+        assert_eq!(c["game_id"].as_i64(), Some(games[0]));
+        let s = state(&mut ann, games[0]).await;
+        assert_eq!(s["team"]["black"].as_array().unwrap().len(), 2);
+    }
+}
+
+#[tokio::test]
+async fn last_seats_accept_at_once_on_sqlite() {
+    bounded(async { last_seats_accept_at_once(sqlite().await).await }).await;
+}
+
+#[tokio::test]
+async fn last_seats_accept_at_once_on_postgres() {
+    bounded(async { last_seats_accept_at_once(postgres().await).await }).await;
+}
