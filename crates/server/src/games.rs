@@ -116,7 +116,7 @@ async fn commit(
 /// phase is no longer plain play.
 pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
     for m in new_moves {
-        let ev = json!({
+        let mut ev = json!({
             "type": "move",
             "game_id": g.row.id,
             "number": m.move_number,
@@ -127,6 +127,10 @@ pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], no
             "phase": g.row.state.status,
             "clocks": g.clocks_json(now),
         });
+        if g.team.is_some() {
+            // Pair go: the member whose turn it is now.
+            ev["team_to_move"] = g.team_json()["to_move"].take();
+        }
         state.publish(g.row.id, Arc::from(ev.to_string()));
     }
     if g.row.state.status != "playing" || new_moves.is_empty() {

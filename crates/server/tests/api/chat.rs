@@ -152,6 +152,10 @@ async fn side_chat_privacy(app: App) {
             assert!(!r.text.contains("tenuki"), "{path}");
         }
     }
+    // A move event of a pair game names the member whose turn it is now.
+    play_ok(t.get(&b1), gid, "E5").await;
+    let ev = until(&mut ws_eve, |v| v["type"] == "move").await;
+    assert_eq!(ev["team_to_move"]["name"], w1.as_str());
     // The other side's members keep their own chat to themselves too.
     say(
         &mut ws_w1,
