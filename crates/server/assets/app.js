@@ -138,14 +138,29 @@ function lobby() {
       h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "ranks" }, t("by_ranks")))),
     h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" }),
       h("datalist", { id: "tcs" }, TIME_CONTROLS.map((x) => h("option", { value: x })))),
-    h("label", {}, t("opponent"), h("input", { name: "opponent", placeholder: t("anyone"), autocomplete: "off" })),
+    h("label", {}, t("kind"), h("select", { name: "kind", id: "challenge-kind", onchange: (e) => showTeam(e.target.value) },
+      h("option", { value: "single" }, t("kind_single")), h("option", { value: "pair" }, t("kind_pair")),
+      h("option", { value: "consultation" }, t("kind_consultation")))),
+    h("label", { class: "single-only" }, t("opponent"), h("input", { name: "opponent", placeholder: t("anyone"), autocomplete: "off" })),
+    h("label", { class: "team-only", hidden: true }, t("partners"), h("input", { name: "partners", autocomplete: "off", placeholder: t("names_hint") })),
+    h("label", { class: "team-only", hidden: true }, t("opponents"), h("input", { name: "opponents", autocomplete: "off", placeholder: t("names_hint") })),
     h("button", { type: "submit", disabled: !session.me }, t("create")),
     err);
+  // Pair go and consultation: the challenger names every seat; each named player accepts.
+  function showTeam(kind) {
+    for (const el of form.querySelectorAll(".team-only")) el.hidden = kind === "single";
+    for (const el of form.querySelectorAll(".single-only")) el.hidden = kind !== "single";
+  }
+  const names = (text) => (text || "").split(/[,，、\s]+/).filter(Boolean);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const d = Object.fromEntries(new FormData(form));
     const body = { size: Number(d.size), handicap: d.handicap, time_control: d.time_control || undefined };
-    if (d.opponent) body.opponent = d.opponent;
+    if (d.kind && d.kind !== "single") {
+      body.kind = d.kind;
+      body.partners = names(d.partners);
+      body.opponents = names(d.opponents);
+    } else if (d.opponent) body.opponent = d.opponent;
     try {
       const c = await api("POST", "/api/challenges", body);
       if (c.game_id) { location.hash = `#/game/${c.game_id}`; return; }
@@ -191,13 +206,29 @@ function lobby() {
         if (c.game_id) { location.hash = `#/game/${c.game_id}`; return; }
       } catch { /* gone */ }
     }
+    // A team challenge: its sides with each seat's acceptance; only a seat's player accepts.
+    const teamText = (c) => {
+      const side = (s) => c.seats.filter((x) => x.side === s).map((x) => `${x.name}${x.accepted ? " ✓" : ""}`).join(" & ");
+      return `${t(`kind_${c.kind}`)}: ${side("challenger")} – ${side("opponent")}`;
+    };
+    const mySeat = (c) => c.seats && session.me && c.seats.find((x) => x.name === session.me.name);
+    const canAccept = (c) => (c.seats ? mySeat(c) && !mySeat(c).accepted : true);
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
-      h("span", {}, `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`),
+      h("span", {}, c.seats
+        ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`),
       session.me && session.me.name === c.challenger
         ? h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { err.textContent = x.message; }); refresh(); } }, t("cancel"))
-        : session.me ? h("button", { class: "accept", onclick: async () => {
-          try { const r = await api("POST", `/api/challenges/${c.id}/accept`, {}); location.hash = `#/game/${r.game_id}`; } catch (x) { err.textContent = x.message; }
-        } }, t("accept")) : null)) : [h("li", {}, t("none"))]));
+        : session.me && canAccept(c) ? h("button", { class: "accept", onclick: async () => {
+          try {
+            const r = await api("POST", `/api/challenges/${c.id}/accept`, {});
+            if (r.game_id) { location.hash = `#/game/${r.game_id}`; return; }
+            // Waiting for the other seats: follow the challenge until its game starts.
+            mine.add(c.id);
+            sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
+            refresh();
+          } catch (x) { err.textContent = x.message; }
+        } }, t("accept")) : session.me && mySeat(c) ? h("small", {}, t("waiting_seats")) : null)) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${g.phase}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
@@ -347,11 +378,38 @@ function gamePage(id) {
     return h("section", { class: "chat card" }, h("h3", {}, title), list, f);
   }
 
+  // A side's chat (channel "black" or "white") is shown in the "side" panel, which only the
+  // side's members have; the server sends it to nobody else.
+  function addChat(m) {
+    const key = m.channel === "black" || m.channel === "white" ? "side" : m.channel;
+    const list = chatLists[key];
+    if (!list) return;
+    list.append(h("li", {}, h("b", {}, `${m.from}: `), m.text));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function loadChat(history) {
+    for (const list of Object.values(chatLists)) list.replaceChildren();
+    for (const m of history) addChat(m);
+  }
+
+  // Pair go and consultation: each side's members, and in pair go whose turn it is.
+  const teamBox = h("p", { id: "team", class: "team" });
+  function renderTeam() {
+    if (!g || !g.team) { teamBox.hidden = true; return; }
+    teamBox.hidden = false;
+    const side = (c) => (c === "B" ? g.team.black : g.team.white).map((p) => p.name).join(" & ");
+    const bits = [`${t(`kind_${g.team.kind}`)} · ${t("black")}: ${side("B")} · ${t("white")}: ${side("W")}`];
+    const tm = g.team.to_move;
+    if (tm && g.phase !== "ended") bits.push(session.me && tm.id === session.me.id ? t("your_turn") : `${tm.name} ${t("to_move")}`);
+    teamBox.textContent = bits.join(" · ");
+  }
+
   function setupChats() {
     chats.replaceChildren();
     if (myColor) {
       chats.append(chatPanel("players", t("players_chat"), true));
-      if (g.teams) chats.append(chatPanel("side", t("side_chat"), true));
+      if (g.team) chats.append(chatPanel("side", t("side_chat"), true));
     } else {
       chats.append(chatPanel("players", t("players_chat"), false));
       chats.append(chatPanel("spectators", t("spectators_chat"), !!session.me));
@@ -433,7 +491,9 @@ function gamePage(id) {
     g = state;
     received = performance.now();
     myColor = session.me ? (g.black.id === session.me.id ? "B" : g.white.id === session.me.id ? "W" : null) : null;
-    if (first) setupChats();
+    if (session.me && g.team) myColor = g.team.black.some((p) => p.id === session.me.id) ? "B" : g.team.white.some((p) => p.id === session.me.id) ? "W" : null;
+    if (first) { setupChats(); chats.before(teamBox); }
+    renderTeam();
     render();
     perf.rendered[g.move_count] = perf.rendered[g.move_count] || now();
     if (first && perf.boardReady === null) perf.boardReady = performance.now();
@@ -450,15 +510,11 @@ function gamePage(id) {
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
-      if (m.type === "state") setState(m.game);
+      if (m.type === "state") { setState(m.game); if (m.chat) loadChat(m.chat); }
       else if (m.type === "move") {
         if (!g || m.number > g.move_count) fetchState();
       } else if (m.type === "chat") {
-        const list = chatLists[m.channel] || chatLists.players;
-        if (list) {
-          list.append(h("li", {}, h("b", {}, `${m.from}: `), m.text));
-          list.scrollTop = list.scrollHeight;
-        }
+        addChat(m);
       } else if (m.type === "error") notice.textContent = reasonText(m);
     };
     ws.onclose = () => {

@@ -303,15 +303,35 @@ async fn profile(
     let u = db::user_by_name(&state.store, &name)
         .await?
         .ok_or_else(|| ApiError::not_found("user"))?;
-    let games = db::finished_games_of(&state.store, u.id, 200).await?;
+    let mut games = db::finished_games_of(&state.store, u.id, 200).await?;
+    // Pair and consultation games in which the user sat in a later seat.
+    games.extend(db::finished_team_games_of(&state.store, u.id, 200).await?);
+    games.sort_by_key(|g| std::cmp::Reverse(g.state.ended_ms));
+    games.truncate(200);
     let mut list = Vec::new();
     for g in games {
         let opponent_id = if g.black == u.id { g.white } else { g.black };
-        let opponent = db::user_by_id(&state.store, opponent_id).await?;
+        let mut opponent = db::user_by_id(&state.store, opponent_id)
+            .await?
+            .map(|o| o.name);
+        let mut color = if g.black == u.id { "B" } else { "W" };
+        if let Some((_, members)) = db::game_team(&state.store, g.id).await? {
+            // A team game: the user's side, and the other side's members ("A & B").
+            if let Some(mine) = members.iter().find(|m| m.user_id == u.id) {
+                color = if mine.color == "B" { "B" } else { "W" };
+            }
+            let mut names = Vec::new();
+            for m in members.iter().filter(|m| m.color != color) {
+                if let Some(o) = db::user_by_id(&state.store, m.user_id).await? {
+                    names.push(o.name);
+                }
+            }
+            opponent = Some(names.join(" & "));
+        }
         list.push(json!({
             "id": g.id,
-            "color": if g.black == u.id { "B" } else { "W" },
-            "opponent": opponent.map(|o| o.name),
+            "color": color,
+            "opponent": opponent,
             "size": g.size,
             "result": g.state.result,
             "reason": g.state.end_reason,

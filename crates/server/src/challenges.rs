@@ -1,4 +1,15 @@
 //! Challenges: open one, list the open ones, accept (which makes the game), decline, cancel.
+//!
+//! **Pair go and consultation** (article 5 賽式: 聯棋, 商談聯棋). The challenger names every
+//! seat: `"kind": "pair"` (two a side: one partner, two opponents) or `"consultation"` (two to
+//! eight a side), `"partners"` and `"opponents"` by user name, each side in seat order (the
+//! challenger sits first on theirs). There are no open seats: every named user accepts their
+//! own seat (`POST …/accept`), the game starts when the last one does, and any of them may
+//! decline, which closes the challenge. Colours: by nigiri between the sides, or with
+//! `"handicap": "ranks"` from each side's *average* rank on the §6 points scale (the rule text
+//! says nothing of teams; the difference of the averages, rounded to a whole point, is treated
+//! as between two players: the weaker side takes Black, White passes `K − 1` times and gets
+//! `8K − Δ` points back).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -7,12 +18,13 @@ use axum::{Json, Router};
 use ingo_clock::TimeControl;
 use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
 use ingo_rules::Preset;
-use ingo_store::server::{self as db, ChallengeRow, GameRow, GameState};
+use ingo_store::server::{self as db, ChallengeRow, GameRow, GameState, MemberRow, SeatRow};
 use ingo_store::{new_id, now_ms};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::User;
+use crate::game::TeamKind;
 use crate::{ApiError, AppState};
 
 /// The routes of this module.
@@ -37,7 +49,18 @@ struct NewChallenge {
     time_control: Option<String>,
     /// Only this user may accept.
     opponent: Option<String>,
+    /// `single` (the default), `pair` or `consultation`.
+    kind: Option<String>,
+    /// A team challenge: the challenger's partners, in seat order after the challenger.
+    #[serde(default)]
+    partners: Vec<String>,
+    /// A team challenge: the other side, in seat order.
+    #[serde(default)]
+    opponents: Vec<String>,
 }
+
+/// The most members a side of a consultation game may have.
+pub const MAX_SIDE: usize = 8;
 
 fn default_size() -> i64 {
     19
@@ -61,7 +84,26 @@ async fn json_of(state: &AppState, c: &ChallengeRow) -> Result<Value, ApiError> 
     };
     let challenger = name(Some(c.challenger)).await?;
     let opponent = name(c.opponent).await?;
+    let (kind, seats) = match db::challenge_team(&state.store, c.id).await? {
+        None => ("single".to_owned(), Value::Null),
+        Some((kind, seats)) => {
+            let mut out = Vec::new();
+            for s in &seats {
+                let u = name(Some(s.user_id)).await?;
+                out.push(json!({
+                    "side": s.side,
+                    "seat": s.seat,
+                    "name": u.as_ref().map(|(n, _)| n),
+                    "rank": u.as_ref().map(|(_, r)| r),
+                    "accepted": s.accepted,
+                }));
+            }
+            (kind, Value::Array(out))
+        }
+    };
     Ok(json!({
+        "kind": kind,
+        "seats": seats,
         "id": c.id,
         "challenger": challenger.as_ref().map(|(n, _)| n),
         "challenger_rank": challenger.as_ref().map(|(_, r)| r),
@@ -101,6 +143,7 @@ async fn create(
     }
     let tc_text = req
         .time_control
+        .clone()
         .unwrap_or_else(|| state.config.default_time_control.clone());
     let tc: TimeControl = tc_text
         .parse()
@@ -109,6 +152,30 @@ async fn create(
         })?;
     tc.validate()
         .map_err(|e| ApiError::unprocessable("bad-time-control", e.to_string()))?;
+    let kind = req.kind.as_deref().unwrap_or("single");
+    if kind != "single" {
+        let (kind, seats) = team_seats(&state, &user, kind, &req).await?;
+        let c = ChallengeRow {
+            id: new_id(),
+            challenger: user.user.id,
+            opponent: None,
+            size: req.size,
+            preset: preset.name().into(),
+            handicap: req.handicap,
+            time_control: tc.to_string(),
+            status: "open".into(),
+            game_id: None,
+            created_ms: now_ms(),
+        };
+        db::create_team_challenge(&state.store, &c, kind.name(), &seats).await?;
+        return Ok((StatusCode::CREATED, Json(json_of(&state, &c).await?)));
+    }
+    if !req.partners.is_empty() || !req.opponents.is_empty() {
+        return Err(ApiError::unprocessable(
+            "bad-team",
+            "partners and opponents are for \"kind\": \"pair\" or \"consultation\".",
+        ));
+    }
     let opponent = match req.opponent {
         None => None,
         Some(name) => {
@@ -222,6 +289,9 @@ async fn accept(
             "You cannot accept your own challenge.",
         ));
     }
+    if let Some((kind, seats)) = db::challenge_team(&state.store, c.id).await? {
+        return accept_seat(&state, &user, &c, &kind, &seats).await;
+    }
     if c.opponent.is_some_and(|o| o != user.user.id) {
         return Err(ApiError::forbidden(
             "not-your-challenge",
@@ -273,10 +343,16 @@ async fn decline(
     Path(id): Path<i64>,
 ) -> Result<StatusCode, ApiError> {
     let c = open_challenge(&state, id).await?;
-    if c.opponent != Some(user.user.id) {
+    let seated = match db::challenge_team(&state.store, c.id).await? {
+        Some((_, seats)) => seats
+            .iter()
+            .any(|s| s.user_id == user.user.id && c.challenger != user.user.id),
+        None => false,
+    };
+    if !seated && c.opponent != Some(user.user.id) {
         return Err(ApiError::forbidden(
             "not-your-challenge",
-            "Only the player a challenge is offered to can decline it.",
+            "Only a player a challenge is offered to can decline it.",
         ));
     }
     if !db::close_challenge(&state.store, id, "declined").await? {
@@ -307,4 +383,240 @@ async fn cancel(
         ));
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The seats of a new team challenge: the challenger's side (the challenger first, then the
+/// partners) and the opponents, each in the order given.
+async fn team_seats(
+    state: &AppState,
+    user: &User,
+    kind: &str,
+    req: &NewChallenge,
+) -> Result<(TeamKind, Vec<SeatRow>), ApiError> {
+    let bad = |m: String| ApiError::unprocessable("bad-team", m);
+    let kind = TeamKind::parse(kind).ok_or_else(|| {
+        ApiError::unprocessable(
+            "bad-kind",
+            "kind is \"single\", \"pair\" (聯棋) or \"consultation\" (商談聯棋).",
+        )
+    })?;
+    if req.opponent.is_some() {
+        return Err(bad(
+            "A team challenge names its players in partners and opponents, not opponent.".into(),
+        ));
+    }
+    let (ours, theirs) = (req.partners.len() + 1, req.opponents.len());
+    match kind {
+        TeamKind::Pair if ours != 2 || theirs != 2 => {
+            return Err(bad(format!(
+                "Pair go (聯棋) is two a side: name one partner and two opponents, not {} and {theirs}.",
+                ours - 1
+            )))
+        }
+        TeamKind::Consultation if !(2..=MAX_SIDE).contains(&ours) || !(2..=MAX_SIDE).contains(&theirs) => {
+            return Err(bad(format!(
+                "Consultation (商談聯棋) is two to {MAX_SIDE} a side, not {ours} and {theirs}."
+            )))
+        }
+        _ => {}
+    }
+    let mut seats = vec![SeatRow {
+        side: "challenger".into(),
+        seat: 1,
+        user_id: user.user.id,
+        accepted: true,
+    }];
+    let named = req
+        .partners
+        .iter()
+        .enumerate()
+        .map(|(i, n)| ("challenger", i as i64 + 2, n))
+        .chain(
+            req.opponents
+                .iter()
+                .enumerate()
+                .map(|(i, n)| ("opponent", i as i64 + 1, n)),
+        );
+    for (side, seat, name) in named {
+        let u = db::user_by_name(&state.store, name).await?.ok_or_else(|| {
+            ApiError::unprocessable("unknown-user", format!("There is no user {name:?}."))
+        })?;
+        if seats.iter().any(|s| s.user_id == u.id) {
+            return Err(bad(format!(
+                "{name} is named twice: each player has one seat."
+            )));
+        }
+        seats.push(SeatRow {
+            side: side.into(),
+            seat,
+            user_id: u.id,
+            accepted: false,
+        });
+    }
+    Ok((kind, seats))
+}
+
+/// The points of a side's ranks on the §6 scale, and its number of players.
+fn side_points(ranks: &[Rank]) -> (i64, i64) {
+    let scale = HandicapScale::default();
+    let sum = ranks.iter().map(|&r| i64::from(scale.points(r))).sum();
+    (sum, ranks.len() as i64)
+}
+
+/// The handicap between two sides from their average ranks (see the module's note): `None`
+/// for an even game; else whether the challenger's side takes Black, the komi in half points
+/// and White's handicap passes.
+pub fn team_handicap(challengers: &[Rank], opponents: &[Rank]) -> Option<(bool, i64, i64)> {
+    let scale = HandicapScale::default();
+    let ((sa, na), (sb, nb)) = (side_points(challengers), side_points(opponents));
+    if na == 0 || nb == 0 {
+        return None;
+    }
+    // The difference of the averages, sa/na − sb/nb, rounded to the nearest point (half up).
+    let num = sa * nb - sb * na;
+    let den = na * nb;
+    let delta = (2 * num.abs() + den) / (2 * den);
+    if delta == 0 {
+        return None;
+    }
+    let sente = i64::from(scale.sente);
+    let k = ((delta + sente - 1) / sente).max(1);
+    let komi_points = sente * k - delta;
+    // The weaker side (the lower average) takes Black.
+    Some((num < 0, 2 * komi_points, k - 1))
+}
+
+/// A seat's user accepts a team challenge; the last acceptance starts the game.
+async fn accept_seat(
+    state: &AppState,
+    user: &User,
+    c: &ChallengeRow,
+    kind: &str,
+    seats: &[SeatRow],
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let mine = seats
+        .iter()
+        .find(|s| s.user_id == user.user.id)
+        .ok_or_else(|| {
+            ApiError::forbidden(
+                "not-your-challenge",
+                "This challenge is offered to other players.",
+            )
+        })?;
+    if mine.accepted {
+        return Err(ApiError::conflict(
+            "already-accepted",
+            "You have accepted this challenge already; the others have not all accepted yet.",
+        ));
+    }
+    if !db::accept_seat(&state.store, c.id, user.user.id).await? {
+        return Err(ApiError::conflict(
+            "challenge-closed",
+            "Someone else acted on this challenge first.",
+        ));
+    }
+    let Some((_, seats)) = db::challenge_team(&state.store, c.id).await? else {
+        return Err(ApiError::internal("team challenge lost its seats"));
+    };
+    let mut waiting = Vec::new();
+    for s in seats.iter().filter(|s| !s.accepted) {
+        waiting.push(
+            db::user_by_id(&state.store, s.user_id)
+                .await?
+                .map(|u| u.name),
+        );
+    }
+    if !waiting.is_empty() {
+        return Ok((
+            StatusCode::OK,
+            Json(json!({"game_id": null, "waiting_for": waiting})),
+        ));
+    }
+    let kind = TeamKind::parse(kind)
+        .ok_or_else(|| ApiError::internal(format!("stored team kind {kind:?}")))?;
+    // Each side in seat order, with its ranks.
+    let mut sides: [Vec<(i64, Rank)>; 2] = [Vec::new(), Vec::new()];
+    for s in &seats {
+        let u = db::user_by_id(&state.store, s.user_id)
+            .await?
+            .ok_or_else(|| ApiError::internal("a seat's user vanished"))?;
+        let rank = u.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
+        sides[usize::from(s.side != "challenger")].push((u.id, rank));
+    }
+    let preset: Preset = c
+        .preset
+        .parse()
+        .map_err(|e: ingo_rules::ParsePresetError| ApiError::internal(e.to_string()))?;
+    let even_komi = i64::from(preset.rules().komi.halves());
+    let ranks = |i: usize| sides[i].iter().map(|(_, r)| *r).collect::<Vec<_>>();
+    let by_ranks = if c.handicap == "ranks" {
+        team_handicap(&ranks(0), &ranks(1))
+    } else {
+        None
+    };
+    let (challengers_black, komi_halves, passes) = by_ranks.unwrap_or_else(|| {
+        // The challenger holds the stones, the other side guesses.
+        (!nigiri(new_id() as u64).guesser_takes_black, even_komi, 0)
+    });
+    let (black, white) = if challengers_black {
+        (&sides[0], &sides[1])
+    } else {
+        (&sides[1], &sides[0])
+    };
+    let members: Vec<MemberRow> = [("B", black), ("W", white)]
+        .into_iter()
+        .flat_map(|(color, side)| {
+            side.iter().enumerate().map(move |(i, (id, _))| MemberRow {
+                color: color.into(),
+                seat: i as i64 + 1,
+                user_id: *id,
+            })
+        })
+        .collect();
+    let (Some(&(b1, _)), Some(&(w1, _))) = (black.first(), white.first()) else {
+        return Err(ApiError::internal("a team challenge with an empty side"));
+    };
+    let game = GameRow {
+        id: new_id(),
+        black: b1,
+        white: w1,
+        size: c.size,
+        preset: c.preset.clone(),
+        komi_halves,
+        handicap_passes: passes,
+        time_control: c.time_control.clone(),
+        state: GameState {
+            status: "playing".into(),
+            ..GameState::default()
+        },
+        started_ms: now_ms(),
+    };
+    if !db::start_team_game(&state.store, c.id, &game, kind.name(), &members).await? {
+        // Another last acceptor started it at the same moment: answer that game.
+        let now = db::challenge_by_id(&state.store, c.id).await?;
+        return match now.and_then(|c| c.game_id) {
+            Some(id) => {
+                let live = state.game(id).await?;
+                let g = live.lock().await;
+                Ok((
+                    StatusCode::CREATED,
+                    Json(json!({
+                        "game_id": id, "black": g.row.black, "white": g.row.white,
+                        "team": g.team_json(),
+                    })),
+                ))
+            }
+            None => Err(ApiError::conflict(
+                "challenge-closed",
+                "Someone else acted on this challenge first.",
+            )),
+        };
+    }
+    // Load it now, so that its clock's timer runs from the start.
+    let live = state.game(game.id).await?;
+    let team = live.lock().await.team_json();
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"game_id": game.id, "black": b1, "white": w1, "team": team})),
+    ))
 }

@@ -43,8 +43,47 @@ pub struct LiveGame {
     pub table: Table,
     /// Every move, as stored.
     pub moves: Vec<MoveRow>,
-    /// The players.
+    /// The players (in a team game, each side's first seat).
     pub players: ByColor<Player>,
+    /// The sides' members in a pair or consultation game; `None` for one player a side.
+    pub team: Option<Team>,
+}
+
+/// How a team's members move (article 5 賽式).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TeamKind {
+    /// 聯棋: two a side, moving in turn in seat order (B1 W1 B2 W2 …; a pass is a turn).
+    Pair,
+    /// 商談聯棋: two or more a side who confer; any member makes the side's move.
+    Consultation,
+}
+
+impl TeamKind {
+    /// `pair` or `consultation`, as stored.
+    pub fn name(self) -> &'static str {
+        match self {
+            TeamKind::Pair => "pair",
+            TeamKind::Consultation => "consultation",
+        }
+    }
+
+    /// The kind of a stored name.
+    pub fn parse(s: &str) -> Option<TeamKind> {
+        match s {
+            "pair" => Some(TeamKind::Pair),
+            "consultation" => Some(TeamKind::Consultation),
+            _ => None,
+        }
+    }
+}
+
+/// The two sides of a pair or consultation game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Team {
+    /// Pair go or consultation.
+    pub kind: TeamKind,
+    /// Each side's members in seat order (never empty).
+    pub members: ByColor<Vec<Player>>,
 }
 
 /// The sentence that explains a refusal to a player (the engine front's, so that GTP and the
@@ -183,6 +222,7 @@ impl LiveGame {
             table,
             moves: Vec::new(),
             players,
+            team: None,
         };
         for m in moves {
             let color = parse_color(&m.color)?;
@@ -281,8 +321,13 @@ impl LiveGame {
         self.clock_time(now_ms).max(self.clock_last())
     }
 
-    /// The colour `user_id` plays, if any.
+    /// The colour `user_id` plays, if any (in a team game: the side they are a member of).
     pub fn color_of(&self, user_id: i64) -> Option<Color> {
+        if let Some(team) = &self.team {
+            return [Color::Black, Color::White]
+                .into_iter()
+                .find(|&c| team.members.get(c).iter().any(|p| p.id == user_id));
+        }
         if self.players.black.id == user_id {
             Some(Color::Black)
         } else if self.players.white.id == user_id {
@@ -362,6 +407,7 @@ impl LiveGame {
                 reason_message(PlayErrorKind::OutOfTurn),
             ));
         }
+        self.check_partner_turn(user_id, color)?;
         let was_suspended = self.table.phase() == Phase::Suspended;
         let t = self.now(now_ms);
         if let Err(e) = self.table.play(color, mv, Some(t)) {
@@ -624,20 +670,24 @@ impl LiveGame {
                 "score": self.score_json(),
             })),
             "started_ms": self.row.started_ms,
+            "team": self.team_json(),
         })
     }
 
     /// The record as SGF (`RU[GOE]`, TM/OT and time left per move, penalty points, dead
     /// stones), written by the table.
     pub fn sgf(&self) -> String {
+        // A team game lists every member of a side in seat order: PB[A & B].
+        let (black, black_rank) = self.side_names(Color::Black);
+        let (white, white_rank) = self.side_names(Color::White);
         let info = ingo_sgf::GameInfo {
             players: ByColor {
-                black: Some(self.players.black.name.clone()),
-                white: Some(self.players.white.name.clone()),
+                black: Some(black),
+                white: Some(white),
             },
             ranks: ByColor {
-                black: Some(self.players.black.rank.clone()),
-                white: Some(self.players.white.rank.clone()),
+                black: Some(black_rank),
+                white: Some(white_rank),
             },
             place: Some("ingo serve".into()),
             ..ingo_sgf::GameInfo::default()
@@ -648,5 +698,83 @@ impl LiveGame {
     /// The stored state, for a commit.
     pub fn state(&self) -> &GameState {
         &self.row.state
+    }
+}
+
+/// Pair go and consultation: who may act for a side, and how a team game is shown.
+impl LiveGame {
+    /// The turns `color` has had: its moves, passes included, less White's handicap passes
+    /// (the server makes those; they are nobody's turn).
+    pub fn turns_of(&self, color: Color) -> usize {
+        let letter = color_letter(color);
+        let made = self.moves.iter().filter(|m| m.color == letter).count();
+        match color {
+            Color::Black => made,
+            Color::White => made.saturating_sub(self.row.handicap_passes.max(0) as usize),
+        }
+    }
+
+    /// In pair go, the member of `color` whose turn it is when `color` is next to move: seat
+    /// order, one turn each (B1 W1 B2 W2 …). `None` in other games.
+    pub fn member_to_move(&self, color: Color) -> Option<&Player> {
+        let team = self.team.as_ref()?;
+        if team.kind != TeamKind::Pair {
+            return None;
+        }
+        let members = team.members.get(color);
+        if members.is_empty() {
+            return None;
+        }
+        members.get(self.turns_of(color) % members.len())
+    }
+
+    /// Refuses a move by a member of the side to move whose partner's turn it is (pair go).
+    fn check_partner_turn(&self, user_id: i64, color: Color) -> Result<(), ApiError> {
+        match self.member_to_move(color) {
+            Some(p) if p.id != user_id => Err(ApiError::conflict(
+                "partner-turn",
+                format!(
+                    "In pair go (聯棋) partners move in turn: this move is {}'s.",
+                    p.name
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The sides of a team game as JSON (`null` for one player a side): the kind, each side's
+    /// members in seat order, and in pair go the member whose turn it is.
+    pub fn team_json(&self) -> Value {
+        let Some(team) = &self.team else {
+            return Value::Null;
+        };
+        let player = |p: &Player| json!({"id": p.id, "name": p.name, "rank": p.rank});
+        let to_move = if self.table.phase() == Phase::Ended {
+            None
+        } else {
+            self.member_to_move(self.table.to_move())
+        };
+        json!({
+            "kind": team.kind.name(),
+            "black": team.members.black.iter().map(player).collect::<Vec<_>>(),
+            "white": team.members.white.iter().map(player).collect::<Vec<_>>(),
+            "to_move": to_move.map(player),
+        })
+    }
+
+    /// A side's names as a record shows them: `A & B` in a team game.
+    pub fn side_names(&self, color: Color) -> (String, String) {
+        match &self.team {
+            Some(team) => {
+                let members = team.members.get(color);
+                let join =
+                    |f: fn(&Player) -> &str| members.iter().map(f).collect::<Vec<_>>().join(" & ");
+                (join(|p| &p.name), join(|p| &p.rank))
+            }
+            None => {
+                let p = self.players.get(color);
+                (p.name.clone(), p.rank.clone())
+            }
+        }
     }
 }

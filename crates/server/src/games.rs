@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::auth::User;
-use crate::game::{LiveGame, Player};
+use crate::game::{LiveGame, Player, Team, TeamKind};
 use crate::{ApiError, AppState};
 
 /// The routes of this module.
@@ -35,6 +35,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}/dead/accept", post(accept_dead))
         .route("/api/games/{id}/sgf", get(sgf))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/games/{id}/chat", get(crate::ws::chat_route))
 }
 
 /// Rebuilds game `id` from the store.
@@ -63,7 +64,31 @@ pub async fn load(state: &AppState, id: i64) -> Result<LiveGame, ApiError> {
         black: player(row.black).await?,
         white: player(row.white).await?,
     };
-    LiveGame::replay(row, moves, players)
+    let team = match db::game_team(&state.store, id).await? {
+        None => None,
+        Some((kind, rows)) => {
+            let kind = TeamKind::parse(&kind)
+                .ok_or_else(|| ApiError::internal(format!("stored team kind {kind:?}")))?;
+            let mut members: ByColor<Vec<Player>> = ByColor::default();
+            for m in rows {
+                let color = match m.color.as_str() {
+                    "B" => ingo_rules::Color::Black,
+                    "W" => ingo_rules::Color::White,
+                    other => return Err(ApiError::internal(format!("stored colour {other:?}"))),
+                };
+                members.get_mut(color).push(player(m.user_id).await?);
+            }
+            if members.black.is_empty() || members.white.is_empty() {
+                return Err(ApiError::internal(format!(
+                    "team game {id} has an empty side"
+                )));
+            }
+            Some(Team { kind, members })
+        }
+    };
+    let mut live = LiveGame::replay(row, moves, players)?;
+    live.team = team;
+    Ok(live)
 }
 
 /// Commits the game's new moves and state. On a conflict (another request or server stored
@@ -91,7 +116,7 @@ async fn commit(
 /// phase is no longer plain play.
 pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
     for m in new_moves {
-        let ev = json!({
+        let mut ev = json!({
             "type": "move",
             "game_id": g.row.id,
             "number": m.move_number,
@@ -102,6 +127,10 @@ pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], no
             "phase": g.row.state.status,
             "clocks": g.clocks_json(now),
         });
+        if g.team.is_some() {
+            // Pair go: the member whose turn it is now.
+            ev["team_to_move"] = g.team_json()["to_move"].take();
+        }
         state.publish(g.row.id, Arc::from(ev.to_string()));
     }
     if g.row.state.status != "playing" || new_moves.is_empty() {
@@ -286,10 +315,25 @@ async fn live_list(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
             let store = state.store.clone();
             async move { Ok::<_, ApiError>(db::user_by_id(&store, id).await?.map(|u| u.name)) }
         };
+        // A team game names each side's members in seat order: "A & B".
+        let (mut black, mut white) = (name(row.black).await?, name(row.white).await?);
+        let mut kind = None;
+        if let Some((k, members)) = db::game_team(&state.store, row.id).await? {
+            let mut sides: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+            for m in members {
+                if let Some(n) = name(m.user_id).await? {
+                    sides[usize::from(m.color == "W")].push(n);
+                }
+            }
+            black = Some(sides[0].join(" & "));
+            white = Some(sides[1].join(" & "));
+            kind = Some(k);
+        }
         out.push(json!({
             "id": row.id,
-            "black": name(row.black).await?,
-            "white": name(row.white).await?,
+            "black": black,
+            "white": white,
+            "team": kind,
             "size": row.size,
             "rules": row.preset,
             "phase": row.state.status,

@@ -6,8 +6,22 @@
 //! `{"type": "move", "move": "D4", "number": 12}` (answered by `ack` or `error`) and
 //! `{"type": "chat", "text": "…"}`. The players' chat is shown to everyone watching; the
 //! spectators' chat is not shown to the players, so nobody can help them.
+//!
+//! In a pair or consultation game a member may also send `{"type": "chat", "channel": "side",
+//! "text": "…"}`: the side's own chat (channel `black` or `white`), read only by that side's
+//! members, never by the other side or by spectators. Every message is stored first
+//! (`server_chat`), then published; the first `state` message carries the history the reader
+//! may read (`"chat": […]`), and `GET /api/games/{id}/chat` answers the same.
+//!
+//! Reading a side's chat needs a member's session *and* its CSRF token on the socket (as acting
+//! does): a page of another site can open a socket with the member's cookie, but must not read.
 
 use std::collections::HashMap;
+
+use axum::Json;
+use ingo_rules::Color;
+use ingo_store::new_id;
+use ingo_store::server::{self as db, ChatRow};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -31,7 +45,112 @@ enum ClientMessage {
     },
     Chat {
         text: String,
+        /// `players`, `spectators` or `side`; by default the sender's usual one.
+        channel: Option<String>,
     },
+}
+
+/// Who reads a socket or the chat route, for the chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// Anyone who is not a player here (or a player's socket without the CSRF token).
+    Spectator,
+    /// A player (a member of a side): `team` when the game is pair or consultation.
+    Player {
+        /// Their side.
+        color: Color,
+        /// Whether the game has teams (and so side chats).
+        team: bool,
+    },
+}
+
+/// The side chat's channel of a colour.
+pub fn side_channel(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+impl Viewer {
+    /// The chat channels this viewer reads.
+    pub fn channels(self) -> Vec<&'static str> {
+        match self {
+            Viewer::Spectator => vec!["players", "spectators"],
+            Viewer::Player { team: false, .. } => vec!["players"],
+            Viewer::Player { color, team: true } => vec!["players", side_channel(color)],
+        }
+    }
+
+    /// Whether this viewer reads `channel`.
+    pub fn reads(self, channel: &str) -> bool {
+        self.channels().contains(&channel)
+    }
+
+    /// The viewer `user_id` is in game `g` (`None`: not logged in, or without the token).
+    fn of(g: &crate::LiveGame, user_id: Option<i64>) -> Viewer {
+        match user_id.and_then(|u| g.color_of(u)) {
+            Some(color) => Viewer::Player {
+                color,
+                team: g.team.is_some(),
+            },
+            None => Viewer::Spectator,
+        }
+    }
+}
+
+/// The channel of an event when it is a chat message.
+fn chat_channel(event: &str) -> Option<String> {
+    // JSON escapes the quotes inside strings, so this text occurs only as the event's own key.
+    if !event.contains("\"type\":\"chat\"") {
+        return None;
+    }
+    let v: Value = serde_json::from_str(event).ok()?;
+    if v["type"] != "chat" {
+        return None;
+    }
+    // A chat event without a channel is read by nobody.
+    Some(v["channel"].as_str().unwrap_or("").to_owned())
+}
+
+/// The chat of game `id` that `viewer` may read, oldest first, as JSON.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn chat_history(state: &AppState, id: i64, viewer: Viewer) -> Result<Value, ApiError> {
+    let mut all: Vec<ChatRow> = Vec::new();
+    for channel in viewer.channels() {
+        all.extend(db::chat_of(&state.store, id, channel, 500).await?);
+    }
+    all.sort_by_key(|m| (m.at_ms, m.id));
+    Ok(Value::Array(all.iter().map(chat_json).collect()))
+}
+
+fn chat_json(m: &ChatRow) -> Value {
+    json!({
+        "type": "chat", "channel": m.channel, "from": m.name, "text": m.text, "at_ms": m.at_ms,
+    })
+}
+
+/// `GET /api/games/{id}/chat`: the chat the caller may read (a spectator's without a session).
+///
+/// # Errors
+/// 404 for an unknown game, 500 on a storage failure.
+pub async fn chat_route(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let game = state.game(id).await?;
+    let user = match session_token(&headers) {
+        Some(t) => user_of_token(&state, &t).await?,
+        None => None,
+    };
+    let viewer = {
+        let g = game.lock().await;
+        Viewer::of(&g, user.map(|u| u.user.id))
+    };
+    Ok(Json(chat_history(&state, id, viewer).await?))
 }
 
 /// `GET /api/games/{id}/ws`: upgrades to the game's WebSocket.
@@ -54,9 +173,9 @@ pub async fn upgrade(
     // Acting needs the CSRF token too: a page of another site could open this socket with the
     // user's cookie, but cannot know the token.
     let actor = user.filter(|u| query.get("csrf").is_some_and(|c| *c == u.csrf));
-    let color = {
+    let viewer = {
         let g = game.lock().await;
-        actor.as_ref().and_then(|u| g.color_of(u.user.id))
+        Viewer::of(&g, actor.as_ref().map(|u| u.user.id))
     };
     Ok(ws.on_upgrade(move |socket| {
         run(
@@ -64,7 +183,7 @@ pub async fn upgrade(
             id,
             socket,
             actor.map(|u| (u.user.id, u.user.name)),
-            color.is_some(),
+            viewer,
         )
     }))
 }
@@ -76,10 +195,15 @@ async fn send(socket: &mut WebSocket, v: &Value) -> bool {
         .is_ok()
 }
 
-async fn full_state(state: &AppState, id: i64) -> Option<Value> {
+/// The whole state with the chat `viewer` may read: a socket's first message.
+async fn full_state(state: &AppState, id: i64, viewer: Viewer) -> Option<Value> {
     let game = state.game(id).await.ok()?;
-    let g = game.lock().await;
-    Some(json!({"type": "state", "game": g.state_json(now_ms())}))
+    let game = {
+        let g = game.lock().await;
+        g.state_json(now_ms())
+    };
+    let chat = chat_history(state, id, viewer).await.ok()?;
+    Some(json!({"type": "state", "game": game, "chat": chat}))
 }
 
 async fn run(
@@ -87,10 +211,10 @@ async fn run(
     id: i64,
     mut socket: WebSocket,
     actor: Option<(i64, String)>,
-    is_player: bool,
+    viewer: Viewer,
 ) {
     let mut events = state.subscribe(id);
-    let Some(first) = full_state(&state, id).await else {
+    let Some(first) = full_state(&state, id, viewer).await else {
         return;
     };
     if !send(&mut socket, &first).await {
@@ -100,10 +224,7 @@ async fn run(
         tokio::select! {
             ev = events.recv() => match ev {
                 Ok(text) => {
-                    if !is_player && text.contains("\"channel\":\"players-only\"") {
-                        continue;
-                    }
-                    if is_player && text.starts_with("{\"type\":\"chat\"") && text.contains("\"channel\":\"spectators\"") {
+                    if chat_channel(&text).is_some_and(|c| !viewer.reads(&c)) {
                         continue;
                     }
                     if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
@@ -112,7 +233,7 @@ async fn run(
                 }
                 Err(RecvError::Lagged(_)) => {
                     // Too slow a reader: start it again from the whole state.
-                    let Some(s) = full_state(&state, id).await else { return };
+                    let Some(s) = full_state(&state, id, viewer).await else { return };
                     if !send(&mut socket, &s).await {
                         return;
                     }
@@ -125,7 +246,7 @@ async fn run(
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
                 };
-                let reply = handle(&state, id, actor.as_ref(), is_player, text.as_str()).await;
+                let reply = handle(&state, id, actor.as_ref(), viewer, text.as_str()).await;
                 if let Some(r) = reply {
                     if !send(&mut socket, &r).await {
                         return;
@@ -140,7 +261,7 @@ async fn handle(
     state: &AppState,
     id: i64,
     actor: Option<&(i64, String)>,
-    is_player: bool,
+    viewer: Viewer,
     text: &str,
 ) -> Option<Value> {
     let err = |e: ApiError, number: Option<i64>| {
@@ -168,14 +289,77 @@ async fn handle(
                 Err(e) => err(e, number),
             }
         }
-        ClientMessage::Chat { text } => {
-            let text: String = text.chars().take(1000).collect();
-            let channel = if is_player { "players" } else { "spectators" };
-            let ev = json!({
-                "type": "chat", "channel": channel, "from": name, "text": text, "at_ms": now_ms(),
-            });
-            state.publish(id, ev.to_string().into());
-            None
+        ClientMessage::Chat { text, channel } => {
+            match chat(
+                state,
+                id,
+                (*user_id, name),
+                viewer,
+                &text,
+                channel.as_deref(),
+            )
+            .await
+            {
+                Ok(()) => None,
+                Err(e) => err(e, None),
+            }
         }
     }
+}
+
+/// The channel a chat message goes to, or why it may not be sent there.
+fn send_channel(viewer: Viewer, asked: Option<&str>) -> Result<&'static str, ApiError> {
+    let not_yours = || {
+        ApiError::forbidden(
+            "not-your-channel",
+            "You cannot write in this chat: the players' chat is for the players, the \
+             spectators' for the spectators, and a side's chat for that side's members.",
+        )
+    };
+    match (viewer, asked) {
+        (Viewer::Spectator, None | Some("spectators")) => Ok("spectators"),
+        (Viewer::Player { .. }, None | Some("players")) => Ok("players"),
+        (Viewer::Player { color, team: true }, Some(c))
+            if c == "side" || c == side_channel(color) =>
+        {
+            Ok(side_channel(color))
+        }
+        (Viewer::Player { team: false, .. }, Some("side")) => Err(ApiError::unprocessable(
+            "no-side-chat",
+            "Only pair and consultation games have a side's chat.",
+        )),
+        _ => Err(not_yours()),
+    }
+}
+
+/// Stores a chat message, then publishes it (each socket shows it only to those who read its
+/// channel).
+async fn chat(
+    state: &AppState,
+    id: i64,
+    (user_id, name): (i64, &str),
+    viewer: Viewer,
+    text: &str,
+    channel: Option<&str>,
+) -> Result<(), ApiError> {
+    let channel = send_channel(viewer, channel)?;
+    let text: String = text.trim().chars().take(1000).collect();
+    if text.is_empty() {
+        return Err(ApiError::unprocessable(
+            "empty-chat",
+            "Write something first.",
+        ));
+    }
+    let m = ChatRow {
+        id: new_id(),
+        game_id: id,
+        channel: channel.to_owned(),
+        user_id,
+        name: name.to_owned(),
+        text,
+        at_ms: now_ms(),
+    };
+    db::add_chat(&state.store, &m).await?;
+    state.publish(id, chat_json(&m).to_string().into());
+    Ok(())
 }

@@ -608,3 +608,362 @@ pub async fn append_moves(
     tx.commit().await?;
     Ok(Appended::Committed)
 }
+
+// ---- Pair go and consultation (migration `0201_pair.sql`), and the chat of a game. ----
+
+/// A seat of a team challenge (pair go or consultation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// `challenger` (the challenger's side) or `opponent`.
+    pub side: String,
+    /// 1, 2, … within the side: the order partners move in, in pair go.
+    pub seat: i64,
+    /// Who sits there.
+    pub user_id: i64,
+    /// Whether they accepted the challenge.
+    pub accepted: bool,
+}
+
+/// A member of a side of a team game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberRow {
+    /// `B` or `W`.
+    pub color: String,
+    /// 1, 2, … within the side.
+    pub seat: i64,
+    /// The member.
+    pub user_id: i64,
+}
+
+/// One chat message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    /// Its id.
+    pub id: i64,
+    /// The game.
+    pub game_id: i64,
+    /// `players`, `spectators`, `black` or `white`.
+    pub channel: String,
+    /// Who wrote it.
+    pub user_id: i64,
+    /// The writer's name (filled in when read; ignored when stored).
+    pub name: String,
+    /// The text.
+    pub text: String,
+    /// When it was stored, in ms since the epoch.
+    pub at_ms: i64,
+}
+
+/// Stores a new team challenge: the challenge, its kind and its seats, in one transaction.
+///
+/// # Errors
+/// On a database failure (a user in two seats is refused by a unique index).
+pub async fn create_team_challenge(
+    store: &Store,
+    c: &ChallengeRow,
+    kind: &str,
+    seats: &[SeatRow],
+) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.pool().begin().await?;
+    sqlx::query(
+        "INSERT INTO server_challenges (id, challenger, opponent, size, preset, handicap, \
+         time_control, status, game_id, created_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(c.id)
+    .bind(c.challenger)
+    .bind(c.opponent)
+    .bind(c.size)
+    .bind(&c.preset)
+    .bind(&c.handicap)
+    .bind(&c.time_control)
+    .bind(&c.status)
+    .bind(c.game_id)
+    .bind(c.created_ms)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("INSERT INTO server_challenge_teams (challenge_id, kind) VALUES ($1, $2)")
+        .bind(c.id)
+        .bind(kind)
+        .execute(&mut *tx)
+        .await?;
+    for s in seats {
+        sqlx::query(
+            "INSERT INTO server_challenge_seats (challenge_id, side, seat, user_id, accepted) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(c.id)
+        .bind(&s.side)
+        .bind(s.seat)
+        .bind(s.user_id)
+        .bind(i64::from(s.accepted))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The kind and seats (by side, then seat) of a team challenge; `None` for a challenge of one
+/// player a side.
+///
+/// # Errors
+/// On a database failure.
+pub async fn challenge_team(
+    store: &Store,
+    challenge_id: i64,
+) -> Result<Option<(String, Vec<SeatRow>)>, StoreError> {
+    let kind = sqlx::query("SELECT kind FROM server_challenge_teams WHERE challenge_id = $1")
+        .bind(challenge_id)
+        .fetch_optional(store.pool())
+        .await?;
+    let Some(kind) = kind else {
+        return Ok(None);
+    };
+    let kind: String = kind.try_get("kind")?;
+    let rows = sqlx::query(
+        "SELECT side, seat, user_id, accepted FROM server_challenge_seats \
+         WHERE challenge_id = $1 ORDER BY side, seat",
+    )
+    .bind(challenge_id)
+    .fetch_all(store.pool())
+    .await?;
+    let seats = rows
+        .iter()
+        .map(|r| {
+            Ok(SeatRow {
+                side: r.try_get("side")?,
+                seat: r.try_get("seat")?,
+                user_id: r.try_get("user_id")?,
+                accepted: r.try_get::<i64, _>("accepted")? != 0,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Some((kind, seats)))
+}
+
+/// `user_id` accepts their seat of an open team challenge. Returns `false` when they have no
+/// seat there, accepted already, or the challenge is no longer open.
+///
+/// # Errors
+/// On a database failure.
+pub async fn accept_seat(
+    store: &Store,
+    challenge_id: i64,
+    user_id: i64,
+) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let r = sqlx::query(
+        "UPDATE server_challenge_seats SET accepted = 1 \
+         WHERE challenge_id = $1 AND user_id = $2 AND accepted = 0 \
+         AND EXISTS (SELECT 1 FROM server_challenges c WHERE c.id = $1 AND c.status = 'open')",
+    )
+    .bind(challenge_id)
+    .bind(user_id)
+    .execute(store.pool())
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// Starts the game of a team challenge whose every seat has accepted, in one transaction: the
+/// challenge closed as accepted, the game, its kind and its members. Returns `false` (and
+/// writes nothing) when the challenge is no longer open or a seat has not accepted.
+///
+/// # Errors
+/// On a database failure.
+pub async fn start_team_game(
+    store: &Store,
+    challenge_id: i64,
+    game: &GameRow,
+    kind: &str,
+    members: &[MemberRow],
+) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.pool().begin().await?;
+    let r = sqlx::query(
+        "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
+         WHERE id = $1 AND status = 'open' AND NOT EXISTS \
+         (SELECT 1 FROM server_challenge_seats s WHERE s.challenge_id = $1 AND s.accepted = 0)",
+    )
+    .bind(challenge_id)
+    .bind(game.id)
+    .execute(&mut *tx)
+    .await?;
+    if r.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    insert_game(&mut tx, game).await?;
+    insert_team(&mut tx, game.id, kind, members).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+async fn insert_team(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: i64,
+    kind: &str,
+    members: &[MemberRow],
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO server_game_teams (game_id, kind) VALUES ($1, $2)")
+        .bind(game_id)
+        .bind(kind)
+        .execute(&mut **tx)
+        .await?;
+    for m in members {
+        sqlx::query(
+            "INSERT INTO server_game_members (game_id, color, seat, user_id) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(game_id)
+        .bind(&m.color)
+        .bind(m.seat)
+        .bind(m.user_id)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Stores a team game made without a challenge (by a test, or a director's tool): the game,
+/// its kind and its members, in one transaction.
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_team_game(
+    store: &Store,
+    game: &GameRow,
+    kind: &str,
+    members: &[MemberRow],
+) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.pool().begin().await?;
+    insert_game(&mut tx, game).await?;
+    insert_team(&mut tx, game.id, kind, members).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The kind and members (by colour, then seat) of a team game; `None` for a game of one player
+/// a side.
+///
+/// # Errors
+/// On a database failure.
+pub async fn game_team(
+    store: &Store,
+    game_id: i64,
+) -> Result<Option<(String, Vec<MemberRow>)>, StoreError> {
+    let kind = sqlx::query("SELECT kind FROM server_game_teams WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_optional(store.pool())
+        .await?;
+    let Some(kind) = kind else {
+        return Ok(None);
+    };
+    let kind: String = kind.try_get("kind")?;
+    let rows = sqlx::query(
+        "SELECT color, seat, user_id FROM server_game_members WHERE game_id = $1 \
+         ORDER BY color, seat",
+    )
+    .bind(game_id)
+    .fetch_all(store.pool())
+    .await?;
+    let members = rows
+        .iter()
+        .map(|r| {
+            Ok(MemberRow {
+                color: r.try_get("color")?,
+                seat: r.try_get("seat")?,
+                user_id: r.try_get("user_id")?,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Some((kind, members)))
+}
+
+/// Finished team games in which `user_id` sat in a seat other than the first (the first seats
+/// are `server_games.black/white`, found by [`finished_games_of`]), newest first.
+///
+/// # Errors
+/// On a database failure.
+pub async fn finished_team_games_of(
+    store: &Store,
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<GameRow>, StoreError> {
+    let rows = sqlx::query(concat!(
+        "SELECT ",
+        game_columns!(),
+        " FROM server_games \
+         WHERE status = 'ended' AND black <> $1 AND white <> $1 AND id IN \
+         (SELECT game_id FROM server_game_members WHERE user_id = $1) \
+         ORDER BY ended_ms DESC, id LIMIT $2"
+    ))
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    Ok(rows.iter().map(game).collect::<Result<_, _>>()?)
+}
+
+/// Stores a chat message (`m.name` is not stored: it is the user's).
+///
+/// # Errors
+/// On a database failure.
+pub async fn add_chat(store: &Store, m: &ChatRow) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    sqlx::query(
+        "INSERT INTO server_chat (id, game_id, channel, user_id, text, at_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(m.id)
+    .bind(m.game_id)
+    .bind(&m.channel)
+    .bind(m.user_id)
+    .bind(&m.text)
+    .bind(m.at_ms)
+    .execute(store.pool())
+    .await?;
+    Ok(())
+}
+
+/// The last `limit` messages of one channel of a game, oldest first, with their writers' names.
+/// The caller asks only for the channels its reader may read.
+///
+/// # Errors
+/// On a database failure.
+pub async fn chat_of(
+    store: &Store,
+    game_id: i64,
+    channel: &str,
+    limit: i64,
+) -> Result<Vec<ChatRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT m.id, m.game_id, m.channel, m.user_id, u.name, m.text, m.at_ms \
+         FROM server_chat m JOIN server_users u ON u.id = m.user_id \
+         WHERE m.game_id = $1 AND m.channel = $2 \
+         ORDER BY m.at_ms DESC, m.id DESC LIMIT $3",
+    )
+    .bind(game_id)
+    .bind(channel)
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    let mut out = rows
+        .iter()
+        .map(|r| {
+            Ok(ChatRow {
+                id: r.try_get("id")?,
+                game_id: r.try_get("game_id")?,
+                channel: r.try_get("channel")?,
+                user_id: r.try_get("user_id")?,
+                name: r.try_get("name")?,
+                text: r.try_get("text")?,
+                at_ms: r.try_get("at_ms")?,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    out.reverse();
+    Ok(out)
+}

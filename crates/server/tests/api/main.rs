@@ -13,7 +13,9 @@ use ingo_store::testing::TestDb;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
+mod chat;
 mod games;
+mod pair;
 mod security;
 mod websocket;
 

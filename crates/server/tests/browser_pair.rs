@@ -1,0 +1,194 @@
+//! Pair go in a real browser (Chromium over WebDriver, as `browser.rs`): a challenge for pair
+//! go made in the lobby's form, each named player accepting their seat, and on the game page
+//! the member whose turn it is and the side's own chat, which the other side never sees.
+//!
+//! `INGO_SKIP_BROWSER=1` skips it on a machine without Chromium.
+
+// A failed step of a browser test is a failed test: its panic says where.
+#![allow(clippy::unwrap_used)]
+
+mod browser_util;
+
+use std::time::Duration;
+
+use browser_util::*;
+use ingo_server::client::Client as ApiClient;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pair_go_side_chat_in_the_browser() {
+    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
+        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
+        return;
+    }
+    bounded(Duration::from_secs(180), flow()).await;
+}
+
+async fn flow() {
+    let app = spawn_app().await;
+    let driver = ChromeDriver::start().await;
+    let ann = driver.browser(1280, 1000).await;
+    let ben = driver.browser(1000, 900).await;
+    let cat = driver.browser(1000, 900).await;
+    let base = app.base.clone();
+    register(&ann, &base, "ann", "2d").await;
+    register(&ben, &base, "ben", "2d").await;
+    register(&cat, &base, "cat", "2d").await;
+    // The fourth player is a program on the API.
+    let mut dan = ApiClient::new(app.addr);
+    assert_eq!(
+        dan.register("dan", "correct horse", "2d")
+            .await
+            .unwrap()
+            .status,
+        201
+    );
+
+    // Ann challenges for pair go: ben her partner, cat and dan the opponents.
+    ann.goto(&format!("{base}/#/")).await.unwrap();
+    let form = wait_css(&ann, "#challenge-form").await;
+    form.find(css("select[name=size]"))
+        .await
+        .unwrap()
+        .select_by_value("9")
+        .await
+        .unwrap();
+    form.find(css("select[name=kind]"))
+        .await
+        .unwrap()
+        .select_by_value("pair")
+        .await
+        .unwrap();
+    form.find(css("input[name=partners]"))
+        .await
+        .unwrap()
+        .send_keys("ben")
+        .await
+        .unwrap();
+    form.find(css("input[name=opponents]"))
+        .await
+        .unwrap()
+        .send_keys("cat, dan")
+        .await
+        .unwrap();
+    form.find(css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    // Ben and cat accept their seats in the lobby, then dan over the API: the game starts and
+    // every browser goes to it.
+    for b in [&ben, &cat] {
+        b.goto(&format!("{base}/#/")).await.unwrap();
+        let accept = wait_css(b, "[data-challenge] button.accept").await;
+        let text = wait_css(b, "[data-challenge] span")
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(text.contains("ann ✓ & ben"), "{text}");
+        accept.click().await.unwrap();
+        wait_until(
+            b,
+            "the seat accepted",
+            "const s = document.querySelector('[data-challenge] small'); return s ? s.textContent : null",
+        )
+        .await;
+    }
+    let list = dan.get("/api/challenges").await.unwrap().body;
+    let cid = list[0]["id"].as_i64().unwrap();
+    let r = dan
+        .post(&format!("/api/challenges/{cid}/accept"), json!({}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let gid = r.body["game_id"].as_i64().unwrap().to_string();
+    for b in [&ann, &ben, &cat] {
+        wait_until(
+            b,
+            "the game page",
+            &format!("return location.hash === '#/game/{gid}' || null"),
+        )
+        .await;
+        wait_move_count(b, 0).await;
+    }
+    let state = app.state(&gid).await;
+    let to_move = state["team"]["to_move"]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Whose turn: the member's name, or "Your turn" on that member's page.
+    for (name, b) in [("ann", &ann), ("ben", &ben), ("cat", &cat)] {
+        let team = wait_until(
+            b,
+            "the sides",
+            "const t = document.getElementById('team'); return t && !t.hidden ? t.textContent : null",
+        )
+        .await;
+        let team = team.as_str().unwrap();
+        assert!(
+            team.contains("ann & ben") && team.contains("cat & dan"),
+            "{team}"
+        );
+        if name == to_move {
+            assert!(team.contains("Your turn"), "{name}: {team}");
+        } else {
+            assert!(
+                team.contains(&format!("{to_move} to move")),
+                "{name}: {team}"
+            );
+        }
+    }
+
+    // Ann writes in her side's chat: ben reads it; cat (the other side) has a side panel of
+    // his own, in which it never appears.
+    chat(&ann, "side", "secret: play the ladder").await;
+    wait_until(
+        &ben,
+        "the side's message",
+        "const l = document.getElementById('chat-side'); return l && l.textContent.includes('secret: play the ladder') || null",
+    )
+    .await;
+    chat(&ann, "players", "have a good game").await;
+    wait_until(
+        &cat,
+        "the players' message",
+        "const l = document.getElementById('chat-players'); return l && l.textContent.includes('have a good game') || null",
+    )
+    .await;
+    let seen = cat
+        .execute("return document.body.innerText.includes('secret')", vec![])
+        .await
+        .unwrap();
+    assert_eq!(seen, json!(false), "the other side read the side's chat");
+    // After a reload, ben gets the side's chat back from the server; cat still does not.
+    ben.refresh().await.unwrap();
+    wait_until(
+        &ben,
+        "the side's chat after a reload",
+        "const l = document.getElementById('chat-side'); return l && l.textContent.includes('secret: play the ladder') || null",
+    )
+    .await;
+    cat.refresh().await.unwrap();
+    wait_until(
+        &cat,
+        "the players' chat after a reload",
+        "const l = document.getElementById('chat-players'); return l && l.textContent.includes('have a good game') || null",
+    )
+    .await;
+    let seen = cat
+        .execute("return document.body.innerText.includes('secret')", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        seen,
+        json!(false),
+        "the other side read the side's chat after a reload"
+    );
+    screenshot(&ben, "pair-game").await;
+    for b in [ann, ben, cat] {
+        b.close().await.unwrap();
+    }
+}
