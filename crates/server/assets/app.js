@@ -451,8 +451,10 @@ function gamePage(id) {
 
   function setState(state) {
     const first = !g;
+    const same = g && sameState(g, state);
     g = state;
     received = performance.now();
+    if (same) { playerInfo("B"); playerInfo("W"); return; } // only the clocks are new
     myColor = session.me ? (g.black.id === session.me.id ? "B" : g.white.id === session.me.id ? "W" : null) : null;
     if (first) setupChats();
     render();
@@ -461,6 +463,12 @@ function gamePage(id) {
       perf.boardDrawn = performance.now();
       afterPaint(() => { perf.boardReady = performance.now(); });
     }
+  }
+
+  /** Whether `b` shows what `a` shows, but for the clocks (the socket's state on opening). */
+  function sameState(a, b) {
+    const key = (x) => JSON.stringify([x.id, x.move_count, x.phase, x.board, x.dead_stones, x.result]);
+    return key(a) === key(b);
   }
 
   function drawn(n) {
@@ -531,12 +539,16 @@ function gamePage(id) {
     };
   }
 
+  // Opened directly: the state asked for at once is drawn first, and the socket (which sends
+  // the whole state again when it opens, so nothing is missed) is opened after that paint.
   if (early && early.id === gid) {
     const pending = early.state;
     early = null;
-    pending.then((st) => { if (st && !g && !closed) setState(st); });
-  }
-  connect();
+    pending.then((st) => {
+      if (st && !g && !closed) setState(st);
+      afterPaint(() => { if (!closed) connect(); });
+    });
+  } else connect();
   const tick = setInterval(() => { if (g && g.phase === "playing") { playerInfo("B"); playerInfo("W"); } }, 250);
   return () => {
     closed = true;
