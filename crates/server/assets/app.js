@@ -246,7 +246,7 @@ function countView(g) {
   return h("section", { class: "count card", id: "count" },
     h("h2", {}, t("count")),
     h("div", { class: "count-grid" },
-    h("img", { src: `/api/games/${g.id}/count.svg`, alt: t("count"), class: "count-svg" }),
+    h("img", { src: `/api/games/${g.id}/count.svg`, alt: t("count"), class: "count-svg", decoding: "async" }),
     h("div", {},
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("black")), h("th", {}, t("white")))),
@@ -535,6 +535,7 @@ function gamePage(id) {
       } else if (m.type === "error") notice.textContent = reasonText(m);
     };
     ws.onclose = () => {
+      pending.clear(); // unanswered: the state sent on reconnection tells what became of them
       if (!closed) retry = setTimeout(connect, 1000);
     };
   }
@@ -542,9 +543,9 @@ function gamePage(id) {
   // Opened directly: the state asked for at once is drawn first, and the socket (which sends
   // the whole state again when it opens, so nothing is missed) is opened after that paint.
   if (early && early.id === gid) {
-    const pending = early.state;
+    const asked = early.state;
     early = null;
-    pending.then((st) => {
+    asked.then((st) => {
       if (st && !g && !closed) setState(st);
       afterPaint(() => { if (!closed) connect(); });
     });

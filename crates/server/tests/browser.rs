@@ -425,72 +425,51 @@ async fn flow() {
     let server = board_text(&app.state(&gid19).await);
     assert_eq!(board_of(black).await, server);
 
-    // The game page's load, measured again on the spectator's page: each reload, from the
-    // navigation's start to the board painted with the game's state; the modules come from
-    // the browser's cache (versioned, immutable), the page is revalidated.
-    let mut loads = vec![load_ms.expect("the mid-game reload was measured")];
-    let (mut html, mut me, mut state_at) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..15 {
-        sam.refresh().await.unwrap();
-        wait_move_count(&sam, total).await;
-        loads.push(timing(&sam, "boardReady").await);
-        let ms = sam
-            .execute(
-                "const r = (p) => performance.getEntriesByType('resource').find((e) => e.name.endsWith(p))?.responseEnd; \
-                 return [performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd, \
-                 r('/api/me'), r('/api/games/' + location.hash.slice(7))]",
-                vec![],
-            )
-            .await
-            .unwrap();
-        html.push(ms[0].as_f64().unwrap_or(f64::NAN));
-        me.push(ms[1].as_f64().unwrap_or(f64::NAN));
-        state_at.push(ms[2].as_f64().unwrap_or(f64::NAN));
-    }
-    // First visits, nothing in the cache: a browser that has been running (it showed the lobby
-    // at localhost, another site with other addresses) opens the game page at 127.0.0.1; and
-    // the first page of a browser just started, which pays the browser's own start-up too.
-    let port = app.addr.port();
-    let (mut first, mut started) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        let fresh = driver.browser(1280, 1000).await;
-        fresh.goto(&format!("{base}/#/game/{gid}")).await.unwrap();
-        wait_move_count(&fresh, total).await;
-        started.push(timing(&fresh, "boardReady").await);
-        fresh.close().await.unwrap();
-        let fresh = driver.browser(1280, 1000).await;
-        fresh
-            .goto(&format!("http://localhost:{port}/#/"))
-            .await
-            .unwrap();
-        wait_css(&fresh, "#challenge-form").await;
-        tokio::time::sleep(Duration::from_secs(2)).await;
-        fresh.goto(&format!("{base}/#/game/{gid}")).await.unwrap();
-        wait_move_count(&fresh, total).await;
-        first.push(timing(&fresh, "boardReady").await);
-        fresh.close().await.unwrap();
-    }
-    println!(
-        "web board load breakdown (medians of {} spectator reloads, ms since the navigation \
-         started): DOMContentLoaded {:.0}, /api/me answered {:.0}, the game's state answered {:.0}",
-        html.len(),
-        spread(&mut html).0,
-        spread(&mut me).0,
-        spread(&mut state_at).0,
-    );
+    // The game page's load, from the navigation's start to the board painted with the game's
+    // state, on the spectator's page: the 19×19 game in progress, then the finished 9×9 game
+    // with its count (a heavier page).
+    let live = Loads::measure(&driver, &sam, &app, &gid19, 60, true).await;
+    let mut finished = Loads::measure(&driver, &sam, &app, &gid, total, false).await;
+    finished
+        .reloads
+        .push(load_ms.expect("the mid-game reload was measured"));
     println!("web board timings (this build; the target in brackets):");
-    println!(
-        "  game page load, navigation start to the board painted with the state [300 ms]: {}",
-        summary(&mut loads, 300.0)
-    );
-    println!(
-        "  game page first visit, empty cache, running browser [300 ms]: {}",
-        summary(&mut first, 300.0)
-    );
-    println!(
-        "  game page as a just-started browser's first page [300 ms]: {}",
-        summary(&mut started, 300.0)
-    );
+    for (what, l) in [
+        ("the 19×19 game in progress", live),
+        (
+            "the finished 9×9 game (with a player's mid-game reload)",
+            finished,
+        ),
+    ] {
+        let Loads {
+            mut reloads,
+            mut first,
+            mut started,
+            mut dcl,
+            mut state_at,
+        } = l;
+        println!(
+            "  game page load, {what}, navigation start to the board painted with the state: \
+             reloads [300 ms]: {}",
+            summary(&mut reloads, 300.0)
+        );
+        println!(
+            "    (medians of the reloads: DOMContentLoaded {:.0} ms, the game's state and /api/me \
+             answered {:.0} ms)",
+            spread(&mut dcl).0,
+            spread(&mut state_at).0
+        );
+        println!(
+            "    first visits, empty cache, running browser [300 ms]: {}",
+            summary(&mut first, 300.0)
+        );
+        if !started.is_empty() {
+            println!(
+                "    a just-started browser's first page [300 ms]: {}",
+                summary(&mut started, 300.0)
+            );
+        }
+    }
     println!(
         "  move, click to the opponent's board painted, 9×9 game [100 ms]: {}",
         summary(&mut latencies, 100.0)
@@ -509,6 +488,84 @@ async fn flow() {
 }
 
 const LETTERS: &str = "ABCDEFGHJKLMNOPQRST";
+
+/// Load times of one game page (ms from the navigation's start to the board painted with the
+/// game's state), as the spectator's browser and new browsers see it.
+struct Loads {
+    /// Reloads: the modules come from the browser's cache (versioned, immutable), the page is
+    /// revalidated.
+    reloads: Vec<f64>,
+    /// First visits, nothing in the cache: a new browser that has been running (it showed the
+    /// lobby at localhost, another site with other addresses, two seconds earlier) opens the
+    /// game page at 127.0.0.1.
+    first: Vec<f64>,
+    /// The first page of a browser just started, which pays the browser's own start-up too.
+    started: Vec<f64>,
+    /// When the reloads' modules had run (DOMContentLoaded).
+    dcl: Vec<f64>,
+    /// When the reloads' game state and `/api/me` were both answered.
+    state_at: Vec<f64>,
+}
+
+impl Loads {
+    async fn measure(
+        driver: &ChromeDriver,
+        sam: &Browser,
+        app: &App,
+        gid: &str,
+        moves: usize,
+        started: bool,
+    ) -> Loads {
+        let url = format!("{}/#/game/{gid}", app.base);
+        sam.goto(&url).await.unwrap();
+        wait_move_count(sam, moves).await;
+        let mut l = Loads {
+            reloads: Vec::new(),
+            first: Vec::new(),
+            started: Vec::new(),
+            dcl: Vec::new(),
+            state_at: Vec::new(),
+        };
+        for _ in 0..10 {
+            sam.refresh().await.unwrap();
+            wait_move_count(sam, moves).await;
+            l.reloads.push(timing(sam, "boardReady").await);
+            let ms = sam
+                .execute(
+                    "const r = (p) => performance.getEntriesByType('resource').find((e) => e.name.endsWith(p))?.responseEnd; \
+                     return [performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd, \
+                     Math.max(r('/api/me'), r('/api/games/' + location.hash.slice(7)))]",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            l.dcl.push(ms[0].as_f64().unwrap_or(f64::NAN));
+            l.state_at.push(ms[1].as_f64().unwrap_or(f64::NAN));
+        }
+        let port = app.addr.port();
+        for _ in 0..3 {
+            if started {
+                let fresh = driver.browser(1280, 1000).await;
+                fresh.goto(&url).await.unwrap();
+                wait_move_count(&fresh, moves).await;
+                l.started.push(timing(&fresh, "boardReady").await);
+                fresh.close().await.unwrap();
+            }
+            let fresh = driver.browser(1280, 1000).await;
+            fresh
+                .goto(&format!("http://localhost:{port}/#/"))
+                .await
+                .unwrap();
+            wait_css(&fresh, "#challenge-form").await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            fresh.goto(&url).await.unwrap();
+            wait_move_count(&fresh, moves).await;
+            l.first.push(timing(&fresh, "boardReady").await);
+            fresh.close().await.unwrap();
+        }
+        l
+    }
+}
 
 /// A timing the page recorded, `window.__ingo.{what}` (ms), waited for.
 async fn timing(b: &Browser, what: &str) -> f64 {
