@@ -61,7 +61,7 @@ async fn two_browsers_play_a_ko_game_to_the_count() {
         eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
         return;
     }
-    bounded(Duration::from_secs(240), flow()).await;
+    bounded(Duration::from_secs(300), flow()).await;
 }
 
 async fn flow() {
