@@ -382,7 +382,8 @@ async fn flow() {
     assert!(label.as_str().unwrap().ends_with("pass"), "{label}");
 
     // Sixty moves on the largest board: a 19×19 game between the same two players (made
-    // through the API from their pages), its moves clicked on the board.
+    // through the API from their pages), its moves clicked on the board, the last one played
+    // with the keyboard.
     let challenge = page_api(
         &alice,
         "POST",
@@ -416,7 +417,22 @@ async fn flow() {
             (white, black, if k < 38 { 16 } else { 14 })
         };
         let mv = format!("{}{row}", &LETTERS[(k / 2) % 19..][..1]);
-        click_point(me, 19, &mv).await;
+        if k == 59 {
+            // The last one with the keyboard: to A1 with the arrows, then to L14, and Enter.
+            assert_eq!(mv, "L14");
+            let keys = [
+                ("\u{E012}", 18),
+                ("\u{E015}", 18),
+                ("\u{E014}", 10),
+                ("\u{E013}", 13),
+            ]
+            .map(|(key, times)| key.repeat(times))
+            .concat();
+            let board = me.find(css("svg.board")).await.unwrap();
+            board.send_keys(&format!("{keys}\u{E007}")).await.unwrap();
+        } else {
+            click_point(me, 19, &mv).await;
+        }
         wait_move_count(me, n).await;
         wait_move_count(other, n).await;
         let sent = timing(me, &format!("sent[{n}]")).await;
