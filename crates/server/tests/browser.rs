@@ -398,6 +398,7 @@ async fn flow() {
         json!({}),
     )
     .await;
+    assert!(accepted["game_id"].is_i64(), "a 19×19 game: {accepted}");
     let gid19 = accepted["game_id"].to_string();
     for b in [&alice, &bob] {
         b.goto(&format!("{base}/#/game/{gid19}")).await.unwrap();
