@@ -2,16 +2,23 @@
 // Plain DOM and fetch; the server decides every rule, this code only shows what it says.
 
 import { t, setLang, getLang, reasonText } from "./i18n.js";
-import { BoardView, moveNumbers, parsePoint } from "./board.js";
+import { BoardView, afterMove, moveNumbers, parsePoint } from "./board.js";
 
 const main = document.getElementById("main");
 const session = { me: null };
-// Timings read by the browser tests (and by anyone curious, from the console).
-const perf = (window.__ingo = { rendered: {}, sent: {}, boardReady: null, loads: 0 });
+// Timings read by the browser tests (and by anyone curious, from the console), in ms:
+// `sent[n]`: the click or key press that played move n (epoch time, comparable between two
+// browsers of one machine); `drawn[n]` / `rendered[n]`: move n put on this page's board / first
+// painted; `boardReady`: since the navigation started, the game's board first painted with the
+// game's state.
+const perf = (window.__ingo = { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null });
 const now = () => performance.timeOrigin + performance.now();
-// A game page opened directly (or reloaded) asks for the game at once, beside /api/me.
-const direct = /^#\/game\/(\d+)$/.exec(location.hash);
-let early = direct ? { id: direct[1], state: fetch(`/api/games/${direct[1]}`).then((r) => (r.ok ? r.json() : null)).catch(() => null) } : null;
+/** Runs `f` once the page has been painted after what was just drawn. */
+const afterPaint = (f) => requestAnimationFrame(() => setTimeout(f, 0));
+// A game page opened directly (or reloaded) asks for the game at once, beside /api/me: the
+// page's inline script has already done so (index.html).
+const boot = window.__ingoEarly || {};
+let early = boot.game || null;
 
 // ---------------------------------------------------------------- helpers
 
@@ -270,7 +277,7 @@ function countView(g) {
   return h("section", { class: "count card", id: "count" },
     h("h2", {}, t("count")),
     h("div", { class: "count-grid" },
-    h("img", { src: `/api/games/${g.id}/count.svg`, alt: t("count"), class: "count-svg" }),
+    h("img", { src: `/api/games/${g.id}/count.svg`, alt: t("count"), class: "count-svg", decoding: "async" }),
     h("div", {},
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, t("black")), h("th", {}, t("white")))),
@@ -307,7 +314,7 @@ function gamePage(id) {
   const chatLists = {};
   let board = null;
 
-  const passBtn = h("button", { id: "pass", onclick: () => play("pass") }, t("pass"));
+  const passBtn = h("button", { id: "pass", onclick: (e) => play("pass", e.timeStamp) }, t("pass"));
   const resignBtn = h("button", { id: "resign", class: "danger", onclick: async () => {
     if (!confirm(t("resign") + "?")) return;
     try { g = await api("POST", `/api/games/${gid}/resign`, {}); render(); } catch (x) { notice.textContent = reasonText(x); }
@@ -329,22 +336,36 @@ function gamePage(id) {
 
   function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
 
-  async function play(mv) {
+  // A move goes over the game's WebSocket when it is open (answered there by `ack` or
+  // `error`), else as a POST; `at`: when it was clicked (performance.now() time).
+  const pending = new Map(); // number → move sent over the socket, not yet answered
+  async function play(mv, at) {
     if (!g || !myColor) return;
     const number = g.move_count + 1;
-    perf.sent[number] = now();
+    perf.sent[number] = performance.timeOrigin + (at ?? performance.now());
     illegal = null;
-    try {
-      await api("POST", `/api/games/${gid}/moves`, { move: mv, number });
-      notice.textContent = "";
-      resuming = false;
-      await fetchState();
-    } catch (x) {
-      notice.textContent = reasonText(x);
-      notice.dataset.reason = x.reason || "";
-      if (mv !== "pass") illegal = mv;
-      render();
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      pending.set(number, mv);
+      ws.send(JSON.stringify({ type: "move", move: mv, number }));
+      return;
     }
+    try {
+      accepted(await api("POST", `/api/games/${gid}/moves`, { move: mv, number }));
+    } catch (x) { refused(x, mv); }
+  }
+
+  function accepted(ack) {
+    notice.textContent = "";
+    notice.dataset.reason = "";
+    resuming = false;
+    applyMove({ number: ack.number, color: myColor, move: ack.move, to_move: ack.to_move, phase: ack.phase });
+  }
+
+  function refused(x, mv) {
+    notice.textContent = reasonText(x);
+    notice.dataset.reason = x.reason || "";
+    if (mv !== "pass") illegal = mv;
+    render();
   }
 
   async function mark(name) {
@@ -357,11 +378,11 @@ function gamePage(id) {
     try { g = await api("POST", `/api/games/${gid}/dead`, { dead: next }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }
   }
 
-  function onPlay(name) {
+  function onPlay(name, at) {
     if (!g || !myColor) return;
     if (g.phase === "suspended" && !resuming) return mark(name);
     if (g.phase === "ended") return;
-    return play(name);
+    return play(name, at);
   }
 
   function chatPanel(channel, title, canSend) {
@@ -440,7 +461,7 @@ function gamePage(id) {
         label: `${g.black.name} – ${g.white.name}`,
       });
     }
-    const last = [...g.moves].reverse().find((m) => true);
+    const last = g.moves[g.moves.length - 1];
     board.draw(g.board, {
       last: last && last.move !== "pass" ? last.move.toUpperCase() : null,
       numbers: moveNumbers(g.moves),
@@ -488,15 +509,76 @@ function gamePage(id) {
 
   function setState(state) {
     const first = !g;
+    const same = g && sameState(g, state);
     g = state;
     received = performance.now();
+    if (same) { playerInfo("B"); playerInfo("W"); return; } // only the clocks are new
     myColor = session.me ? (g.black.id === session.me.id ? "B" : g.white.id === session.me.id ? "W" : null) : null;
     if (session.me && g.team) myColor = g.team.black.some((p) => p.id === session.me.id) ? "B" : g.team.white.some((p) => p.id === session.me.id) ? "W" : null;
     if (first) { setupChats(); chats.before(teamBox); }
     renderTeam();
     render();
-    perf.rendered[g.move_count] = perf.rendered[g.move_count] || now();
-    if (first && perf.boardReady === null) perf.boardReady = performance.now();
+    drawn(g.move_count);
+    if (first && perf.boardDrawn === null) {
+      perf.boardDrawn = performance.now();
+      afterPaint(() => { perf.boardReady = performance.now(); });
+    }
+  }
+
+  /** Whether `b` shows what `a` shows, but for the clocks (the socket's state on opening). */
+  function sameState(a, b) {
+    const key = (x) => JSON.stringify([x.id, x.move_count, x.phase, x.board, x.dead_stones, x.result]);
+    return key(a) === key(b);
+  }
+
+  function drawn(n) {
+    if (perf.drawn[n]) return;
+    perf.drawn[n] = now();
+    afterPaint(() => { perf.rendered[n] = perf.rendered[n] || now(); });
+  }
+
+  // A move as the WebSocket announces it (number, color, move, to_move, phase, clocks), or as
+  // the answer to my own move tells it: put on the board shown, without asking the server for
+  // the whole state; anything unexpected (a gap, an occupied point) asks for it instead.
+  function applyMove(m) {
+    if (!g) return;
+    if (m.number <= g.move_count) {
+      if (m.number === g.move_count && m.clocks) {
+        g.clocks = m.clocks;
+        received = performance.now();
+        playerInfo("B");
+        playerInfo("W");
+      }
+      // My own move, already shown from its acknowledgement: the event still names the
+      // partner whose turn it is in pair go.
+      if (m.number === g.move_count) teamTurn(m);
+      return;
+    }
+    const next = m.number === g.move_count + 1 && g.phase === "playing" && m.move
+      ? afterMove(g.board, g.size, m.move, m.color) : null;
+    if (!next) { fetchState(); return; }
+    g.board = next.rows;
+    // `captures.black`: White's stones removed (taken by Black, or lost to White's own block suicide).
+    if (next.lost) {
+      const k = next.lost === "W" ? "black" : "white";
+      g.captures = { ...g.captures, [k]: g.captures[k] + next.removed.length };
+    }
+    g.moves = [...g.moves, { number: m.number, color: m.color, move: m.move, at_ms: m.at_ms }];
+    g.move_count = m.number;
+    g.to_move = m.to_move || (m.color === "B" ? "W" : "B");
+    if (m.phase) g.phase = m.phase;
+    if (m.clocks) { g.clocks = m.clocks; received = performance.now(); }
+    teamTurn(m);
+    render();
+    drawn(g.move_count);
+  }
+
+  /** A team game's move event names the member whose turn it is now. */
+  function teamTurn(m) {
+    if (g.team && "team_to_move" in m) {
+      g.team = { ...g.team, to_move: m.team_to_move };
+      renderTeam();
+    }
   }
 
   async function fetchState() {
@@ -511,23 +593,31 @@ function gamePage(id) {
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "state") { setState(m.game); if (m.chat) loadChat(m.chat); }
-      else if (m.type === "move") {
-        if (!g || m.number > g.move_count) fetchState();
+      else if (m.type === "move") applyMove(m);
+      else if (m.type === "ack" && pending.delete(m.number)) accepted(m);
+      else if (m.type === "error" && pending.has(m.number)) {
+        refused(m, pending.get(m.number));
+        pending.delete(m.number);
       } else if (m.type === "chat") {
         addChat(m);
       } else if (m.type === "error") notice.textContent = reasonText(m);
     };
     ws.onclose = () => {
+      pending.clear(); // unanswered: the state sent on reconnection tells what became of them
       if (!closed) retry = setTimeout(connect, 1000);
     };
   }
 
+  // Opened directly: the state asked for at once is drawn first, and the socket (which sends
+  // the whole state again when it opens, so nothing is missed) is opened after that paint.
   if (early && early.id === gid) {
-    const pending = early.state;
+    const asked = early.state;
     early = null;
-    pending.then((st) => { if (st && !g && !closed) setState(st); });
-  }
-  connect();
+    asked.then((st) => {
+      if (st && !g && !closed) setState(st);
+      afterPaint(() => { if (!closed) connect(); });
+    });
+  } else connect();
   const tick = setInterval(() => { if (g && g.phase === "playing") { playerInfo("B"); playerInfo("W"); } }, 250);
   return () => {
     closed = true;
@@ -645,7 +735,8 @@ function judgePage() {
 document.getElementById("lang").addEventListener("change", (e) => { setLang(e.target.value); route(); });
 window.addEventListener("hashchange", route);
 (async () => {
-  try { session.me = await api("GET", "/api/me"); } catch { session.me = null; }
+  if (boot.me) session.me = await boot.me;
+  else try { session.me = await api("GET", "/api/me"); } catch { session.me = null; }
   perf.me = performance.now();
   route();
 })();

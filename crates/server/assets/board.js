@@ -78,10 +78,11 @@ export class BoardView {
       }
     }
     this.layer = el("g", { class: "stones" }, this.svg);
+    this.points = new Map(); // name → { look, g }: the stones drawn, redrawn when they change
     this.top = el("g", { class: "marks" }, this.svg);
     this.svg.addEventListener("click", (e) => {
       const p = this.pointAt(e);
-      if (p) this.activate(p);
+      if (p) this.activate(p, e.timeStamp);
     });
     this.svg.addEventListener("mousemove", (e) => {
       const p = this.pointAt(e);
@@ -121,9 +122,10 @@ export class BoardView {
     return col >= 0 && col < this.size && row >= 0 && row < this.size ? { col, row } : null;
   }
 
-  activate(p) {
+  /** Plays point `p`; `at`: when the click or key press happened (`performance.now()` time). */
+  activate(p, at) {
     this.cursor = p;
-    if (this.opts.onPlay) this.opts.onPlay(pointName(p.col, p.row));
+    if (this.opts.onPlay) this.opts.onPlay(pointName(p.col, p.row), at);
   }
 
   key(e) {
@@ -137,7 +139,7 @@ export class BoardView {
       this.drawMarks();
       e.preventDefault();
     } else if ((e.key === "Enter" || e.key === " ") && this.cursor) {
-      this.activate(this.cursor);
+      this.activate(this.cursor, e.timeStamp);
       e.preventDefault();
     }
   }
@@ -150,39 +152,58 @@ export class BoardView {
   /**
    * Draws a position. `rows`: strings top row first ("X", "O", "."). `last`: GTP name of the
    * last move. `numbers`: Map name → move number. `marks`: { dead: Set, illegal: name }.
+   * Only the points whose look changed are redrawn (a move touches one point and its captures).
    */
   draw(rows, { last = null, numbers = null, marks = {}, showNumbers = false } = {}) {
     this.rows = rows;
     this.state = { last, numbers, marks, showNumbers };
-    this.layer.replaceChildren();
     const dead = marks.dead || new Set();
+    const shown = new Set();
     for (let row = 0; row < this.size; row++) {
       for (let col = 0; col < this.size; col++) {
         const c = this.at(col, row);
         if (c === ".") continue;
         const name = pointName(col, row);
-        const p = this.xy(col, row);
-        const stone = el("circle", {
-          cx: p.x, cy: p.y, r: this.u * 0.47,
-          class: `stone ${c === "X" ? "black" : "white"}${dead.has(name) ? " dead" : ""}`,
-          "data-point": name,
-        }, this.layer);
-        stone.appendChild(document.createElementNS(NS, "title")).textContent = name;
-        const n = numbers && numbers.get(name);
-        if (showNumbers && n) {
-          el("text", {
-            x: p.x, y: p.y + 1.6, "text-anchor": "middle",
-            class: `num ${c === "X" ? "on-black" : "on-white"}${name === last ? " lastnum" : ""}`,
-          }, this.layer).textContent = String(n);
-        } else if (name === last) {
-          el("circle", { cx: p.x, cy: p.y, r: this.u * 0.2, class: `last ${c === "X" ? "on-black" : "on-white"}` }, this.layer);
-        }
-        if (dead.has(name)) {
-          el("path", { d: `M${p.x - 2.5} ${p.y - 2.5}l5 5m0 -5l-5 5`, class: "dead-x" }, this.layer);
-        }
+        const n = showNumbers && numbers ? numbers.get(name) : null;
+        const look = `${c}${n ? ` ${n}` : ""}${name === last ? " last" : ""}${dead.has(name) ? " dead" : ""}`;
+        shown.add(name);
+        const old = this.points.get(name);
+        if (old && old.look === look) continue;
+        const g = this.stone(col, row, c, n, name === last, dead.has(name));
+        if (old) old.g.replaceWith(g);
+        else this.layer.appendChild(g);
+        this.points.set(name, { look, g });
       }
     }
+    for (const [name, p] of this.points) {
+      if (shown.has(name)) continue;
+      p.g.remove();
+      this.points.delete(name);
+    }
     this.drawMarks();
+  }
+
+  /** One stone: its circle, and its move number, last-move mark or dead cross. */
+  stone(col, row, c, number, last, dead) {
+    const name = pointName(col, row);
+    const p = this.xy(col, row);
+    const g = el("g", {});
+    const stone = el("circle", {
+      cx: p.x, cy: p.y, r: this.u * 0.47,
+      class: `stone ${c === "X" ? "black" : "white"}${dead ? " dead" : ""}`,
+      "data-point": name,
+    }, g);
+    stone.appendChild(document.createElementNS(NS, "title")).textContent = name;
+    if (number) {
+      el("text", {
+        x: p.x, y: p.y + 1.6, "text-anchor": "middle",
+        class: `num ${c === "X" ? "on-black" : "on-white"}${last ? " lastnum" : ""}`,
+      }, g).textContent = String(number);
+    } else if (last) {
+      el("circle", { cx: p.x, cy: p.y, r: this.u * 0.2, class: `last ${c === "X" ? "on-black" : "on-white"}` }, g);
+    }
+    if (dead) el("path", { d: `M${p.x - 2.5} ${p.y - 2.5}l5 5m0 -5l-5 5`, class: "dead-x" }, g);
+    return g;
   }
 
   drawMarks() {
@@ -242,4 +263,56 @@ export function moveNumbers(moves) {
     if (mv.move && mv.move !== "pass") m.set(mv.move.toUpperCase(), mv.number);
   }
   return m;
+}
+
+/**
+ * The position after `color` ("B" or "W") plays `move` on `rows` (strings, top row first), as
+ * every rule set here has it: the opponent's strings left without a liberty are removed, then
+ * the player's own string if it has none (block suicide, legal under Ing's rules). The server
+ * has already judged the move legal; this only spares asking it for the whole position.
+ * `{ rows, removed: [names], lost: "B" | "W" | null }`, or null when `move` is not an empty
+ * point of the board (then the caller asks the server).
+ */
+export function afterMove(rows, size, move, color) {
+  if (move === "pass") return { rows, removed: [], lost: null };
+  const q = parsePoint(move, size);
+  if (!q || rows.length !== size) return null;
+  const grid = rows.map((r) => [...r]);
+  const y0 = size - 1 - q.row, x0 = q.col;
+  if (grid[y0][x0] !== ".") return null;
+  const mine = color === "B" ? "X" : "O", theirs = color === "B" ? "O" : "X";
+  grid[y0][x0] = mine;
+  const around = (y, x) => [[y - 1, x], [y + 1, x], [y, x - 1], [y, x + 1]]
+    .filter(([a, b]) => a >= 0 && b >= 0 && a < size && b < size);
+  // The string through (y, x), and whether it has a liberty.
+  const string = (y, x) => {
+    const c = grid[y][x], seen = new Set([y * size + x]), todo = [[y, x]];
+    let free = false;
+    for (let i = 0; i < todo.length; i++) {
+      for (const [a, b] of around(...todo[i])) {
+        if (grid[a][b] === ".") free = true;
+        else if (grid[a][b] === c && !seen.has(a * size + b)) { seen.add(a * size + b); todo.push([a, b]); }
+      }
+    }
+    return { stones: todo, free };
+  };
+  const removed = [];
+  const take = (stones) => {
+    for (const [a, b] of stones) {
+      if (grid[a][b] === ".") continue;
+      grid[a][b] = ".";
+      removed.push(pointName(b, size - 1 - a));
+    }
+  };
+  for (const [a, b] of around(y0, x0)) {
+    if (grid[a][b] !== theirs) continue;
+    const s = string(a, b);
+    if (!s.free) take(s.stones);
+  }
+  let lost = removed.length ? color === "B" ? "W" : "B" : null;
+  if (!removed.length) {
+    const own = string(y0, x0);
+    if (!own.free) { take(own.stones); lost = color; }
+  }
+  return { rows: grid.map((r) => r.join("")), removed, lost };
 }

@@ -7,8 +7,15 @@
 //! retake refused with its explanation on the page; both pass, a dead group is marked with one
 //! click and accepted, and both see the same count; a spectator (on a phone-size window) sees
 //! every move; a reload in the middle of the game restores it. Screenshots go to
-//! `target/screenshots/`; the game page's load time and the move-to-opponent latency are
-//! measured in the browsers and printed (reported, not asserted).
+//! `target/screenshots/`.
+//!
+//! Speed (issue 14: the game page in under 300 ms, a move on the opponent's board in under
+//! 100 ms) is measured in the browsers and printed, not asserted (the machine may be shared):
+//! the page's load from the navigation's start to the board first painted with the game's state
+//! (`window.__ingo.boardReady`), over reloads and over first visits with an empty cache; a move
+//! from the click's event time to the opponent's board first painted with it
+//! (`window.__ingo.sent` and `.rendered`, epoch times of one machine), over the 9×9 game's moves
+//! and sixty moves of a 19×19 game. Medians, 90th percentiles and the share under the target.
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`scripts/test` installs them); set
 //! `INGO_SKIP_BROWSER=1` to skip on a machine without them.
@@ -54,7 +61,7 @@ async fn two_browsers_play_a_ko_game_to_the_count() {
         eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
         return;
     }
-    bounded(Duration::from_secs(240), flow()).await;
+    bounded(Duration::from_secs(300), flow()).await;
 }
 
 async fn flow() {
@@ -121,6 +128,7 @@ async fn flow() {
     wait_move_count(white, 0).await;
 
     let mut latencies = Vec::new();
+    let mut spectator = Vec::new();
     let mut load_ms = None;
     for (i, mv) in GAME.iter().enumerate() {
         let n = i + 1;
@@ -161,17 +169,9 @@ async fn flow() {
         wait_move_count(other, n).await;
         // The spectator sees every move.
         wait_move_count(&sam, n).await;
-        let sent = me
-            .execute(&format!("return window.__ingo.sent[{n}]"), vec![])
-            .await
-            .unwrap();
-        let seen = other
-            .execute(&format!("return window.__ingo.rendered[{n}]"), vec![])
-            .await
-            .unwrap();
-        if let (Some(a), Some(b)) = (sent.as_f64(), seen.as_f64()) {
-            latencies.push(b - a);
-        }
+        let sent = timing(me, &format!("sent[{n}]")).await;
+        latencies.push(timing(other, &format!("rendered[{n}]")).await - sent);
+        spectator.push(timing(&sam, &format!("rendered[{n}]")).await - sent);
         if n == 12 {
             // Move numbers on demand, and the player to move hovering over G3 (the preview
             // stone): a game in progress for the README.
@@ -205,11 +205,7 @@ async fn flow() {
                 before,
                 "the reloaded page shows the same board"
             );
-            let ms = other
-                .execute("return window.__ingo.boardReady", vec![])
-                .await
-                .unwrap();
-            load_ms = ms.as_f64();
+            load_ms = Some(timing(other, "boardReady").await);
             // (Read in one script: the clocks are redrawn four times a second.)
             let clock = other
                 .execute(
@@ -231,6 +227,11 @@ async fn flow() {
         assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
     }
     assert!(!stones.contains("E5B"), "Black's E5 was retaken: {stones}");
+    // Each page put the moves on its board itself (captures included): the same as the server's.
+    let server = board_text(&app.state(&gid).await);
+    for b in [black, white, &sam] {
+        assert_eq!(board_of(b).await, server, "a page's board is the server's");
+    }
 
     // Chat: the players' chat reaches the opponent and the spectator; the spectators' chat
     // stays away from the players.
@@ -380,49 +381,274 @@ async fn flow() {
     .await;
     assert!(label.as_str().unwrap().ends_with("pass"), "{label}");
 
-    // The game page's load, measured again on the spectator's page: each reload, from the
-    // navigation's start to the board drawn with the game's state.
-    let mut loads = vec![load_ms.expect("the mid-game reload was measured")];
-    let (mut html, mut me) = (Vec::new(), Vec::new());
-    for _ in 0..5 {
-        sam.refresh().await.unwrap();
-        wait_move_count(&sam, total).await;
-        let ms = sam
-            .execute(
-                "return [window.__ingo.boardReady, window.__ingo.me, \
-                 performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd]",
-                vec![],
-            )
-            .await
-            .unwrap();
-        loads.push(ms[0].as_f64().expect("boardReady is a number"));
-        me.push(ms[1].as_f64().unwrap_or(f64::NAN));
-        html.push(ms[2].as_f64().unwrap_or(f64::NAN));
+    // Sixty moves on the largest board: a 19×19 game between the same two players (made
+    // through the API from their pages), its moves clicked on the board, the last one played
+    // with the keyboard.
+    let challenge = page_api(
+        &alice,
+        "POST",
+        "/api/challenges",
+        json!({"size": 19, "handicap": "nigiri", "opponent": "bob"}),
+    )
+    .await;
+    let accepted = page_api(
+        &bob,
+        "POST",
+        &format!("/api/challenges/{}/accept", challenge["id"]),
+        json!({}),
+    )
+    .await;
+    assert!(accepted["game_id"].is_i64(), "a 19×19 game: {accepted}");
+    let gid19 = accepted["game_id"].to_string();
+    for b in [&alice, &bob] {
+        b.goto(&format!("{base}/#/game/{gid19}")).await.unwrap();
+        wait_move_count(b, 0).await;
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        (v[v.len() / 2], v[0], v[v.len() - 1])
+    let (black, white) = if app.state(&gid19).await["black"]["name"] == "alice" {
+        (&alice, &bob)
+    } else {
+        (&bob, &alice)
     };
-    let (load_median, load_min, load_max) = median(&mut loads);
-    assert!(!latencies.is_empty());
-    let (lat_median, lat_min, lat_max) = median(&mut latencies);
+    let mut latencies19 = Vec::new();
+    for k in 0..60 {
+        let n = k + 1;
+        let (me, other, row) = if k % 2 == 0 {
+            (black, white, if k < 38 { 4 } else { 6 })
+        } else {
+            (white, black, if k < 38 { 16 } else { 14 })
+        };
+        let mv = format!("{}{row}", &LETTERS[(k / 2) % 19..][..1]);
+        if k == 59 {
+            // The last one with the keyboard: to A1 with the arrows, then to L14, and Enter.
+            assert_eq!(mv, "L14");
+            let keys = [
+                ("\u{E012}", 18),
+                ("\u{E015}", 18),
+                ("\u{E014}", 10),
+                ("\u{E013}", 13),
+            ]
+            .map(|(key, times)| key.repeat(times))
+            .concat();
+            let board = me.find(css("svg.board")).await.unwrap();
+            board.send_keys(&format!("{keys}\u{E007}")).await.unwrap();
+        } else {
+            click_point(me, 19, &mv).await;
+        }
+        wait_move_count(me, n).await;
+        wait_move_count(other, n).await;
+        let sent = timing(me, &format!("sent[{n}]")).await;
+        latencies19.push(timing(other, &format!("rendered[{n}]")).await - sent);
+    }
+    let server = board_text(&app.state(&gid19).await);
+    assert_eq!(board_of(black).await, server);
+
+    // The game page's load, from the navigation's start to the board painted with the game's
+    // state, on the spectator's page: the 19×19 game in progress, then the finished 9×9 game
+    // with its count (a heavier page).
+    let live = Loads::measure(&driver, &sam, &app, &gid19, 60, true).await;
+    let mut finished = Loads::measure(&driver, &sam, &app, &gid, total, false).await;
+    finished
+        .reloads
+        .push(load_ms.expect("the mid-game reload was measured"));
+    println!("web board timings (this build; the target in brackets):");
+    for (what, l) in [
+        ("the 19×19 game in progress", live),
+        (
+            "the finished 9×9 game (with a player's mid-game reload)",
+            finished,
+        ),
+    ] {
+        let Loads {
+            mut reloads,
+            mut first,
+            mut started,
+            mut dcl,
+            mut state_at,
+        } = l;
+        println!(
+            "  game page load, {what}, navigation start to the board painted with the state: \
+             reloads [300 ms]: {}",
+            summary(&mut reloads, 300.0)
+        );
+        println!(
+            "    (medians of the reloads: DOMContentLoaded {:.0} ms, the game's state and /api/me \
+             answered {:.0} ms)",
+            spread(&mut dcl).0,
+            spread(&mut state_at).0
+        );
+        println!(
+            "    first visits, empty cache, running browser [300 ms]: {}",
+            summary(&mut first, 300.0)
+        );
+        if !started.is_empty() {
+            println!(
+                "    a just-started browser's first page [300 ms]: {}",
+                summary(&mut started, 300.0)
+            );
+        }
+    }
     println!(
-        "web board load breakdown (medians of the five spectator reloads): page and modules \
-         parsed (DOMContentLoaded) {:.0} ms, /api/me answered {:.0} ms",
-        median(&mut html).0,
-        median(&mut me).0
+        "  move, click to the opponent's board painted, 9×9 game [100 ms]: {}",
+        summary(&mut latencies, 100.0)
     );
     println!(
-        "web board timings: game page load (navigation start to the board drawn with the \
-         state) median {load_median:.0} ms, min {load_min:.0}, max {load_max:.0} over {} loads; \
-         move to the opponent's board (click handler to the opponent's board drawn) median \
-         {lat_median:.1} ms, min {lat_min:.1}, max {lat_max:.1} over {} moves",
-        loads.len(),
-        latencies.len()
+        "  move, click to the opponent's board painted, 19×19 game [100 ms]: {}",
+        summary(&mut latencies19, 100.0)
+    );
+    println!(
+        "  move, click to the spectator's board painted, 9×9 game [100 ms]: {}",
+        summary(&mut spectator, 100.0)
     );
     for b in [alice, bob, sam] {
         b.close().await.unwrap();
     }
+}
+
+const LETTERS: &str = "ABCDEFGHJKLMNOPQRST";
+
+/// Load times of one game page (ms from the navigation's start to the board painted with the
+/// game's state), as the spectator's browser and new browsers see it.
+struct Loads {
+    /// Reloads: the modules come from the browser's cache (versioned, immutable), the page is
+    /// revalidated.
+    reloads: Vec<f64>,
+    /// First visits, nothing in the cache: a new browser that has been running (it showed the
+    /// lobby at localhost, another site with other addresses, two seconds earlier) opens the
+    /// game page at 127.0.0.1.
+    first: Vec<f64>,
+    /// The first page of a browser just started, which pays the browser's own start-up too.
+    started: Vec<f64>,
+    /// When the reloads' modules had run (DOMContentLoaded).
+    dcl: Vec<f64>,
+    /// When the reloads' game state and `/api/me` were both answered.
+    state_at: Vec<f64>,
+}
+
+impl Loads {
+    async fn measure(
+        driver: &ChromeDriver,
+        sam: &Browser,
+        app: &App,
+        gid: &str,
+        moves: usize,
+        started: bool,
+    ) -> Loads {
+        let url = format!("{}/#/game/{gid}", app.base);
+        sam.goto(&url).await.unwrap();
+        wait_move_count(sam, moves).await;
+        let mut l = Loads {
+            reloads: Vec::new(),
+            first: Vec::new(),
+            started: Vec::new(),
+            dcl: Vec::new(),
+            state_at: Vec::new(),
+        };
+        for _ in 0..10 {
+            sam.refresh().await.unwrap();
+            wait_move_count(sam, moves).await;
+            l.reloads.push(timing(sam, "boardReady").await);
+            let ms = sam
+                .execute(
+                    "const r = (p) => performance.getEntriesByType('resource').find((e) => e.name.endsWith(p))?.responseEnd; \
+                     return [performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd, \
+                     Math.max(r('/api/me'), r('/api/games/' + location.hash.slice(7)))]",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            l.dcl.push(ms[0].as_f64().unwrap_or(f64::NAN));
+            l.state_at.push(ms[1].as_f64().unwrap_or(f64::NAN));
+        }
+        let port = app.addr.port();
+        for _ in 0..3 {
+            if started {
+                let fresh = driver.browser(1280, 1000).await;
+                fresh.goto(&url).await.unwrap();
+                wait_move_count(&fresh, moves).await;
+                l.started.push(timing(&fresh, "boardReady").await);
+                fresh.close().await.unwrap();
+            }
+            let fresh = driver.browser(1280, 1000).await;
+            fresh
+                .goto(&format!("http://localhost:{port}/#/"))
+                .await
+                .unwrap();
+            wait_css(&fresh, "#challenge-form").await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            fresh.goto(&url).await.unwrap();
+            wait_move_count(&fresh, moves).await;
+            l.first.push(timing(&fresh, "boardReady").await);
+            fresh.close().await.unwrap();
+        }
+        l
+    }
+}
+
+/// A timing the page recorded, `window.__ingo.{what}` (ms), waited for.
+async fn timing(b: &Browser, what: &str) -> f64 {
+    wait_until(
+        b,
+        &format!("the timing {what}"),
+        &format!("return window.__ingo.{what} ?? null"),
+    )
+    .await
+    .as_f64()
+    .unwrap()
+}
+
+/// The stones of a game's state as [`board_of`] writes a page's: `D4B C3W …`, sorted.
+fn board_text(state: &serde_json::Value) -> String {
+    let rows = state["board"].as_array().unwrap();
+    let size = rows.len();
+    let mut stones = Vec::new();
+    for (r, line) in rows.iter().enumerate() {
+        for (c, ch) in line.as_str().unwrap().chars().enumerate() {
+            let color = match ch {
+                'X' => 'B',
+                'O' => 'W',
+                _ => continue,
+            };
+            stones.push(format!("{}{}{color}", &LETTERS[c..=c], size - r));
+        }
+    }
+    stones.sort();
+    stones.join(" ")
+}
+
+/// A request to the API from a page, as its player (the CSRF token read from `/api/me`).
+async fn page_api(
+    b: &Browser,
+    method: &str,
+    path: &str,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    b.execute_async(
+        "const [method, path, body, done] = arguments; \
+         fetch('/api/me').then((r) => r.json()).then((me) => fetch(path, { method, body: JSON.stringify(body), \
+           headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf } })) \
+           .then((r) => r.json()).then(done, (e) => done({ error: String(e) }));",
+        vec![json!(method), json!(path), body],
+    )
+    .await
+    .unwrap()
+}
+
+/// Median, 90th percentile (nearest rank) and maximum of `v`, and how many are under `limit`.
+fn summary(v: &mut [f64], limit: f64) -> String {
+    assert!(!v.is_empty());
+    let under = v.iter().filter(|&&x| x < limit).count();
+    let (median, p90, max) = spread(v);
+    format!(
+        "median {median:.1} ms, p90 {p90:.1}, max {max:.1}; {under} of {} under {limit:.0} ms",
+        v.len()
+    )
+}
+
+/// Median, 90th percentile (nearest rank) and maximum of `v`, sorted here.
+fn spread(v: &mut [f64]) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+    (at(0.5), at(0.9), v[v.len() - 1])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
