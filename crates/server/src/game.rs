@@ -84,6 +84,8 @@ pub struct Team {
     pub kind: TeamKind,
     /// Each side's members in seat order (never empty).
     pub members: ByColor<Vec<Player>>,
+    /// How a consultation side agrees on a move ([`crate::consult`]); `Any` in pair go.
+    pub agreement: crate::consult::Agreement,
 }
 
 /// The sentence that explains a refusal to a player (the engine front's, so that GTP and the
@@ -754,8 +756,13 @@ impl LiveGame {
         } else {
             self.member_to_move(self.table.to_move())
         };
+        let agreement = match team.kind {
+            TeamKind::Consultation => Some(team.agreement.name()),
+            TeamKind::Pair => None,
+        };
         json!({
             "kind": team.kind.name(),
+            "agreement": agreement,
             "black": team.members.black.iter().map(player).collect::<Vec<_>>(),
             "white": team.members.white.iter().map(player).collect::<Vec<_>>(),
             "to_move": to_move.map(player),

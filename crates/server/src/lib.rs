@@ -25,6 +25,7 @@ pub mod auth;
 pub mod bot;
 pub mod challenges;
 pub mod client;
+pub mod consult;
 pub mod error;
 pub mod game;
 pub mod games;
@@ -227,6 +228,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::routes())
         .merge(challenges::routes())
         .merge(games::routes())
+        .merge(consult::routes())
         .merge(web::routes())
         .merge(bot::routes())
         .with_state(state)
