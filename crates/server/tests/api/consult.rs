@@ -58,9 +58,9 @@ async fn no_black_proposals_until_move(ws: &mut WsStream, number: i64) {
     loop {
         let v = next_json(ws).await;
         let text = v.to_string();
+        let blacks = v["type"] == "proposals" && v["channel"] == "black";
         assert!(
-            !(v["type"] == "proposals" && v["channel"] == "black")
-                && !text.contains("\"by\":[\"ann"),
+            !blacks && !text.contains("\"by\":[\"ann"),
             "read Black's proposals: {v}"
         );
         if v["type"] == "move" && v["number"] == number {
