@@ -423,6 +423,8 @@ function gamePage(id) {
     const p = proposals;
     // Proposals are for one move number: a move played makes them lapse.
     if (!p || !g || !myColor || g.phase === "ended" || p.number !== g.move_count + 1) { proposalsBox.hidden = true; return; }
+    // Off the side's turn only a proposal to resign can be made: nothing to show without one.
+    if (!p.proposals.length && !(g.phase === "suspended" || g.to_move === p.color)) { proposalsBox.hidden = true; return; }
     proposalsBox.hidden = false;
     const me = session.me && session.me.name;
     const act = async (path, body) => {
@@ -440,10 +442,10 @@ function gamePage(id) {
       x.by.includes(me) ? null : h("button", { class: "agree", "aria-label": `${t("agree")}: ${x.move}`,
         onclick: () => act("accept", { move: x.move, number: p.number }) }, t("agree"))));
     const mine = p.proposals.some((x) => x.by.includes(me));
-    proposalsBox.replaceChildren(
+    proposalsBox.replaceChildren(...[
       h("h3", {}, `${t("proposals")} · ${t(`agreement_${p.agreement}`)}`),
       items.length ? h("ol", { class: "proposal-list" }, items) : h("p", {}, t("no_proposals")),
-      mine ? h("button", { id: "withdraw", onclick: () => act("withdraw", {}) }, t("withdraw")) : null);
+      mine ? h("button", { id: "withdraw", onclick: () => act("withdraw", {}) }, t("withdraw")) : null].filter(Boolean));
   }
 
   function setupChats() {
