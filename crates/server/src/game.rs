@@ -54,7 +54,8 @@ pub struct LiveGame {
 pub enum TeamKind {
     /// 聯棋: two a side, moving in turn in seat order (B1 W1 B2 W2 …; a pass is a turn).
     Pair,
-    /// 商談聯棋: two or more a side who confer; any member makes the side's move.
+    /// 商談聯棋: two or more a side who confer; the side moves once it has agreed, as its
+    /// [`crate::consult::Agreement`] says.
     Consultation,
 }
 

@@ -138,11 +138,20 @@ async fn every_member_agrees(app: App) {
         (r.status, r.body["reason"].as_str()),
         (422, Some("bad-move"))
     );
-    // Disagreement: ben proposes C3; cat agrees to ann's E5; each member holds one proposal.
-    let r = propose(&mut t, "ben", "C3").await;
-    assert_eq!(r.status, 202, "{:?}", r.body);
+    // Disagreement: ben proposes C3 (over his socket); cat agrees to ann's E5; each member
+    // holds one proposal.
+    send(
+        &mut ws_ben,
+        json!({"type": "move", "move": "C3", "number": 1}),
+    )
+    .await;
+    let r = until(&mut ws_ben, |v| {
+        v["type"] == "proposed" || v["type"] == "error"
+    })
+    .await;
+    assert_eq!(r["type"], "proposed", "{r}");
     assert_eq!(
-        proposals(&r.body["proposals"]),
+        proposals(&r["proposals"]),
         vec![p("E5", &["ann"]), p("C3", &["ben"])]
     );
     let r = agree(&mut t, "cat", "E5").await;
