@@ -303,11 +303,25 @@ async fn every_member_agrees(app: App) {
         proposals(&s["proposals"]),
         vec![p("resign", &["ann"]), p("D4", &["ben"])]
     );
+    // With PostgreSQL, a proposal made through the other server reaches this one's sockets.
+    let postgres = app.db.url.starts_with("postgres");
+    let mut ws_ann = if postgres {
+        Some(first_state(t.get("ann"), gid).await.0)
+    } else {
+        None
+    };
     let r = cat2
         .post(&format!("/api/games/{gid}/resign"), json!({}))
         .await
         .unwrap();
     assert_eq!(r.status, 202, "{:?}", r.body);
+    if let Some(ws) = ws_ann.as_mut() {
+        let ev = until(ws, |v| v["type"] == "proposals").await;
+        assert_eq!(
+            proposals(&ev["proposals"]),
+            vec![p("resign", &["ann", "cat"]), p("D4", &["ben"])]
+        );
+    }
     let r = ben2
         .post(
             &format!("/api/games/{gid}/proposals/accept"),
