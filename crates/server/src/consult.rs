@@ -433,3 +433,69 @@ pub async fn for_socket(state: &AppState, game: &Mutex<LiveGame>, color: Color) 
     let side = Side::of(&*game.lock().await, color)?;
     side.current(state).await.ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn votes_needed() {
+        // (members, any, majority, all)
+        for (n, any, majority, all) in [
+            (2, 1, 2, 2),
+            (3, 1, 2, 3),
+            (4, 1, 3, 4),
+            (5, 1, 3, 5),
+            (8, 1, 5, 8),
+        ] {
+            assert_eq!(Agreement::Any.needed(n), any, "{n}");
+            assert_eq!(Agreement::Majority.needed(n), majority, "{n}");
+            assert_eq!(Agreement::All.needed(n), all, "{n}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for a in [Agreement::Any, Agreement::Majority, Agreement::All] {
+            assert_eq!(Agreement::parse(a.name()), Some(a));
+        }
+        assert_eq!(Agreement::parse("most"), None);
+        assert_eq!(DEFAULT, Agreement::All);
+    }
+
+    fn vote(name: &str, number: i64, mv: &str) -> VoteRow {
+        VoteRow {
+            game_id: 1,
+            user_id: 1,
+            name: name.into(),
+            color: "B".into(),
+            move_number: number,
+            mv: mv.into(),
+            at_ms: 0,
+        }
+    }
+
+    #[test]
+    fn proposals_group_by_move_and_lapse_by_number() {
+        let side = Side {
+            game_id: 1,
+            color: Color::Black,
+            agreement: Agreement::All,
+            members: 3,
+            next: 5,
+        };
+        let v = side.json(&[
+            vote("ann", 5, "E5"),
+            vote("ben", 4, "C3"),
+            vote("ben", 5, "C3"),
+            vote("cat", 5, "E5"),
+        ]);
+        assert_eq!(
+            v,
+            json!({
+                "color": "B", "agreement": "all", "needed": 3, "members": 3, "number": 5,
+                "proposals": [{"move": "E5", "by": ["ann", "cat"]}, {"move": "C3", "by": ["ben"]}],
+            })
+        );
+    }
+}
