@@ -421,11 +421,14 @@ function gamePage(id) {
   function setProposals(p) { proposals = p; renderProposals(); }
   function renderProposals() {
     const p = proposals;
+    const hide = () => { proposalsBox.hidden = true; if (board && board.setProposed) board.setProposed([]); };
     // Proposals are for one move number: a move played makes them lapse.
-    if (!p || !g || !myColor || g.phase === "ended" || p.number !== g.move_count + 1) { proposalsBox.hidden = true; return; }
+    if (!p || !g || !myColor || g.phase === "ended" || p.number !== g.move_count + 1) return hide();
     // Off the side's turn only a proposal to resign can be made: nothing to show without one.
-    if (!p.proposals.length && !(g.phase === "suspended" || g.to_move === p.color)) { proposalsBox.hidden = true; return; }
+    if (!p.proposals.length && !(g.phase === "suspended" || g.to_move === p.color)) return hide();
     proposalsBox.hidden = false;
+    // The proposed points on the board, each with its votes.
+    if (board && board.setProposed) board.setProposed(p.proposals.map((x) => ({ move: x.move, votes: x.by.length })), p.color);
     const me = session.me && session.me.name;
     const act = async (path, body) => {
       try {

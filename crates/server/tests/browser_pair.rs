@@ -310,6 +310,14 @@ async fn consultation_flow() {
     let text = wait_css(&ben, "#proposals").await.text().await.unwrap();
     assert!(text.contains("E5") && text.contains("ann"), "{text}");
     assert!(!text.contains("null"), "{text}");
+    // The proposed point is on ben's board, with its one vote.
+    let votes = wait_until(
+        &ben,
+        "the proposed stone",
+        "const c = document.querySelector('svg.board [data-proposed=E5]'); return c ? c.nextSibling.textContent : null",
+    )
+    .await;
+    assert_eq!(votes, json!("1"));
     // ann, who proposed it, may withdraw it and has no Agree button of her own.
     wait_css(&ann, "#proposals #withdraw").await;
     assert!(ann.find(css("#proposals button.agree")).await.is_err());
@@ -330,6 +338,15 @@ async fn consultation_flow() {
         wait_move_count(b, 1).await;
     }
     assert!(board_of(&cat).await.contains("E5B"));
+    // The proposal lapsed: no proposed stone is left on Black's boards.
+    for b in [&ann, &ben] {
+        wait_until(
+            b,
+            "no proposed stone",
+            "return document.querySelector('svg.board [data-proposed]') ? null : true",
+        )
+        .await;
+    }
     let s = app.state(&gid).await;
     assert_eq!(s["moves"][0]["move"], "E5");
     assert!(s.get("proposals").is_none());
