@@ -205,6 +205,9 @@ impl Side {
     }
 }
 
+/// A proposal to resign, as stored and shown (a move is a GTP vertex or `pass`).
+pub const RESIGN: &str = "resign";
+
 /// What a member's request became in a game whose sides agree by proposals.
 #[derive(Debug)]
 pub enum Submitted {
@@ -229,7 +232,7 @@ impl Submitted {
     }
 }
 
-/// A member's move request (`D4`, `pass`) or resignation (`resign`) in game `id`.
+/// A member's move request (`D4`, `pass`) in game `id`.
 ///
 /// `None` when the request is not a proposal — not a consultation game that agrees by
 /// proposals, not a member, a game that has ended, a stale move number, a move out of turn or
@@ -245,6 +248,29 @@ pub async fn submit(
     mv_text: &str,
     number: Option<i64>,
 ) -> Result<Option<Submitted>, ApiError> {
+    submit_as(state, user_id, id, Some(mv_text), number).await
+}
+
+/// A member's resignation in game `id`: as [`submit`], the proposal `resign`.
+///
+/// # Errors
+/// As [`submit`].
+pub async fn submit_resign(
+    state: &AppState,
+    user_id: i64,
+    id: i64,
+) -> Result<Option<Submitted>, ApiError> {
+    submit_as(state, user_id, id, None, None).await
+}
+
+/// A move (`Some`) or a resignation (`None`) proposed by `user_id`.
+async fn submit_as(
+    state: &AppState,
+    user_id: i64,
+    id: i64,
+    mv_text: Option<&str>,
+    number: Option<i64>,
+) -> Result<Option<Submitted>, ApiError> {
     let game = state.game(id).await?;
     let (side, mv, votes) = {
         let g = game.lock().await;
@@ -254,10 +280,7 @@ pub async fn submit(
         if g.table.phase() == Phase::Ended || number.is_some_and(|n| n != side.next) {
             return Ok(None);
         }
-        let text = mv_text.trim();
-        let mv = if text.eq_ignore_ascii_case("resign") {
-            "resign".to_owned()
-        } else {
+        let mv = if let Some(text) = mv_text.map(str::trim) {
             if g.table.to_move() != side.color {
                 return Ok(None);
             }
@@ -273,6 +296,8 @@ pub async fn submit(
                 return Err(ApiError::rule(status, kind.code(), reason_message(kind)));
             }
             m.to_gtp(size)
+        } else {
+            RESIGN.to_owned()
         };
         // Stored under the game's lock, so that no move is played in between.
         let votes = db::propose(
@@ -301,7 +326,7 @@ pub async fn submit(
         .filter(|v| v.mv == mv)
         .map(|v| v.name.clone())
         .collect();
-    let mut played = if mv == "resign" {
+    let mut played = if mv == RESIGN {
         let Json(s) = crate::games::change(state, id, |g, now| g.resign(user_id, now)).await?;
         s
     } else {
@@ -373,7 +398,8 @@ async fn accept_route(
             "Nobody else in your side proposes this move now; look at the proposals again.",
         ));
     }
-    match submit(&state, user.user.id, id, wanted, Some(side.next)).await? {
+    let asked = (!wanted.eq_ignore_ascii_case(RESIGN)).then_some(wanted);
+    match submit_as(&state, user.user.id, id, asked, Some(side.next)).await? {
         Some(s) => Ok(s.into_http()),
         // Not a proposal any more (the game moved on): the play path says why.
         None => Err(ApiError::conflict(

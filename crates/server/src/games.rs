@@ -283,7 +283,7 @@ async fn resign(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     // Consultation that agrees by proposals: resigning is proposed to the side first.
-    if let Some(s) = crate::consult::submit(&state, user.user.id, id, "resign", None).await? {
+    if let Some(s) = crate::consult::submit_resign(&state, user.user.id, id).await? {
         return Ok(s.into_http());
     }
     change(&state, id, |g, now| g.resign(user.user.id, now))

@@ -133,11 +133,15 @@ async fn every_member_agrees(app: App) {
         (r.status, r.body["reason"].as_str()),
         (403, Some("not-a-player"))
     );
-    let r = propose(&mut t, "ben", "Z99").await;
-    assert_eq!(
-        (r.status, r.body["reason"].as_str()),
-        (422, Some("bad-move"))
-    );
+    for bad in ["Z99", "resign"] {
+        // Resigning is proposed at the resignation route, not as a move.
+        let r = propose(&mut t, "ben", bad).await;
+        assert_eq!(
+            (r.status, r.body["reason"].as_str()),
+            (422, Some("bad-move")),
+            "{bad}"
+        );
+    }
     // Disagreement: ben proposes C3 (over his socket); cat agrees to ann's E5; each member
     // holds one proposal.
     send(
@@ -387,6 +391,41 @@ async fn a_majority_agrees() {
                 proposals(&s["proposals"])
             ),
             (Some(3), vec![])
+        );
+        // Passes are agreed like moves; the dead-stone step is not voted: one member a side.
+        assert_eq!(propose(&mut t, "ann", "pass").await.status, 202);
+        assert_eq!(propose(&mut t, "cat", "pass").await.status, 200);
+        assert_eq!(propose(&mut t, "fay", "pass").await.status, 202);
+        let r = agree(&mut t, "dan", "pass").await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["phase"], "suspended");
+        let s = state(t.get("ben"), gid).await;
+        let dead = s["dead_stones"]["proposal"].clone();
+        for (who, ended) in [("ben", "suspended"), ("fay", "ended")] {
+            let r = t
+                .get(who)
+                .post(
+                    &format!("/api/games/{gid}/dead/accept"),
+                    json!({"dead": dead}),
+                )
+                .await
+                .unwrap();
+            assert_eq!(
+                (r.status, r.body["phase"].as_str()),
+                (200, Some(ended)),
+                "{:?}",
+                r.body
+            );
+        }
+        // After the end, nothing is proposed.
+        let r = t
+            .get("ann")
+            .post(&format!("/api/games/{gid}/resign"), json!({}))
+            .await
+            .unwrap();
+        assert_eq!(
+            (r.status, r.body["reason"].as_str()),
+            (409, Some("game-over"))
         );
     })
     .await;
