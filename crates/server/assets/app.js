@@ -151,12 +151,16 @@ function lobby() {
     h("label", { class: "single-only" }, t("opponent"), h("input", { name: "opponent", placeholder: t("anyone"), autocomplete: "off" })),
     h("label", { class: "team-only", hidden: true }, t("partners"), h("input", { name: "partners", autocomplete: "off", placeholder: t("names_hint") })),
     h("label", { class: "team-only", hidden: true }, t("opponents"), h("input", { name: "opponents", autocomplete: "off", placeholder: t("names_hint") })),
+    h("label", { class: "consult-only", hidden: true }, t("agreement"), h("select", { name: "agreement", id: "challenge-agreement" },
+      h("option", { value: "all" }, t("agreement_all")), h("option", { value: "majority" }, t("agreement_majority")),
+      h("option", { value: "any" }, t("agreement_any")))),
     h("button", { type: "submit", disabled: !session.me }, t("create")),
     err);
   // Pair go and consultation: the challenger names every seat; each named player accepts.
   function showTeam(kind) {
     for (const el of form.querySelectorAll(".team-only")) el.hidden = kind === "single";
     for (const el of form.querySelectorAll(".single-only")) el.hidden = kind !== "single";
+    for (const el of form.querySelectorAll(".consult-only")) el.hidden = kind !== "consultation";
   }
   const names = (text) => (text || "").split(/[,，、\s]+/).filter(Boolean);
   form.addEventListener("submit", async (e) => {
@@ -167,6 +171,7 @@ function lobby() {
       body.kind = d.kind;
       body.partners = names(d.partners);
       body.opponents = names(d.opponents);
+      if (d.kind === "consultation") body.agreement = d.agreement;
     } else if (d.opponent) body.opponent = d.opponent;
     try {
       const c = await api("POST", "/api/challenges", body);
@@ -216,7 +221,8 @@ function lobby() {
     // A team challenge: its sides with each seat's acceptance; only a seat's player accepts.
     const teamText = (c) => {
       const side = (s) => c.seats.filter((x) => x.side === s).map((x) => `${x.name}${x.accepted ? " ✓" : ""}`).join(" & ");
-      return `${t(`kind_${c.kind}`)}: ${side("challenger")} – ${side("opponent")}`;
+      const how = c.agreement ? ` (${t(`agreement_${c.agreement}`)})` : "";
+      return `${t(`kind_${c.kind}`)}${how}: ${side("challenger")} – ${side("opponent")}`;
     };
     const mySeat = (c) => c.seats && session.me && c.seats.find((x) => x.name === session.me.name);
     const canAccept = (c) => (c.seats ? mySeat(c) && !mySeat(c).accepted : true);
@@ -317,7 +323,10 @@ function gamePage(id) {
   const passBtn = h("button", { id: "pass", onclick: (e) => play("pass", e.timeStamp) }, t("pass"));
   const resignBtn = h("button", { id: "resign", class: "danger", onclick: async () => {
     if (!confirm(t("resign") + "?")) return;
-    try { g = await api("POST", `/api/games/${gid}/resign`, {}); render(); } catch (x) { notice.textContent = reasonText(x); }
+    try {
+      const r = await api("POST", `/api/games/${gid}/resign`, {});
+      if (r && r.proposed) { setProposals(r.proposals); notice.textContent = t("proposed"); } else { g = r; render(); }
+    } catch (x) { notice.textContent = reasonText(x); }
   } }, t("resign"));
   const numbersBox = h("input", { type: "checkbox", id: "numbers", checked: showNumbers, onchange: (e) => {
     showNumbers = e.target.checked;
@@ -350,8 +359,16 @@ function gamePage(id) {
       return;
     }
     try {
-      accepted(await api("POST", `/api/games/${gid}/moves`, { move: mv, number }));
+      const r = await api("POST", `/api/games/${gid}/moves`, { move: mv, number });
+      if (r && r.proposed) proposed(r); else accepted(r);
     } catch (x) { refused(x, mv); }
+  }
+
+  // A consultation side's move waits for the side's agreement: shown to the side, not played.
+  function proposed(r) {
+    setProposals(r.proposals);
+    notice.textContent = t("proposed");
+    notice.dataset.reason = "";
   }
 
   function accepted(ack) {
@@ -424,6 +441,43 @@ function gamePage(id) {
     const tm = g.team.to_move;
     if (tm && g.phase !== "ended") bits.push(session.me && tm.id === session.me.id ? t("your_turn") : `${tm.name} ${t("to_move")}`);
     teamBox.textContent = bits.join(" · ");
+  }
+
+  // Consultation agreeing by proposals: the side's proposals, which only its members receive,
+  // each with the members who propose it and an Agree button; a move on the board proposes.
+  let proposals = null;
+  const proposalsBox = h("section", { id: "proposals", class: "card proposals", hidden: true, "aria-live": "polite" });
+  function setProposals(p) { proposals = p; renderProposals(); }
+  function renderProposals() {
+    const p = proposals;
+    const hide = () => { proposalsBox.hidden = true; if (board && board.setProposed) board.setProposed([]); };
+    // Proposals are for one move number: a move played makes them lapse.
+    if (!p || !g || !myColor || g.phase === "ended" || p.number !== g.move_count + 1) return hide();
+    // Off the side's turn only a proposal to resign can be made: nothing to show without one.
+    if (!p.proposals.length && !(g.phase === "suspended" || g.to_move === p.color)) return hide();
+    proposalsBox.hidden = false;
+    // The proposed points on the board, each with its votes.
+    if (board && board.setProposed) board.setProposed(p.proposals.map((x) => ({ move: x.move, votes: x.by.length })), p.color);
+    const me = session.me && session.me.name;
+    const act = async (path, body) => {
+      try {
+        const r = await api("POST", `/api/games/${gid}/proposals/${path}`, body);
+        if (r && r.proposed) setProposals(r.proposals);
+        else if (r && r.proposals) setProposals(r);
+        notice.textContent = "";
+        await fetchState();
+      } catch (x) { notice.textContent = reasonText(x); }
+    };
+    const items = p.proposals.map((x) => h("li", { "data-move": x.move },
+      h("b", {}, x.move === "resign" ? t("propose_resign") : x.move === "pass" ? t("pass") : x.move),
+      ` · ${x.by.join(", ")} (${x.by.length}/${p.needed} ${t("votes")}) `,
+      x.by.includes(me) ? null : h("button", { class: "agree", "aria-label": `${t("agree")}: ${x.move}`,
+        onclick: () => act("accept", { move: x.move, number: p.number }) }, t("agree"))));
+    const mine = p.proposals.some((x) => x.by.includes(me));
+    proposalsBox.replaceChildren(...[
+      h("h3", {}, `${t("proposals")} · ${t(`agreement_${p.agreement}`)}`),
+      items.length ? h("ol", { class: "proposal-list" }, items) : h("p", {}, t("no_proposals")),
+      mine ? h("button", { id: "withdraw", onclick: () => act("withdraw", {}) }, t("withdraw")) : null].filter(Boolean));
   }
 
   function setupChats() {
@@ -515,8 +569,10 @@ function gamePage(id) {
     if (same) { playerInfo("B"); playerInfo("W"); return; } // only the clocks are new
     myColor = session.me ? (g.black.id === session.me.id ? "B" : g.white.id === session.me.id ? "W" : null) : null;
     if (session.me && g.team) myColor = g.team.black.some((p) => p.id === session.me.id) ? "B" : g.team.white.some((p) => p.id === session.me.id) ? "W" : null;
-    if (first) { setupChats(); chats.before(teamBox); }
+    if (first) { setupChats(); chats.before(teamBox); teamBox.after(proposalsBox); }
+    if (state.proposals) proposals = state.proposals;
     renderTeam();
+    renderProposals();
     render();
     drawn(g.move_count);
     if (first && perf.boardDrawn === null) {
@@ -595,11 +651,14 @@ function gamePage(id) {
       if (m.type === "state") { setState(m.game); if (m.chat) loadChat(m.chat); }
       else if (m.type === "move") applyMove(m);
       else if (m.type === "ack" && pending.delete(m.number)) accepted(m);
+      else if (m.type === "proposed" && pending.delete(m.number)) proposed(m);
       else if (m.type === "error" && pending.has(m.number)) {
         refused(m, pending.get(m.number));
         pending.delete(m.number);
       } else if (m.type === "chat") {
         addChat(m);
+      } else if (m.type === "proposals") {
+        setProposals(m.proposals);
       } else if (m.type === "error") notice.textContent = reasonText(m);
     };
     ws.onclose = () => {

@@ -232,6 +232,25 @@ export class BoardView {
     }
   }
 
+  /**
+   * Consultation: the side's proposed moves as faint stones of `color` with their votes, in a
+   * layer of their own (a redraw of the position leaves them). `list`: [{move, votes}].
+   */
+  setProposed(list, color) {
+    if (!this.proposedLayer) {
+      this.proposedLayer = el("g", { class: "proposed" }, this.svg);
+      this.svg.insertBefore(this.proposedLayer, this.top);
+    }
+    this.proposedLayer.replaceChildren();
+    for (const { move, votes } of list) {
+      const q = parsePoint(move, this.size);
+      if (!q) continue;
+      const p = this.xy(q.col, q.row);
+      el("circle", { cx: p.x, cy: p.y, r: this.u * 0.47, class: `proposal ${color === "B" ? "black" : "white"}`, "data-proposed": move }, this.proposedLayer);
+      el("text", { x: p.x, y: p.y + 1.6, "text-anchor": "middle", class: `num ${color === "B" ? "on-black" : "on-white"}` }, this.proposedLayer).textContent = String(votes);
+    }
+  }
+
   /** The points of the string through `name` (connected stones of one colour). */
   string(name) {
     const q = parsePoint(name, this.size);

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::User;
+use crate::consult::Agreement;
 use crate::game::TeamKind;
 use crate::{ApiError, AppState};
 
@@ -57,6 +58,8 @@ struct NewChallenge {
     /// A team challenge: the other side, in seat order.
     #[serde(default)]
     opponents: Vec<String>,
+    /// Consultation: how a side agrees on a move (`all`, the default; `majority`; `any`).
+    agreement: Option<String>,
 }
 
 /// The most members a side of a consultation game may have.
@@ -84,6 +87,7 @@ async fn json_of(state: &AppState, c: &ChallengeRow) -> Result<Value, ApiError> 
     };
     let challenger = name(Some(c.challenger)).await?;
     let opponent = name(c.opponent).await?;
+    let agreement = ingo_store::consult::challenge_agreement(&state.store, c.id).await?;
     let (kind, seats) = match db::challenge_team(&state.store, c.id).await? {
         None => ("single".to_owned(), Value::Null),
         Some((kind, seats)) => {
@@ -101,8 +105,11 @@ async fn json_of(state: &AppState, c: &ChallengeRow) -> Result<Value, ApiError> 
             (kind, Value::Array(out))
         }
     };
+    // Consultation: how a side agrees (a challenge stored before agreements existed: any).
+    let agreement = (kind == "consultation").then(|| agreement.unwrap_or_else(|| "any".into()));
     Ok(json!({
         "kind": kind,
+        "agreement": agreement,
         "seats": seats,
         "id": c.id,
         "challenger": challenger.as_ref().map(|(n, _)| n),
@@ -167,13 +174,18 @@ async fn create(
             game_id: None,
             created_ms: now_ms(),
         };
+        if let Some(agreement) = agreement_of_request(kind, req.agreement.as_deref())? {
+            // Before the challenge: a consultation challenge never exists without it.
+            ingo_store::consult::set_challenge_agreement(&state.store, c.id, agreement.name())
+                .await?;
+        }
         db::create_team_challenge(&state.store, &c, kind.name(), &seats).await?;
         return Ok((StatusCode::CREATED, Json(json_of(&state, &c).await?)));
     }
-    if !req.partners.is_empty() || !req.opponents.is_empty() {
+    if !req.partners.is_empty() || !req.opponents.is_empty() || req.agreement.is_some() {
         return Err(ApiError::unprocessable(
             "bad-team",
-            "partners and opponents are for \"kind\": \"pair\" or \"consultation\".",
+            "partners, opponents and agreement are for \"kind\": \"pair\" or \"consultation\".",
         ));
     }
     let opponent = match req.opponent {
@@ -619,4 +631,26 @@ async fn accept_seat(
         StatusCode::CREATED,
         Json(json!({"game_id": game.id, "black": b1, "white": w1, "team": team})),
     ))
+}
+
+/// The agreement a team challenge asks for: consultation's (by default every member); pair go
+/// has none (its order is the seats').
+fn agreement_of_request(
+    kind: TeamKind,
+    asked: Option<&str>,
+) -> Result<Option<Agreement>, ApiError> {
+    match (kind, asked) {
+        (TeamKind::Pair, None) => Ok(None),
+        (TeamKind::Pair, Some(_)) => Err(ApiError::unprocessable(
+            "bad-agreement",
+            "Pair go (聯棋) has no agreement: partners move in turn.",
+        )),
+        (TeamKind::Consultation, None) => Ok(Some(crate::consult::DEFAULT)),
+        (TeamKind::Consultation, Some(a)) => Agreement::parse(a).map(Some).ok_or_else(|| {
+            ApiError::unprocessable(
+                "bad-agreement",
+                "agreement is \"all\" (every member), \"majority\" or \"any\" (any member).",
+            )
+        }),
+    }
 }

@@ -54,7 +54,8 @@ pub struct LiveGame {
 pub enum TeamKind {
     /// 聯棋: two a side, moving in turn in seat order (B1 W1 B2 W2 …; a pass is a turn).
     Pair,
-    /// 商談聯棋: two or more a side who confer; any member makes the side's move.
+    /// 商談聯棋: two or more a side who confer; the side moves once it has agreed, as its
+    /// [`crate::consult::Agreement`] says.
     Consultation,
 }
 
@@ -84,6 +85,8 @@ pub struct Team {
     pub kind: TeamKind,
     /// Each side's members in seat order (never empty).
     pub members: ByColor<Vec<Player>>,
+    /// How a consultation side agrees on a move ([`crate::consult`]); `Any` in pair go.
+    pub agreement: crate::consult::Agreement,
 }
 
 /// The sentence that explains a refusal to a player (the engine front's, so that GTP and the
@@ -754,8 +757,13 @@ impl LiveGame {
         } else {
             self.member_to_move(self.table.to_move())
         };
+        let agreement = match team.kind {
+            TeamKind::Consultation => Some(team.agreement.name()),
+            TeamKind::Pair => None,
+        };
         json!({
             "kind": team.kind.name(),
+            "agreement": agreement,
             "black": team.members.black.iter().map(player).collect::<Vec<_>>(),
             "white": team.members.white.iter().map(player).collect::<Vec<_>>(),
             "to_move": to_move.map(player),

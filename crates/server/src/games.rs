@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_rules::ByColor;
@@ -83,7 +84,12 @@ pub async fn load(state: &AppState, id: i64) -> Result<LiveGame, ApiError> {
                     "team game {id} has an empty side"
                 )));
             }
-            Some(Team { kind, members })
+            let agreement = crate::consult::agreement_of(state, id, kind).await?;
+            Some(Team {
+                kind,
+                members,
+                agreement,
+            })
         }
     };
     let mut live = LiveGame::replay(row, moves, players)?;
@@ -227,19 +233,26 @@ async fn play(
     user: User,
     Path(id): Path<i64>,
     Json(req): Json<MoveRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
+    // Consultation that agrees by proposals: the move is a proposal until the side agrees.
+    if let Some(s) = crate::consult::submit(&state, user.user.id, id, &req.mv, req.number).await? {
+        return Ok(s.into_http());
+    }
     play_move(&state, user.user.id, id, &req.mv, req.number)
         .await
-        .map(Json)
+        .map(|v| Json(v).into_response())
 }
 
 async fn state_of(
     State(state): State<AppState>,
     Path(id): Path<i64>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let game = state.game(id).await?;
-    let g = game.lock().await;
-    Ok(Json(g.state_json(now_ms())))
+    let mut v = game.lock().await.state_json(now_ms());
+    // A consultation side's own proposals, for its members only.
+    crate::consult::add_to_state(&state, &headers, &game, &mut v).await?;
+    Ok(Json(v))
 }
 
 /// Runs `f` on game `id` for a change that adds no move, commits and publishes the state.
@@ -268,8 +281,14 @@ async fn resign(
     State(state): State<AppState>,
     user: User,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
-    change(&state, id, |g, now| g.resign(user.user.id, now)).await
+) -> Result<Response, ApiError> {
+    // Consultation that agrees by proposals: resigning is proposed to the side first.
+    if let Some(s) = crate::consult::submit_resign(&state, user.user.id, id).await? {
+        return Ok(s.into_http());
+    }
+    change(&state, id, |g, now| g.resign(user.user.id, now))
+        .await
+        .map(IntoResponse::into_response)
 }
 
 #[derive(Deserialize)]

@@ -4,7 +4,8 @@
 //! * [`app`] builds the whole [`axum::Router`] over an [`AppState`] (`store` + `config`), so
 //!   tests drive it without a socket; [`serve`] runs it on a listener.
 //! * Routes per resource: accounts ([`auth`]), challenges ([`challenges`]), games ([`games`],
-//!   with its WebSocket in [`ws`]), the built-in player as an opponent ([`bot`]); the lobby
+//!   with its WebSocket in [`ws`]; consultation's agreement step in [`consult`]), the built-in
+//!   player as an opponent ([`bot`]); the lobby
 //!   page in [`assets`].
 //! * Game state lives in one module, [`game`]: a move is checked by `Game::play`, committed in
 //!   one transaction with `(game_id, move_number)` unique, *then* acknowledged and published.
@@ -25,6 +26,7 @@ pub mod auth;
 pub mod bot;
 pub mod challenges;
 pub mod client;
+pub mod consult;
 pub mod error;
 pub mod game;
 pub mod games;
@@ -227,6 +229,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::routes())
         .merge(challenges::routes())
         .merge(games::routes())
+        .merge(consult::routes())
         .merge(web::routes())
         .merge(bot::routes())
         .with_state(state)

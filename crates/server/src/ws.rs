@@ -13,6 +13,11 @@
 //! (`server_chat`), then published; the first `state` message carries the history the reader
 //! may read (`"chat": […]`), and `GET /api/games/{id}/chat` answers the same.
 //!
+//! In a consultation game whose sides agree by proposals ([`crate::consult`]), a member's
+//! `move` is answered `{"type": "proposed", "proposals": …}` until the side agrees (then `ack`),
+//! and the side's proposals go out as `{"type": "proposals", "channel": "black", …}` to that
+//! side's members only, like its chat; a member's first `state` carries them (`"proposals"`).
+//!
 //! Reading a side's chat needs a member's session *and* its CSRF token on the socket (as acting
 //! does): a page of another site can open a socket with the member's cookie, but must not read.
 
@@ -99,14 +104,15 @@ impl Viewer {
     }
 }
 
-/// The channel of an event when it is a chat message.
+/// The channel of an event when it is a chat message or a consultation side's proposals
+/// (events read only by those who read their channel).
 fn chat_channel(event: &str) -> Option<String> {
     // JSON escapes the quotes inside strings, so this text occurs only as the event's own key.
-    if !event.contains("\"type\":\"chat\"") {
+    if !event.contains("\"type\":\"chat\"") && !event.contains("\"type\":\"proposals\"") {
         return None;
     }
     let v: Value = serde_json::from_str(event).ok()?;
-    if v["type"] != "chat" {
+    if v["type"] != "chat" && v["type"] != "proposals" {
         return None;
     }
     // A chat event without a channel is read by nobody.
@@ -197,11 +203,17 @@ async fn send(socket: &mut WebSocket, v: &Value) -> bool {
 
 /// The whole state with the chat `viewer` may read: a socket's first message.
 async fn full_state(state: &AppState, id: i64, viewer: Viewer) -> Option<Value> {
-    let game = state.game(id).await.ok()?;
-    let game = {
-        let g = game.lock().await;
+    let live = state.game(id).await.ok()?;
+    let mut game = {
+        let g = live.lock().await;
         g.state_json(now_ms())
     };
+    // A consultation side's proposals, for its members only.
+    if let Viewer::Player { color, team: true } = viewer {
+        if let Some(p) = crate::consult::for_socket(state, &live, color).await {
+            game["proposals"] = p;
+        }
+    }
     let chat = chat_history(state, id, viewer).await.ok()?;
     Some(json!({"type": "state", "game": game, "chat": chat}))
 }
@@ -281,6 +293,18 @@ async fn handle(
     };
     match msg {
         ClientMessage::Move { mv, number } => {
+            // Consultation that agrees by proposals: a proposal until the side agrees.
+            match crate::consult::submit(state, *user_id, id, &mv, number).await {
+                Ok(Some(crate::consult::Submitted::Proposed(p))) => {
+                    return Some(json!({"type": "proposed", "proposals": p, "number": number}));
+                }
+                Ok(Some(crate::consult::Submitted::Played(mut ack))) => {
+                    ack["type"] = json!("ack");
+                    return Some(ack);
+                }
+                Ok(None) => {}
+                Err(e) => return err(e, number),
+            }
             match crate::games::play_move(state, *user_id, id, &mv, number).await {
                 Ok(mut ack) => {
                     ack["type"] = json!("ack");

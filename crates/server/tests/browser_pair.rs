@@ -192,3 +192,165 @@ async fn flow() {
         b.close().await.unwrap();
     }
 }
+
+/// Consultation in a real browser: the agreement chosen in the lobby's form; a member's click
+/// on the board is a proposal that their partner sees with an Agree button, presses with the
+/// keyboard, and the move is played; the other side never sees the proposal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consultation_proposals_in_the_browser() {
+    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
+        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
+        return;
+    }
+    bounded(Duration::from_secs(180), consultation_flow()).await;
+}
+
+async fn consultation_flow() {
+    let app = spawn_app().await;
+    let driver = ChromeDriver::start().await;
+    let ann = driver.browser(1280, 1000).await;
+    let ben = driver.browser(1000, 900).await;
+    let cat = driver.browser(1000, 900).await;
+    let base = app.base.clone();
+    // ann and ben (1段) are the weaker side: by ranks they take Black.
+    register(&ann, &base, "ann", "1d").await;
+    register(&ben, &base, "ben", "1d").await;
+    register(&cat, &base, "cat", "2d").await;
+    let mut dan = ApiClient::new(app.addr);
+    assert_eq!(
+        dan.register("dan", "correct horse", "2d")
+            .await
+            .unwrap()
+            .status,
+        201
+    );
+
+    ann.goto(&format!("{base}/#/")).await.unwrap();
+    let form = wait_css(&ann, "#challenge-form").await;
+    for (name, value) in [
+        ("size", "9"),
+        ("handicap", "ranks"),
+        ("kind", "consultation"),
+    ] {
+        form.find(css(&format!("select[name={name}]")))
+            .await
+            .unwrap()
+            .select_by_value(value)
+            .await
+            .unwrap();
+    }
+    // The agreement is offered for consultation, every member by default.
+    let agreement = wait_until(
+        &ann,
+        "the agreement field",
+        "const s = document.getElementById('challenge-agreement'); return s && !s.closest('label').hidden ? s.value : null",
+    )
+    .await;
+    assert_eq!(agreement, json!("all"));
+    form.find(css("input[name=partners]"))
+        .await
+        .unwrap()
+        .send_keys("ben")
+        .await
+        .unwrap();
+    form.find(css("input[name=opponents]"))
+        .await
+        .unwrap()
+        .send_keys("cat, dan")
+        .await
+        .unwrap();
+    form.find(css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    for b in [&ben, &cat] {
+        b.goto(&format!("{base}/#/")).await.unwrap();
+        let accept = wait_css(b, "[data-challenge] button.accept").await;
+        accept.click().await.unwrap();
+        wait_until(
+            b,
+            "the seat accepted",
+            "const s = document.querySelector('[data-challenge] small'); return s ? s.textContent : null",
+        )
+        .await;
+    }
+    let list = dan.get("/api/challenges").await.unwrap().body;
+    assert_eq!(list[0]["agreement"], "all");
+    let cid = list[0]["id"].as_i64().unwrap();
+    let r = dan
+        .post(&format!("/api/challenges/{cid}/accept"), json!({}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let gid = r.body["game_id"].as_i64().unwrap().to_string();
+    for b in [&ann, &ben, &cat] {
+        wait_until(
+            b,
+            "the game page",
+            &format!("return location.hash === '#/game/{gid}' || null"),
+        )
+        .await;
+        wait_move_count(b, 0).await;
+    }
+    let state = app.state(&gid).await;
+    assert_eq!(state["team"]["black"][0]["name"], "ann");
+    assert_eq!(state["team"]["agreement"], "all");
+
+    // ann's click proposes E5: nothing is played; ben sees it with an Agree button.
+    click_point(&ann, 9, "E5").await;
+    wait_until(
+        &ann,
+        "ann's proposal",
+        "const p = document.getElementById('proposals'); return p && !p.hidden && p.textContent.includes('E5') || null",
+    )
+    .await;
+    let agree = wait_css(&ben, "#proposals button.agree").await;
+    let text = wait_css(&ben, "#proposals").await.text().await.unwrap();
+    assert!(text.contains("E5") && text.contains("ann"), "{text}");
+    assert!(!text.contains("null"), "{text}");
+    // The proposed point is on ben's board, with its one vote.
+    let votes = wait_until(
+        &ben,
+        "the proposed stone",
+        "const c = document.querySelector('svg.board [data-proposed=E5]'); return c ? c.nextSibling.textContent : null",
+    )
+    .await;
+    assert_eq!(votes, json!("1"));
+    // ann, who proposed it, may withdraw it and has no Agree button of her own.
+    wait_css(&ann, "#proposals #withdraw").await;
+    assert!(ann.find(css("#proposals button.agree")).await.is_err());
+    assert_eq!(app.state(&gid).await["move_count"], 0);
+    // The other side sees no proposal.
+    let seen = cat
+        .execute(
+            "const p = document.getElementById('proposals'); return (p && (p.textContent.includes('E5') || p.textContent.includes('ann'))) || document.body.innerText.includes('ann (1/2')",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(seen, json!(false), "the other side saw Black's proposal");
+    screenshot(&ben, "consultation-proposal").await;
+    // ben agrees with the keyboard: Enter on the focused button. The move is played.
+    agree.send_keys("\u{E007}").await.unwrap();
+    for b in [&ann, &ben, &cat] {
+        wait_move_count(b, 1).await;
+    }
+    assert!(board_of(&cat).await.contains("E5B"));
+    // The proposal lapsed: no proposed stone is left on Black's boards.
+    for b in [&ann, &ben] {
+        wait_until(
+            b,
+            "no proposed stone",
+            "return document.querySelector('svg.board [data-proposed]') ? null : true",
+        )
+        .await;
+    }
+    let s = app.state(&gid).await;
+    assert_eq!(s["moves"][0]["move"], "E5");
+    assert!(s.get("proposals").is_none());
+    for b in [ann, ben, cat] {
+        b.close().await.unwrap();
+    }
+}

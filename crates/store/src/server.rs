@@ -12,7 +12,7 @@ use crate::{Backend, Store, StoreError};
 /// PostgreSQL.)
 static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-async fn writer(store: &Store) -> Option<tokio::sync::MutexGuard<'static, ()>> {
+pub(crate) async fn writer(store: &Store) -> Option<tokio::sync::MutexGuard<'static, ()>> {
     match store.backend() {
         Backend::Sqlite => Some(SQLITE_WRITER.lock().await),
         Backend::Postgres => None,

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 mod chat;
+mod consult;
 mod games;
 mod pair;
 mod security;

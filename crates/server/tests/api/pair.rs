@@ -369,7 +369,7 @@ fn team_handicap_from_average_ranks() {
     );
 }
 
-/// Consultation: any member of the side to move moves; the other side and strangers are
+/// Consultation with `"agreement": "any"`: any member of the side to move moves; the other side and strangers are
 /// refused; the handicap from the average ranks, White's handicap pass made by the server; a
 /// member resigns for the side.
 #[tokio::test]
@@ -390,7 +390,7 @@ async fn consultation_any_member_moves() {
                 ("fay", "1d"),
             ],
             2,
-            json!({"handicap": "ranks"}),
+            json!({"handicap": "ranks", "agreement": "any"}),
         )
         .await;
         let gid = t.gid;
