@@ -4,8 +4,8 @@
 //! * [`app`] builds the whole [`axum::Router`] over an [`AppState`] (`store` + `config`), so
 //!   tests drive it without a socket; [`serve`] runs it on a listener.
 //! * Routes per resource: accounts ([`auth`]), challenges ([`challenges`]), games ([`games`],
-//!   with its WebSocket in [`ws`]), the built-in player as an opponent ([`bot`]); the lobby
-//!   page in [`assets`].
+//!   with its WebSocket in [`ws`]), the built-in player as an opponent ([`bot`]), the GTP
+//!   engines the operator configures as opponents ([`engine`]); the lobby page in [`assets`].
 //! * Game state lives in one module, [`game`]: a move is checked by `Game::play`, committed in
 //!   one transaction with `(game_id, move_number)` unique, *then* acknowledged and published.
 //! * Several servers on one PostgreSQL relay their events through LISTEN/NOTIFY ([`relay`]).
@@ -25,6 +25,7 @@ pub mod auth;
 pub mod bot;
 pub mod challenges;
 pub mod client;
+pub mod engine;
 pub mod error;
 pub mod game;
 pub mod games;
@@ -48,6 +49,8 @@ pub struct Config {
     pub default_time_control: String,
     /// The database URL, for the LISTEN connection of several servers on PostgreSQL.
     pub database_url: String,
+    /// The GTP engines offered as opponents ([`engine`]).
+    pub engines: Vec<engine::EngineConfig>,
 }
 
 impl Default for Config {
@@ -58,6 +61,7 @@ impl Default for Config {
             login_failures_per_minute: 5,
             default_time_control: "ing-pp:1h".into(),
             database_url: String::new(),
+            engines: Vec::new(),
         }
     }
 }
@@ -89,6 +93,8 @@ struct Shared {
     instance: i64,
     /// The NOTIFY sender, with PostgreSQL.
     relay: StdMutex<Option<relay::Relay>>,
+    /// The running engine processes, one per game and engine seat.
+    engines: engine::Engines,
 }
 
 fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -99,6 +105,7 @@ fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl AppState {
     /// The state over a migrated store.
     pub fn new(store: Store, config: Config) -> AppState {
+        let engines = engine::Engines::new(&config.engines);
         AppState {
             store,
             config: Arc::new(config),
@@ -109,6 +116,7 @@ impl AppState {
                 login_failures: StdMutex::new(HashMap::new()),
                 instance: ingo_store::new_id(),
                 relay: StdMutex::new(None),
+                engines,
             }),
         }
     }
@@ -131,6 +139,11 @@ impl AppState {
             self.start_timer(id);
         }
         Ok(g)
+    }
+
+    /// The engine processes of this server.
+    pub fn engines(&self) -> &engine::Engines {
+        &self.shared.engines
     }
 
     /// Forgets the in-memory copy of a game (after a failed commit, or a move made by
@@ -229,6 +242,7 @@ pub fn app(state: AppState) -> Router {
         .merge(games::routes())
         .merge(web::routes())
         .merge(bot::routes())
+        .merge(engine::routes())
         .with_state(state)
 }
 
