@@ -303,6 +303,15 @@ fn classify(e: EngineError, on_failure: FaultKind) -> Fault {
     fault(kind, e.to_string())
 }
 
+/// A game's moves as an engine is told them: colour and GTP vertex (or `pass`).
+type Moves = Vec<(Color, String)>;
+
+/// The seat of each game's engine: game id and colour.
+type SeatKey = (i64, Color);
+
+/// What a seat has to do, with the game's settings and moves.
+type Found = (Job, Setup, Moves);
+
 /// One seat of one game: its engine process, while it runs.
 #[derive(Default)]
 struct Seat {
@@ -315,7 +324,7 @@ struct Session {
     /// One of its engine's `max_games` permits, held while the process runs.
     _permit: OwnedSemaphorePermit,
     /// The moves on its board (`b`/`w`, vertex); `None` when unknown (told `clear_board` first).
-    known: Option<Vec<(Color, String)>>,
+    known: Option<Moves>,
     dialect: GtpDialect,
     knows_cleanup: bool,
 }
@@ -324,7 +333,7 @@ struct Session {
 pub struct Engines {
     configs: Vec<EngineConfig>,
     permits: HashMap<String, Arc<Semaphore>>,
-    seats: StdMutex<HashMap<(i64, Color), Arc<Mutex<Seat>>>>,
+    seats: StdMutex<HashMap<SeatKey, Arc<Mutex<Seat>>>>,
     /// Held while a new game is counted against `max_games` and made.
     creating: Mutex<()>,
     reaper: AtomicBool,
@@ -396,7 +405,7 @@ fn start_reaper(state: &AppState) {
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            let seats: Vec<((i64, Color), Arc<Mutex<Seat>>)> = lock(&state.engines().seats)
+            let seats: Vec<(SeatKey, Arc<Mutex<Seat>>)> = lock(&state.engines().seats)
                 .iter()
                 .map(|(k, v)| (*k, Arc::clone(v)))
                 .collect();
@@ -631,10 +640,7 @@ enum Job {
     Dead { proposal: Vec<String> },
 }
 
-fn job_of(
-    g: &LiveGame,
-    color: Color,
-) -> Result<Option<(Job, Setup, Vec<(Color, String)>)>, ApiError> {
+fn job_of(g: &LiveGame, color: Color) -> Result<Option<Found>, ApiError> {
     let s = g.state();
     let job = match g.table.phase() {
         Phase::Ended => Job::Close,
