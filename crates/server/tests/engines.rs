@@ -403,7 +403,8 @@ fn a_game_against_gnugo_to_the_end() {
         let mut p = person(app.addr, "gina").await;
         let gid = new_game(
             &mut p,
-            json!({"engine": "gnugo", "size": 9, "color": "black", "time_control": "ing-pp:10m"}),
+            // Untimed: told a clock, GNU Go raises its level to use the time it has.
+            json!({"engine": "gnugo", "size": 9, "color": "black", "time_control": "none"}),
         )
         .await;
         let mut played = 0;
@@ -485,5 +486,63 @@ fn a_game_against_gnugo_to_the_end() {
         assert!(sgf.text.contains("RU[GOE]"), "{}", sgf.text);
         assert!(sgf.text.contains("ingo-engine-gnugo"), "{}", sgf.text);
         no_process(&mut p, "gnugo").await;
+    });
+}
+
+#[test]
+fn an_engine_that_disagrees_on_dead_stones_proposes_its_own() {
+    bounded(async {
+        // It passes at every turn and calls D4 dead.
+        let app = app_with(
+            TestDb::sqlite().await.unwrap(),
+            vec![fake("fake", "--mode pass --dead D4")],
+        )
+        .await;
+        let mut b = person(app.addr, "bo").await;
+        let gid = new_game(
+            &mut b,
+            json!({"engine": "fake", "color": "black", "size": 9}),
+        )
+        .await;
+        assert_eq!(play(&mut b, gid, "D4").await.status, 200);
+        wait_for(&mut b, gid, |s| s["move_count"] == 2).await;
+        assert_eq!(play(&mut b, gid, "pass").await.status, 200);
+        // The server proposes nothing dead (one stone on an empty board lives); the engine
+        // proposes its own list, and stands by it.
+        let mut game = ingo_rules::Game::new(
+            ingo_rules::Setup::empty(9).unwrap(),
+            ingo_rules::Rules::ing(),
+        );
+        for (c, mv) in [
+            (ingo_rules::Color::Black, "D4"),
+            (ingo_rules::Color::White, "pass"),
+            (ingo_rules::Color::Black, "pass"),
+        ] {
+            game.play_as(c, ingo_rules::Move::from_gtp(mv, 9, 9).unwrap())
+                .unwrap();
+        }
+        assert!(ingo_server::game::propose_dead(&game).is_empty());
+        let s = wait_for(&mut b, gid, |s| {
+            s["phase"] == "suspended" && s["dead_stones"]["accepted"]["white"] == true
+        })
+        .await;
+        assert_eq!(s["dead_stones"]["proposal"], json!(["D4"]), "{s}");
+        assert_eq!(s["dead_stones"]["accepted"]["black"], false, "{s}");
+        // The person accepts it: the game is counted without D4.
+        let r = b
+            .post(
+                &format!("/api/games/{gid}/dead/accept"),
+                json!({"dead": ["D4"]}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let s = wait_for(&mut b, gid, ended).await;
+        assert_eq!(s["result"]["reason"], "agreement", "{s}");
+        assert!(
+            s["result"]["result"].as_str().unwrap().starts_with("W+"),
+            "{s}"
+        );
+        no_process(&mut b, "fake").await;
     });
 }
