@@ -238,4 +238,37 @@ fn an_engine_game_survives_kill_9() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // A new game starts a new process; SIGTERM stops the server and its engines at once.
+    rt.block_on(async {
+        let r = w
+            .post(
+                "/api/games/engine",
+                json!({"engine": "fake", "size": 9, "color": "white"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        let gid = r.body["game_id"].as_i64().unwrap();
+        wait_for(&mut w, gid, |s| s["move_count"] == 1).await;
+    });
+    assert_eq!(processes_with(&marker), 1);
+    let mut server = server;
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start_wait = Instant::now();
+    let exit = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start_wait.elapsed() < Duration::from_secs(10),
+            "the server did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{exit:?}");
+    assert_eq!(processes_with(&marker), 0, "an engine outlived the server");
 }
