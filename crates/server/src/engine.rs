@@ -34,6 +34,13 @@
 //!   otherwise it proposes its own list, which the person accepts, or answers by proposing
 //!   again or resuming play. After a suspension has been resumed, an engine that knows
 //!   `kgs-genmove_cleanup` is asked with it, so that it captures the disputed stones.
+//! * **Clock.** An engine's clock is a person's: it runs from the opponent's committed move,
+//!   so starting the process and telling it the moves count against it.
+//! * **Several servers** on one database may each drive the same engine game (each after its
+//!   own commits, and all at a start): the move number makes one answer count, and the others'
+//!   processes are told the game again at their next turn.
+//! * The account's rank is the one configured when it was made; the handicap of a game by
+//!   ranks uses the rank configured now.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -755,29 +762,39 @@ async fn drive(
         );
         return fail(state, id, color, &mut seat, f).await;
     };
-    if seat.session.is_none() {
-        let Some(permits) = engines.permits.get(&config.name) else {
-            return Err(ApiError::internal("engine without permits"));
-        };
-        let permit = Arc::clone(permits)
-            .acquire_owned()
-            .await
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        let (c, s) = (config.clone(), setup);
-        let (started, s) = tokio::task::spawn_blocking(move || (Session::start(&c, &s, permit), s))
-            .await
-            .map_err(|e| ApiError::internal(format!("engine task: {e}")))?;
-        match started {
-            Ok(session) => seat.session = Some(session),
-            Err(f) => return fail(state, id, color, &mut seat, f).await,
+    let setup = match seat.session {
+        Some(_) => setup,
+        None => {
+            let Some(permits) = engines.permits.get(&config.name) else {
+                return Err(ApiError::internal("engine without permits"));
+            };
+            let permit = Arc::clone(permits)
+                .acquire_owned()
+                .await
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            let c = config.clone();
+            let (started, setup) =
+                tokio::task::spawn_blocking(move || (Session::start(&c, &setup, permit), setup))
+                    .await
+                    .map_err(|e| ApiError::internal(format!("engine task: {e}")))?;
+            match started {
+                Ok(session) => seat.session = Some(session),
+                Err(f) => return fail(state, id, color, &mut seat, f).await,
+            }
+            start_reaper(state);
+            setup
         }
-        start_reaper(state);
-        return finish_job(state, id, color, user_id, &config, &mut seat, job, s, moves).await;
-    }
-    finish_job(
-        state, id, color, user_id, &config, &mut seat, job, setup, moves,
-    )
-    .await
+    };
+    let who = Who { id, color, user_id };
+    finish_job(state, who, &config, &mut seat, job, setup, moves).await
+}
+
+/// A seat: the game, the engine's colour and account.
+#[derive(Clone, Copy)]
+struct Who {
+    id: i64,
+    color: Color,
+    user_id: i64,
 }
 
 /// What an engine answered.
@@ -787,12 +804,9 @@ enum Answer {
     Dead(Option<Vec<Point>>),
 }
 
-#[allow(clippy::too_many_arguments)]
 async fn finish_job(
     state: &AppState,
-    id: i64,
-    color: Color,
-    user_id: i64,
+    Who { id, color, user_id }: Who,
     config: &EngineConfig,
     seat: &mut Seat,
     job: Job,
