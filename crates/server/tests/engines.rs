@@ -546,3 +546,27 @@ fn an_engine_that_disagrees_on_dead_stones_proposes_its_own() {
         no_process(&mut b, "fake").await;
     });
 }
+
+#[test]
+fn an_engine_hanging_past_its_clock_loses_on_time_like_a_person() {
+    bounded(async {
+        let app = app_with(
+            TestDb::sqlite().await.unwrap(),
+            vec![fake("fake", "--mode sleep --after 1")],
+        )
+        .await;
+        let mut w = person(app.addr, "wim").await;
+        let gid = new_game(
+            &mut w,
+            json!({"engine": "fake", "size": 9, "color": "white", "time_control": "absolute:3s"}),
+        )
+        .await;
+        let s = wait_for(&mut w, gid, |s| s["move_count"] == 1).await;
+        assert_eq!(play(&mut w, gid, &empty_point(&s)).await.status, 200);
+        // Its clock falls before its move timeout (10 s): the server's timer ends the game.
+        let s = wait_for(&mut w, gid, ended).await;
+        assert_eq!(s["result"]["result"], "W+T", "{s}");
+        assert_eq!(s["result"]["reason"], "time", "{s}");
+        no_process(&mut w, "fake").await;
+    });
+}
