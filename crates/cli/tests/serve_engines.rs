@@ -272,3 +272,78 @@ fn an_engine_game_survives_kill_9() {
     assert!(exit.success(), "{exit:?}");
     assert_eq!(processes_with(&marker), 0, "an engine outlived the server");
 }
+
+#[test]
+fn ingo_gtp_plays_as_an_engine_given_by_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args([
+            "serve",
+            "--db",
+            "play.db",
+            "--listen",
+            "127.0.0.1:0",
+            "--engine",
+        ])
+        .arg(format!(
+            "ingo=\"{}\" gtp --playouts 30 --seed 1",
+            env!("CARGO_BIN_EXE_ingo")
+        ))
+        .current_dir(dir.path())
+        .env_remove("INGO_DB")
+        .env_remove("INGO_LISTEN")
+        .env_remove("INGO_CONFIG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap();
+    let _server = Server { child, addr };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut p = Client::new(addr);
+        assert_eq!(
+            p.register("ines", "correct horse", "1k")
+                .await
+                .unwrap()
+                .status,
+            201
+        );
+        let r = p
+            .post(
+                "/api/games/engine",
+                json!({"engine": "ingo", "size": 9, "color": "white", "time_control": "ing-pp:5m"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        let gid = r.body["game_id"].as_i64().unwrap();
+        // ingo's engine (told `ingo-rules ing`) opens, the person answers; three rounds.
+        for i in 0..3 {
+            let s = wait_for(&mut p, gid, |s| s["move_count"] == 2 * i + 1).await;
+            assert_eq!(s["phase"], "playing", "{s}");
+            let r = p
+                .post(
+                    &format!("/api/games/{gid}/moves"),
+                    json!({"move": empty_point(&s)}),
+                )
+                .await
+                .unwrap();
+            assert_eq!(r.status, 200, "{:?}", r.body);
+        }
+        let s = wait_for(&mut p, gid, |s| s["move_count"] == 7).await;
+        assert_eq!(s["black"]["name"], "ingo-engine-ingo", "{s}");
+    });
+}
