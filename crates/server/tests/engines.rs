@@ -17,12 +17,12 @@ use serde_json::{json, Value};
 
 struct App {
     addr: SocketAddr,
-    _db: TestDb,
+    db: TestDb,
 }
 
 async fn app_with(db: TestDb, engines: Vec<EngineConfig>) -> App {
     let addr = serve_on(&db.url, engines).await;
-    App { addr, _db: db }
+    App { addr, db }
 }
 
 /// A server over the database at `url` (a fresh one each call, nothing in memory).
@@ -183,6 +183,10 @@ async fn engine_fails(
     assert_eq!(play(&mut w, gid, "D4").await.status, 409);
     let sgf = w.get(&format!("/api/games/{gid}/sgf")).await.unwrap();
     assert!(sgf.text.contains(&format!("RE[{result}]")), "{}", sgf.text);
+    // A new server rebuilds the ended game from the store with the same ending.
+    w.addr = serve_on(&app.db.url, vec![]).await;
+    let again = state(&mut w, gid).await;
+    assert_eq!(again["result"], s["result"], "{again}");
 }
 
 #[test]
