@@ -30,10 +30,12 @@
 //!   be started or refuses `boardsize` (`engine-unavailable`, `B+F`). The detail goes to the
 //!   server's log. An engine never panics the server.
 //! * **Dead stones.** At a suspension the engine is asked `final_status_list dead`. When it
-//!   names the stones that stand proposed, or gives no usable answer, it accepts the proposal;
-//!   otherwise it proposes its own list, which the person accepts, or answers by proposing
-//!   again or resuming play. After a suspension has been resumed, an engine that knows
-//!   `kgs-genmove_cleanup` is asked with it, so that it captures the disputed stones.
+//!   names the stones that stand proposed, or gives no usable answer, it accepts the proposal.
+//!   When it disagrees and it is its turn, it resumes play (the referee's way with a dispute:
+//!   life and death proved on the board, four passes ending the game with every stone alive);
+//!   when it is the person's turn, it proposes its own list, which the person accepts, or
+//!   answers by proposing again or resuming play. Once play has been suspended, an engine that
+//!   knows `kgs-genmove_cleanup` is asked with it, so that it captures the stones it calls dead.
 //! * **Clock.** An engine's clock is a person's: it runs from the opponent's committed move,
 //!   so starting the process and telling it the moves count against it.
 //! * **Several servers** on one database may each drive the same engine game (each after its
@@ -633,18 +635,44 @@ struct Setup {
 enum Job {
     /// The game has ended: stop the process.
     Close,
-    /// Its move, number `number`.
-    Move {
-        number: i64,
-        /// `time_left` in the standard and the KGS dialects.
-        time_left: [Option<GtpTimeLeft>; 2],
-        /// When its clock falls.
-        deadline: Option<Instant>,
-        /// Whether a suspension was resumed (then `kgs-genmove_cleanup` where known).
-        cleanup: bool,
+    /// Its move.
+    Move(MoveJob),
+    /// Play is suspended and it has not accepted `proposal`; `resume` when it is its turn, to
+    /// resume play if it disagrees.
+    Dead {
+        proposal: Vec<String>,
+        resume: Option<MoveJob>,
     },
-    /// Play is suspended and it has not accepted `proposal`.
-    Dead { proposal: Vec<String> },
+}
+
+/// A move to ask for.
+struct MoveJob {
+    /// The number it gets.
+    number: i64,
+    /// `time_left` in the standard and the KGS dialects.
+    time_left: [Option<GtpTimeLeft>; 2],
+    /// When its clock falls.
+    deadline: Option<Instant>,
+    /// Whether play was ever suspended (then `kgs-genmove_cleanup` where known).
+    cleanup: bool,
+}
+
+fn move_job(g: &LiveGame, color: Color) -> MoveJob {
+    let now = now_ms();
+    let t = g.clock_time(now);
+    let left = |d| g.table.clock().and_then(|k| k.gtp_time_left(color, t, d));
+    let deadline = g
+        .deadline_ms()
+        .map(|at| Instant::now() + Duration::from_millis(u64::try_from(at - now).unwrap_or(0)));
+    MoveJob {
+        number: g.moves.len() as i64 + 1,
+        time_left: [left(GtpDialect::Standard), left(GtpDialect::Kgs)],
+        deadline,
+        cleanup: g
+            .moves
+            .windows(2)
+            .any(|w| w.iter().all(|m| m.mv.eq_ignore_ascii_case("pass"))),
+    }
 }
 
 fn job_of(g: &LiveGame, color: Color) -> Result<Option<Found>, ApiError> {
@@ -665,28 +693,14 @@ fn job_of(g: &LiveGame, color: Color) -> Result<Option<Found>, ApiError> {
                     .split_whitespace()
                     .map(str::to_owned)
                     .collect(),
+                resume: (g.table.to_move() == color).then(|| move_job(g, color)),
             }
         }
         Phase::Playing => {
             if g.table.to_move() != color {
                 return Ok(None);
             }
-            let now = now_ms();
-            let t = g.clock_time(now);
-            let left = |d| g.table.clock().and_then(|k| k.gtp_time_left(color, t, d));
-            let deadline = g.deadline_ms().map(|at| {
-                Instant::now() + Duration::from_millis(u64::try_from(at - now).unwrap_or(0))
-            });
-            let cleanup = g
-                .moves
-                .windows(2)
-                .any(|w| w.iter().all(|m| m.mv.eq_ignore_ascii_case("pass")));
-            Job::Move {
-                number: g.moves.len() as i64 + 1,
-                time_left: [left(GtpDialect::Standard), left(GtpDialect::Kgs)],
-                deadline,
-                cleanup,
-            }
+            Job::Move(move_job(g, color))
         }
     };
     let setup = Setup {
@@ -819,11 +833,14 @@ async fn finish_job(
     let c = config.clone();
     let size = setup.size;
     let proposal = match &job {
-        Job::Dead { proposal } => Some(proposal.clone()),
+        Job::Dead { proposal, .. } => Some(proposal.clone()),
         _ => None,
     };
     let number = match &job {
-        Job::Move { number, .. } => *number,
+        Job::Move(m)
+        | Job::Dead {
+            resume: Some(m), ..
+        } => m.number,
         _ => 0,
     };
     let (session, answer) = tokio::task::spawn_blocking(move || {
@@ -1056,64 +1073,83 @@ impl Session {
         match job {
             // Handled before any process is asked (`drive`).
             Job::Close => Err(fault(FaultKind::Crash, "asked to act in an ended game")),
-            Job::Dead { .. } => {
-                let Some(text) = self.send("final_status_list", &["dead"], t, None)? else {
-                    return Ok(Answer::Dead(None));
-                };
-                let points: Option<Vec<Point>> = text
-                    .split_whitespace()
-                    .map(|w| Point::from_gtp(w, size, size).ok())
-                    .collect();
-                Ok(Answer::Dead(points.map(|mut v| {
-                    v.sort_by_key(|p| (p.row(), p.col()));
-                    v.dedup();
-                    v
-                })))
-            }
-            Job::Move {
-                time_left,
-                deadline,
-                cleanup,
-                ..
-            } => {
-                let l = letter(color);
-                let told = match self.dialect {
-                    GtpDialect::Kgs => time_left[1],
-                    _ => time_left[0],
-                };
-                if let Some(left) = told {
-                    let (secs, stones) = (left.secs.to_string(), left.stones.to_string());
-                    self.send("time_left", &[l, &secs, &stones], t, None)?;
-                }
-                let command = if *cleanup && self.knows_cleanup {
-                    "kgs-genmove_cleanup"
-                } else {
-                    "genmove"
-                };
-                let timeout = deadline
-                    .map_or(config.move_timeout, |d| {
-                        d.saturating_duration_since(Instant::now()) + GRACE
-                    })
-                    .min(config.move_timeout);
-                let reply = self
-                    .engine
-                    .send(command, &[l], timeout)
-                    .map_err(|e| classify(e, FaultKind::Garbage))?;
-                let sz = u8::try_from(size).unwrap_or(u8::MAX);
-                match GenmoveReply::parse(&reply.text, sz) {
-                    Ok(GenmoveReply::Resign) => Ok(Answer::Resign),
-                    Ok(GenmoveReply::Move(mv)) => {
-                        if let Some(k) = self.known.as_mut() {
-                            k.push((color, mv.to_gtp(size)));
-                        }
-                        Ok(Answer::Move(mv))
+            Job::Dead { proposal, resume } => {
+                let list = self.dead_list(size, t)?;
+                match (list, resume) {
+                    // It disagrees and it is its turn: it resumes play, to capture what it
+                    // calls dead (the referee's way with a disputed suspension).
+                    (Some(l), Some(m)) if Some(&l) != points_of(proposal, size).as_ref() => {
+                        self.genmove(config, size, color, m)
                     }
-                    Err(e) => Err(fault(
-                        FaultKind::Garbage,
-                        format!("`{command}` answered {:?}: {e}", reply.text),
-                    )),
+                    (list, _) => Ok(Answer::Dead(list)),
                 }
             }
+            Job::Move(m) => self.genmove(config, size, color, m),
+        }
+    }
+
+    /// `final_status_list dead`, sorted; `None` for no usable answer.
+    fn dead_list(&mut self, size: usize, t: Duration) -> Result<Option<Vec<Point>>, Fault> {
+        let Some(text) = self.send("final_status_list", &["dead"], t, None)? else {
+            return Ok(None);
+        };
+        let points: Option<Vec<Point>> = text
+            .split_whitespace()
+            .map(|w| Point::from_gtp(w, size, size).ok())
+            .collect();
+        Ok(points.map(|mut v| {
+            v.sort_by_key(|p| (p.row(), p.col()));
+            v.dedup();
+            v
+        }))
+    }
+
+    /// `time_left`, then `genmove` (or `kgs-genmove_cleanup`) with the move's timeout.
+    fn genmove(
+        &mut self,
+        config: &EngineConfig,
+        size: usize,
+        color: Color,
+        m: &MoveJob,
+    ) -> Result<Answer, Fault> {
+        let t = config.setup_timeout;
+        let l = letter(color);
+        let told = match self.dialect {
+            GtpDialect::Kgs => m.time_left[1],
+            _ => m.time_left[0],
+        };
+        if let Some(left) = told {
+            let (secs, stones) = (left.secs.to_string(), left.stones.to_string());
+            self.send("time_left", &[l, &secs, &stones], t, None)?;
+        }
+        let command = if m.cleanup && self.knows_cleanup {
+            "kgs-genmove_cleanup"
+        } else {
+            "genmove"
+        };
+        let timeout = m
+            .deadline
+            .map_or(config.move_timeout, |d| {
+                d.saturating_duration_since(Instant::now()) + GRACE
+            })
+            .min(config.move_timeout);
+        let reply = self
+            .engine
+            .send(command, &[l], timeout)
+            .map_err(|e| classify(e, FaultKind::Garbage))?;
+        let sz = u8::try_from(size).unwrap_or(u8::MAX);
+        match GenmoveReply::parse(&reply.text, sz) {
+            Ok(GenmoveReply::Resign) => Ok(Answer::Resign),
+            Ok(GenmoveReply::Move(mv)) => {
+                if let Some(k) = self.known.as_mut() {
+                    k.push((color, mv.to_gtp(size)));
+                }
+                Ok(Answer::Move(mv))
+            }
+            Err(e) => Err(fault(
+                FaultKind::Garbage,
+                format!("`{command}` answered {:?}: {e}", reply.text),
+            )),
         }
     }
 }

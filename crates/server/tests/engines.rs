@@ -511,8 +511,9 @@ fn an_engine_that_disagrees_on_dead_stones_proposes_its_own() {
         assert_eq!(play(&mut b, gid, "D4").await.status, 200);
         wait_for(&mut b, gid, |s| s["move_count"] == 2).await;
         assert_eq!(play(&mut b, gid, "pass").await.status, 200);
-        // The server proposes nothing dead (one stone on an empty board lives); the engine
-        // proposes its own list, and stands by it.
+        // The server proposes nothing dead (one stone on an empty board lives). The engine, to
+        // move, disagrees: it resumes play (and passes again); then, the person to move, it
+        // proposes its own list.
         let mut game = ingo_rules::Game::new(
             ingo_rules::Setup::empty(9).unwrap(),
             ingo_rules::Rules::ing(),
@@ -572,5 +573,58 @@ fn an_engine_hanging_past_its_clock_loses_on_time_like_a_person() {
         assert_eq!(s["result"]["result"], "W+T", "{s}");
         assert_eq!(s["result"]["reason"], "time", "{s}");
         no_process(&mut w, "fake").await;
+    });
+}
+
+#[test]
+fn an_engine_disputing_on_its_turn_resumes_play_with_cleanup() {
+    bounded(async {
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let args = format!(
+            "--mode pass --dead D4 --cleanup --log {}",
+            log.path().display()
+        );
+        let app = app_with(TestDb::sqlite().await.unwrap(), vec![fake("fake", &args)]).await;
+        let mut b = person(app.addr, "bob").await;
+        let gid = new_game(
+            &mut b,
+            json!({"engine": "fake", "color": "black", "size": 9}),
+        )
+        .await;
+        assert_eq!(play(&mut b, gid, "D4").await.status, 200);
+        wait_for(&mut b, gid, |s| s["move_count"] == 2).await;
+        assert_eq!(play(&mut b, gid, "pass").await.status, 200);
+        // Suspended with White (the engine) to move: it calls D4 dead, the server does not, so
+        // it resumes play with kgs-genmove_cleanup (and passes: a third pass), then proposes.
+        let s = wait_for(&mut b, gid, |s| {
+            s["dead_stones"]["accepted"]["white"] == true
+        })
+        .await;
+        assert_eq!(s["move_count"], 4, "{s}");
+        assert_eq!(s["moves"][3]["move"], "pass", "{s}");
+        assert_eq!(s["dead_stones"]["proposal"], json!(["D4"]), "{s}");
+        let text = std::fs::read_to_string(log.path()).unwrap();
+        let genmoves: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|c| c == "genmove" || c == "kgs-genmove_cleanup")
+            })
+            .collect();
+        assert_eq!(genmoves.len(), 2, "{text}");
+        assert!(
+            genmoves[0].contains("genmove w") && !genmoves[0].contains("cleanup"),
+            "{text}"
+        );
+        assert!(genmoves[1].contains("kgs-genmove_cleanup w"), "{text}");
+        // The person passes a fourth time: the game ends with every stone alive.
+        assert_eq!(play(&mut b, gid, "pass").await.status, 200);
+        let s = wait_for(&mut b, gid, ended).await;
+        assert_eq!(s["result"]["reason"], "passes", "{s}");
+        assert!(
+            s["result"]["result"].as_str().unwrap().starts_with("B+"),
+            "{s}"
+        );
     });
 }
