@@ -155,16 +155,13 @@ fn bounded<F: std::future::Future<Output = ()>>(f: F) {
 /// A game against an engine playing Black that fails at its second move: the person (White)
 /// answers its first move, then the engine fails; the game ends with `result` and `reason`.
 async fn engine_fails(
+    db: TestDb,
     args: &str,
     config: impl Fn(EngineConfig) -> EngineConfig,
     result: &str,
     reason: &str,
 ) {
-    let app = app_with(
-        TestDb::sqlite().await.unwrap(),
-        vec![config(fake("fake", args))],
-    )
-    .await;
+    let app = app_with(db, vec![config(fake("fake", args))]).await;
     let mut w = person(app.addr, "wendy").await;
     let gid = new_game(
         &mut w,
@@ -191,46 +188,72 @@ async fn engine_fails(
 
 #[test]
 fn a_crashing_engine_forfeits() {
-    bounded(engine_fails(
-        "--mode crash --after 1",
-        |e| e,
-        "W+F",
-        "engine-crash",
-    ));
+    bounded(async {
+        engine_fails(
+            TestDb::sqlite().await.unwrap(),
+            "--mode crash --after 1",
+            |e| e,
+            "W+F",
+            "engine-crash",
+        )
+        .await
+    });
+}
+
+#[test]
+fn a_crashing_engine_forfeits_on_postgres() {
+    bounded(async {
+        let db = TestDb::postgres()
+            .await
+            .expect("a PostgreSQL server (scripts/test starts one)");
+        engine_fails(db, "--mode crash --after 1", |e| e, "W+F", "engine-crash").await;
+    });
 }
 
 #[test]
 fn a_hanging_engine_loses_on_time_after_its_move_timeout() {
-    bounded(engine_fails(
-        "--mode sleep --after 1",
-        |mut e| {
-            e.move_timeout = Duration::from_millis(800);
-            e
-        },
-        "W+T",
-        "engine-timeout",
-    ));
+    bounded(async {
+        engine_fails(
+            TestDb::sqlite().await.unwrap(),
+            "--mode sleep --after 1",
+            |mut e| {
+                e.move_timeout = Duration::from_millis(800);
+                e
+            },
+            "W+T",
+            "engine-timeout",
+        )
+        .await
+    });
 }
 
 #[test]
 fn an_illegal_engine_move_forfeits() {
     // E5 twice: the second is on an occupied point.
-    bounded(engine_fails(
-        "--mode list --moves E5,E5",
-        |e| e,
-        "W+F",
-        "engine-illegal-move",
-    ));
+    bounded(async {
+        engine_fails(
+            TestDb::sqlite().await.unwrap(),
+            "--mode list --moves E5,E5",
+            |e| e,
+            "W+F",
+            "engine-illegal-move",
+        )
+        .await
+    });
 }
 
 #[test]
 fn an_engine_answering_no_vertex_forfeits() {
-    bounded(engine_fails(
-        "--mode badvertex --after 1",
-        |e| e,
-        "W+F",
-        "engine-garbage",
-    ));
+    bounded(async {
+        engine_fails(
+            TestDb::sqlite().await.unwrap(),
+            "--mode badvertex --after 1",
+            |e| e,
+            "W+F",
+            "engine-garbage",
+        )
+        .await
+    });
 }
 
 #[test]
