@@ -4,6 +4,22 @@
 //! Settings come from, in order of precedence: flags, the environment (`INGO_DB`,
 //! `INGO_LISTEN`, `INGO_CONFIG`), a TOML file (`--config`), then the defaults (`sqlite:ingo.db`
 //! in the working directory, `127.0.0.1:8080`).
+//!
+//! GTP engines offered as opponents come from `[[engine]]` tables of the file and from
+//! repeatable `--engine NAME=COMMAND` flags (both together; a name may appear once):
+//!
+//! ```toml
+//! [[engine]]
+//! name = "gnugo"                      # plays as the account ingo-engine-gnugo
+//! command = ["gnugo", "--mode", "gtp", "--level", "1"]   # or one string, split like a shell
+//! rank = "5k"                         # default 級外; the handicap of a game by ranks
+//! max_games = 2                       # games (processes) at once, default 1
+//! move_timeout_secs = 30              # longest think per move, default 300
+//! setup_timeout_secs = 10             # other commands, default 60
+//! dir = "/opt/engines"                # where it runs, default the server's directory
+//! ```
+//!
+//! On SIGTERM or SIGINT the server kills every engine it started before it exits.
 
 use std::path::PathBuf;
 
@@ -23,7 +39,8 @@ pub struct ServeArgs {
     #[arg(long, env = "INGO_LISTEN")]
     listen: Option<String>,
     /// A TOML file with any of: db, listen, secure_cookies, default_time_control,
-    /// login_failures_per_minute, session_days.
+    /// login_failures_per_minute, session_days, and [[engine]] tables (name, command, rank,
+    /// max_games, move_timeout_secs, setup_timeout_secs, dir).
     #[arg(long, env = "INGO_CONFIG")]
     config: Option<PathBuf>,
     /// Mark the session cookie Secure (when served behind HTTPS).
@@ -32,6 +49,11 @@ pub struct ServeArgs {
     /// The time control of a challenge that names none [default: ing-pp:1h].
     #[arg(long)]
     default_time_control: Option<String>,
+    /// A GTP engine offered as an opponent, `NAME=COMMAND LINE` (repeatable), e.g.
+    /// `gnugo=gnugo --mode gtp --level 1`; rank, max_games and timeouts in the file's
+    /// `[[engine]]` tables.
+    #[arg(long = "engine", value_name = "NAME=COMMAND")]
+    engines: Vec<String>,
 }
 
 /// The optional configuration file.
@@ -44,6 +66,86 @@ struct FileConfig {
     default_time_control: Option<String>,
     login_failures_per_minute: Option<usize>,
     session_days: Option<i64>,
+    #[serde(default)]
+    engine: Vec<FileEngine>,
+}
+
+/// An `[[engine]]` table of the file.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileEngine {
+    name: String,
+    command: Command,
+    rank: Option<String>,
+    max_games: Option<i64>,
+    move_timeout_secs: Option<f64>,
+    setup_timeout_secs: Option<f64>,
+    dir: Option<PathBuf>,
+}
+
+/// An engine's command: a list of words, or one line split as a shell would.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum Command {
+    Words(Vec<String>),
+    Line(String),
+}
+
+impl FileEngine {
+    fn config(
+        self,
+    ) -> Result<ingo_server::engine::EngineConfig, ingo_server::engine::EngineConfigError> {
+        use ingo_server::engine::{EngineConfig, EngineConfigError};
+        let words = match self.command {
+            Command::Words(w) => w,
+            Command::Line(l) => {
+                ingo_gtp::engine::split_command_line(&l).map_err(|e| EngineConfigError {
+                    field: "command",
+                    message: e.to_string(),
+                })?
+            }
+        };
+        let mut e = EngineConfig::new(&self.name, words)?;
+        if let Some(r) = &self.rank {
+            e = e.with_rank(r)?;
+        }
+        if let Some(n) = self.max_games {
+            e = e.with_max_games(n)?;
+        }
+        if let Some(t) = self.move_timeout_secs {
+            e = e.with_move_timeout(t)?;
+        }
+        if let Some(t) = self.setup_timeout_secs {
+            e = e.with_setup_timeout(t)?;
+        }
+        e.dir = self.dir;
+        Ok(e)
+    }
+}
+
+/// The engines of the file, then of the flags.
+fn engines(
+    file: Vec<FileEngine>,
+    flags: &[String],
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<Vec<ingo_server::engine::EngineConfig>> {
+    let mut out = Vec::new();
+    let where_ = path.map_or_else(String::new, |p| format!("{}: ", p.display()));
+    for (i, f) in file.into_iter().enumerate() {
+        let name = f.name.clone();
+        out.push(f.config().map_err(|e| {
+            anyhow::anyhow!("{where_}engine[{i}] ({name:?}): {}: {}", e.field, e.message)
+        })?);
+    }
+    for flag in flags {
+        out.push(
+            ingo_server::engine::EngineConfig::from_flag(flag)
+                .map_err(|e| anyhow::anyhow!("--engine {flag:?}: {}: {}", e.field, e.message))?,
+        );
+    }
+    ingo_server::engine::check_engines(&out)
+        .map_err(|e| anyhow::anyhow!("engines: {}: {}", e.field, e.message))?;
+    Ok(out)
 }
 
 /// The database URL for a `--db` value: a bare path means an SQLite file.
@@ -81,9 +183,11 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .listen
         .or(file.listen)
         .unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+    let engines = engines(file.engine, &args.engines, args.config.as_deref())?;
     let mut config = ingo_server::Config {
         secure_cookies: args.secure_cookies || file.secure_cookies.unwrap_or(false),
         database_url: db.clone(),
+        engines,
         ..ingo_server::Config::default()
     };
     if let Some(tc) = args.default_time_control.or(file.default_time_control) {
@@ -117,6 +221,38 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         );
         use std::io::Write;
         std::io::stdout().flush()?;
-        ingo_server::serve(listener, ingo_server::AppState::new(store, config)).await
+        let server = ingo_server::serve(listener, ingo_server::AppState::new(store, config));
+        tokio::select! {
+            r = server => r,
+            () = stop_signal() => {
+                // Engines run in process groups of their own: a Ctrl-C does not reach them.
+                ingo_gtp::engine::shut_down_engines();
+                Ok(())
+            }
+        }
     })
+}
+
+/// SIGTERM or SIGINT.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

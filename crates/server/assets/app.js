@@ -195,11 +195,19 @@ function lobby() {
     h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" })),
     h("button", { type: "submit", disabled: !session.me }, t("play_bot")),
     botErr);
+  // The GTP engines the operator configured join the opponents (value "engine:NAME").
+  api("GET", "/api/engines").then((list) => {
+    const sel = botForm.querySelector("select[name=playouts]");
+    for (const x of list) sel.append(h("option", { value: `engine:${x.name}` }, `${x.name} (${x.rank})`));
+  }).catch(() => {});
   botForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const d = Object.fromEntries(new FormData(botForm));
     try {
-      const r = await api("POST", "/api/games/bot", { size: Number(d.size), playouts: Number(d.playouts), color: d.color, time_control: d.time_control || undefined });
+      const engine = d.playouts.startsWith("engine:") ? d.playouts.slice(7) : null;
+      const r = engine
+        ? await api("POST", "/api/games/engine", { engine, size: Number(d.size), color: d.color, time_control: d.time_control || undefined })
+        : await api("POST", "/api/games/bot", { size: Number(d.size), playouts: Number(d.playouts), color: d.color, time_control: d.time_control || undefined });
       location.hash = `#/game/${r.game_id}`;
     } catch (x) { botErr.textContent = x.message; }
   });

@@ -203,7 +203,7 @@ async fn register(
     State(state): State<AppState>,
     Json(req): Json<Register>,
 ) -> Result<Response, ApiError> {
-    if !valid_name(&req.name) || req.name.starts_with(crate::bot::BOT_PREFIX) {
+    if !valid_name(&req.name) || crate::bot::is_reserved_name(&req.name) {
         return Err(ApiError::unprocessable(
             "bad-name",
             "A name has 1 to 32 letters, digits, '_' or '-'.",

@@ -26,6 +26,12 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/api/games/bot", axum::routing::post(new_game))
 }
 
+/// Whether `name` is kept for the server's own accounts (built-in players and engines): nobody
+/// registers it.
+pub fn is_reserved_name(name: &str) -> bool {
+    name.starts_with(BOT_PREFIX) || name.starts_with(crate::engine::ENGINE_PREFIX)
+}
+
 /// The search budget of a bot account, from its name.
 pub fn playouts_of(name: &str) -> Option<u64> {
     name.strip_prefix(BOT_PREFIX)?.parse().ok()
@@ -143,8 +149,8 @@ async fn new_game(
     ))
 }
 
-/// Lets a bot of game `id` act if it is its turn (or its acceptance is awaited), in the
-/// background.
+/// Lets a bot or an engine ([`crate::engine`]) of game `id` act if it is its turn (or its
+/// acceptance is awaited), in the background.
 pub fn poke(state: &AppState, id: i64) {
     let state = state.clone();
     tokio::spawn(async move {
@@ -160,6 +166,13 @@ async fn act(state: &AppState, id: i64) -> Result<(), ApiError> {
     let game = state.game(id).await?;
     let job = {
         let g = game.lock().await;
+        if Color::ALL
+            .iter()
+            .any(|&c| crate::engine::is_engine_name(&g.players.get(c).name))
+        {
+            drop(g);
+            return crate::engine::act(state, id).await;
+        }
         let bots = [Color::Black, Color::White].map(|c| {
             let p = g.players.get(c);
             (c, p.id, playouts_of(&p.name))

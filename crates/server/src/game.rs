@@ -289,6 +289,9 @@ impl LiveGame {
                 let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
                 self.table.agree_dead(&dead)
             }
+            // An engine's failure (`crate::engine`): a hang is a loss on time, the rest forfeits.
+            (Some("engine-timeout"), Some(c)) => self.table.lose_on_time(c),
+            (Some(r), Some(c)) if r.starts_with("engine-") => self.table.forfeit(c, r),
             _ => {
                 return Err(ApiError::internal(format!(
                     "stored end {:?} {:?} does not replay",
@@ -509,6 +512,34 @@ impl LiveGame {
         }
         self.table.resign(color).map_err(table_error)?;
         self.finish(now_ms);
+        Ok(())
+    }
+
+    /// The engine playing `color` failed ([`crate::engine`]): it loses as the referee's failure
+    /// policy says, on time for a hang (`on_time`: `B+T`), by forfeit otherwise (`B+F`), with
+    /// `reason` (`engine-crash`, `engine-timeout`…) as the stored end reason. Nothing changes
+    /// once the game has ended; a flag that fell first stands.
+    ///
+    /// # Errors
+    /// 500 if the table refuses the ending (a bug).
+    pub fn engine_failed(
+        &mut self,
+        color: Color,
+        on_time: bool,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), ApiError> {
+        if self.table.phase() == Phase::Ended || self.check_time(now_ms).is_some() {
+            return Ok(());
+        }
+        let ended = if on_time {
+            self.table.lose_on_time(color)
+        } else {
+            self.table.forfeit(color, reason)
+        };
+        ended.map_err(table_error)?;
+        self.finish(now_ms);
+        self.row.state.end_reason = Some(reason.to_owned());
         Ok(())
     }
 

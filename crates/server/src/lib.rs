@@ -5,8 +5,8 @@
 //!   tests drive it without a socket; [`serve`] runs it on a listener.
 //! * Routes per resource: accounts ([`auth`]), challenges ([`challenges`]), games ([`games`],
 //!   with its WebSocket in [`ws`]; consultation's agreement step in [`consult`]), the built-in
-//!   player as an opponent ([`bot`]); the lobby
-//!   page in [`assets`].
+//!   player as an opponent ([`bot`]), the GTP engines the operator configures as opponents
+//!   ([`engine`]); the lobby page in [`assets`].
 //! * Game state lives in one module, [`game`]: a move is checked by `Game::play`, committed in
 //!   one transaction with `(game_id, move_number)` unique, *then* acknowledged and published.
 //! * Several servers on one PostgreSQL relay their events through LISTEN/NOTIFY ([`relay`]).
@@ -27,6 +27,7 @@ pub mod bot;
 pub mod challenges;
 pub mod client;
 pub mod consult;
+pub mod engine;
 pub mod error;
 pub mod game;
 pub mod games;
@@ -50,6 +51,8 @@ pub struct Config {
     pub default_time_control: String,
     /// The database URL, for the LISTEN connection of several servers on PostgreSQL.
     pub database_url: String,
+    /// The GTP engines offered as opponents ([`engine`]).
+    pub engines: Vec<engine::EngineConfig>,
 }
 
 impl Default for Config {
@@ -60,6 +63,7 @@ impl Default for Config {
             login_failures_per_minute: 5,
             default_time_control: "ing-pp:1h".into(),
             database_url: String::new(),
+            engines: Vec::new(),
         }
     }
 }
@@ -91,6 +95,8 @@ struct Shared {
     instance: i64,
     /// The NOTIFY sender, with PostgreSQL.
     relay: StdMutex<Option<relay::Relay>>,
+    /// The running engine processes, one per game and engine seat.
+    engines: engine::Engines,
 }
 
 fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -101,6 +107,7 @@ fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl AppState {
     /// The state over a migrated store.
     pub fn new(store: Store, config: Config) -> AppState {
+        let engines = engine::Engines::new(&config.engines);
         AppState {
             store,
             config: Arc::new(config),
@@ -111,6 +118,7 @@ impl AppState {
                 login_failures: StdMutex::new(HashMap::new()),
                 instance: ingo_store::new_id(),
                 relay: StdMutex::new(None),
+                engines,
             }),
         }
     }
@@ -133,6 +141,11 @@ impl AppState {
             self.start_timer(id);
         }
         Ok(g)
+    }
+
+    /// The engine processes of this server.
+    pub fn engines(&self) -> &engine::Engines {
+        &self.shared.engines
     }
 
     /// Forgets the in-memory copy of a game (after a failed commit, or a move made by
@@ -232,6 +245,7 @@ pub fn app(state: AppState) -> Router {
         .merge(consult::routes())
         .merge(web::routes())
         .merge(bot::routes())
+        .merge(engine::routes())
         .with_state(state)
 }
 

@@ -1,0 +1,1200 @@
+//! GTP engines the operator configures (GNU Go, KataGo, `ingo gtp`…) as opponents, refereed
+//! exactly like people: an engine's move goes through the same [`crate::games::play_move`]
+//! (rules, clock, commit) as a person's.
+//!
+//! * **Accounts.** Each configured engine plays as the account `ingo-engine-NAME` (the prefix
+//!   is reserved at registration, like the built-in player's `ingo-bot-`), made on first use
+//!   with no usable password and the configured rank. `GET /api/engines` lists the engines,
+//!   `POST /api/games/engine` starts a game against one.
+//! * **Processes.** The server starts the engine when it first has to act in a game (one
+//!   process per game and seat, at most `max_games` per engine at once, also the limit on new
+//!   games), tells it `boardsize`, `clear_board`, `ingo-rules PRESET` when the engine knows that
+//!   command (GTP itself has no way to name Ing's rules), `komi` (with the half-point fallback of
+//!   the referee), `time_settings` (and `kgs-time_settings` when known, then `time_left` follows
+//!   KGS), then every move of the game with `play` (White's handicap passes as `play w pass`, as
+//!   `ingo match` does). Before each of its moves it gets `time_left`, then `genmove` with a
+//!   timeout of its clock's deadline plus [`GRACE`], at most its `move_timeout`. The process is
+//!   stopped when the game ends (checked after every action and every second), and with the
+//!   server (the parent-death signal of `ingo_gtp::Engine`; `ingo serve` kills every engine
+//!   on SIGTERM or SIGINT).
+//! * **Restarts.** Nothing of a process is stored: after a restart (or on another server) a
+//!   new process is told the game's moves from the start. When the moves the engine knows are no
+//!   longer a prefix of the game's (another server moved first), it is told `clear_board` and
+//!   every move again.
+//! * **Faults**, with the referee's classification and its default policy (`ingo_referee::
+//!   FailurePolicy`: the engine loses): a crash (`engine-crash`, `B+F`), no answer in time
+//!   (`engine-timeout`, a loss on time `B+T`; when the clock's own deadline passes first, the
+//!   server's timer ends the game as for a person, reason `time`), an answer that is not a
+//!   vertex or not GTP, or `? failure` to `genmove` (`engine-garbage`, `B+F`), an illegal move or
+//!   a refused `play` of a legal one (`engine-illegal-move`, `B+F`), and an engine that cannot
+//!   be started or refuses `boardsize` (`engine-unavailable`, `B+F`). The detail goes to the
+//!   server's log. An engine never panics the server.
+//! * **Dead stones.** At a suspension the engine is asked `final_status_list dead`. When it
+//!   names the stones that stand proposed, or gives no usable answer, it accepts the proposal.
+//!   When it disagrees and it is its turn, it resumes play (the referee's way with a dispute:
+//!   life and death proved on the board, four passes ending the game with every stone alive);
+//!   when it is the person's turn, it proposes its own list, which the person accepts, or
+//!   answers by proposing again or resuming play. Once play has been suspended, an engine that
+//!   knows `kgs-genmove_cleanup` is asked with it, so that it captures the stones it calls dead.
+//! * **Clock.** An engine's clock is a person's: it runs from the opponent's committed move,
+//!   so starting the process and telling it the moves count against it.
+//! * **Several servers** on one database may each drive the same engine game (each after its
+//!   own commits, and all at a start): the move number makes one answer count, and the others'
+//!   processes are told the game again at their next turn.
+//! * The account's rank is the one configured when it was made; the handicap of a game by
+//!   ranks uses the rank configured now.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ingo_clock::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, TimeControl};
+use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
+use ingo_gtp::engine::EngineBuilder;
+use ingo_gtp::{Engine, EngineError, GenmoveReply};
+use ingo_rules::{Color, Komi, Move, Phase, Point, Preset};
+use ingo_store::server::{self as db, GameRow, GameState, UserRow};
+use ingo_store::{new_id, now_ms};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
+
+use crate::auth::User;
+use crate::game::LiveGame;
+use crate::{lock, ApiError, AppState};
+
+/// The name prefix of engine accounts (refused at registration).
+pub const ENGINE_PREFIX: &str = "ingo-engine-";
+
+/// Added to the clock's deadline before a thinking engine is killed (the referee's default).
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// The default `move_timeout`: the referee's timeout for an untimed move.
+pub const DEFAULT_MOVE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The default `setup_timeout`, for every command that is not a move (the referee's).
+pub const DEFAULT_SETUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The longest engine name: the account name (`ingo-engine-` + name) has at most 32 characters.
+pub const MAX_NAME: usize = 32 - ENGINE_PREFIX.len();
+
+/// One engine the operator offers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Its name (letters, digits, `_`, `-`; at most [`MAX_NAME`] characters).
+    pub name: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The rank it plays at (the handicap of a game by ranks).
+    pub rank: Rank,
+    /// How many games it plays at once (processes running at once), at least 1.
+    pub max_games: usize,
+    /// The longest it may think on one move, whatever its clock says.
+    pub move_timeout: Duration,
+    /// The timeout of every command that is not a move.
+    pub setup_timeout: Duration,
+    /// The directory it runs in (engines look for their data files relative to it).
+    pub dir: Option<PathBuf>,
+}
+
+/// A bad engine entry: the field and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct EngineConfigError {
+    /// The field (`name`, `command`, `rank`, `max_games`, …).
+    pub field: &'static str,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+fn config_error(field: &'static str, message: impl Into<String>) -> EngineConfigError {
+    EngineConfigError {
+        field,
+        message: message.into(),
+    }
+}
+
+impl EngineConfig {
+    /// An engine with the defaults: rank 級外 (below kyu), one game at a time, the default
+    /// timeouts, the server's directory.
+    ///
+    /// # Errors
+    /// For a name that is empty, too long or has other characters than letters, digits, `_`
+    /// and `-`, or an empty command.
+    pub fn new(name: &str, command: Vec<String>) -> Result<EngineConfig, EngineConfigError> {
+        let n = name.chars().count();
+        if !(1..=MAX_NAME).contains(&n)
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(config_error(
+                "name",
+                format!(
+                    "{name:?} is not an engine name (1 to {MAX_NAME} letters, digits, '_' or '-')"
+                ),
+            ));
+        }
+        if command.first().is_none_or(|p| p.trim().is_empty()) {
+            return Err(config_error("command", "the command is empty"));
+        }
+        Ok(EngineConfig {
+            name: name.to_owned(),
+            command,
+            rank: Rank::BelowKyu,
+            max_games: 1,
+            move_timeout: DEFAULT_MOVE_TIMEOUT,
+            setup_timeout: DEFAULT_SETUP_TIMEOUT,
+            dir: None,
+        })
+    }
+
+    /// An engine from the `--engine` flag's `NAME=COMMAND LINE` (the command line split as a
+    /// shell would, quotes included).
+    ///
+    /// # Errors
+    /// Without `=`, or as [`EngineConfig::new`].
+    pub fn from_flag(spec: &str) -> Result<EngineConfig, EngineConfigError> {
+        let (name, line) = spec.split_once('=').ok_or_else(|| {
+            config_error(
+                "engine",
+                format!("{spec:?} is not NAME=COMMAND (e.g. gnugo=gnugo --mode gtp)"),
+            )
+        })?;
+        let words = ingo_gtp::engine::split_command_line(line)
+            .map_err(|e| config_error("command", e.to_string()))?;
+        EngineConfig::new(name.trim(), words)
+    }
+
+    /// Sets the rank from its text (`5k`, `2d`, `3段`…).
+    ///
+    /// # Errors
+    /// For text that is not a rank.
+    pub fn with_rank(mut self, rank: &str) -> Result<EngineConfig, EngineConfigError> {
+        self.rank = rank
+            .parse()
+            .map_err(|_| config_error("rank", format!("{rank:?} is not a rank (5k, 2d, 3段…)")))?;
+        Ok(self)
+    }
+
+    /// Sets how many games it plays at once.
+    ///
+    /// # Errors
+    /// For 0.
+    pub fn with_max_games(mut self, n: i64) -> Result<EngineConfig, EngineConfigError> {
+        self.max_games = usize::try_from(n)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| config_error("max_games", format!("{n} is not at least 1")))?;
+        Ok(self)
+    }
+
+    /// Sets the move timeout, in seconds.
+    ///
+    /// # Errors
+    /// For a value that is not more than zero.
+    pub fn with_move_timeout(mut self, secs: f64) -> Result<EngineConfig, EngineConfigError> {
+        self.move_timeout = positive_secs(secs).ok_or_else(|| {
+            config_error(
+                "move_timeout_secs",
+                format!("{secs} is not a number of seconds above 0"),
+            )
+        })?;
+        Ok(self)
+    }
+
+    /// Sets the timeout of the other commands, in seconds.
+    ///
+    /// # Errors
+    /// For a value that is not more than zero.
+    pub fn with_setup_timeout(mut self, secs: f64) -> Result<EngineConfig, EngineConfigError> {
+        self.setup_timeout = positive_secs(secs).ok_or_else(|| {
+            config_error(
+                "setup_timeout_secs",
+                format!("{secs} is not a number of seconds above 0"),
+            )
+        })?;
+        Ok(self)
+    }
+
+    /// Its account's name.
+    pub fn account(&self) -> String {
+        format!("{ENGINE_PREFIX}{}", self.name)
+    }
+}
+
+fn positive_secs(secs: f64) -> Option<Duration> {
+    if secs.is_finite() && secs > 0.0 && secs < 1e9 {
+        Some(Duration::from_secs_f64(secs))
+    } else {
+        None
+    }
+}
+
+/// Checks a whole list: no name twice.
+///
+/// # Errors
+/// The second entry of a name.
+pub fn check_engines(list: &[EngineConfig]) -> Result<(), EngineConfigError> {
+    for (i, e) in list.iter().enumerate() {
+        if list[..i].iter().any(|o| o.name == e.name) {
+            return Err(config_error(
+                "name",
+                format!("engine {:?} is configured twice", e.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is an engine account's.
+pub fn is_engine_name(name: &str) -> bool {
+    name.starts_with(ENGINE_PREFIX)
+}
+
+/// How an engine failed, which decides how it loses (the referee's kinds, plus a failed start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// An illegal move, or a refused `play` of a legal one.
+    Illegal,
+    /// It exited (or its pipe broke).
+    Crash,
+    /// No answer in time; it was killed.
+    Timeout,
+    /// An answer that is not GTP, not a vertex, or `? failure` to `genmove`.
+    Garbage,
+    /// It could not be started, refused `boardsize`, or is no longer configured.
+    Unavailable,
+}
+
+impl FaultKind {
+    /// The game's stored end reason.
+    pub fn end_reason(self) -> &'static str {
+        match self {
+            FaultKind::Illegal => "engine-illegal-move",
+            FaultKind::Crash => "engine-crash",
+            FaultKind::Timeout => "engine-timeout",
+            FaultKind::Garbage => "engine-garbage",
+            FaultKind::Unavailable => "engine-unavailable",
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Fault {
+    kind: FaultKind,
+    detail: String,
+}
+
+fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
+    Fault {
+        kind,
+        detail: detail.into(),
+    }
+}
+
+/// The referee's reading of an engine error; a GTP failure answer (`? message`) is
+/// `on_failure`.
+fn classify(e: EngineError, on_failure: FaultKind) -> Fault {
+    let kind = match &e {
+        EngineError::Failure { .. } => on_failure,
+        EngineError::Timeout { .. } => FaultKind::Timeout,
+        EngineError::Garbage { .. } | EngineError::InvalidCommand { .. } => FaultKind::Garbage,
+        EngineError::CommandLine(_) | EngineError::Spawn { .. } => FaultKind::Unavailable,
+        _ => FaultKind::Crash,
+    };
+    fault(kind, e.to_string())
+}
+
+/// A game's moves as an engine is told them: colour and GTP vertex (or `pass`).
+type Moves = Vec<(Color, String)>;
+
+/// The seat of each game's engine: game id and colour.
+type SeatKey = (i64, Color);
+
+/// What a seat has to do, with the game's settings and moves.
+type Found = (Job, Setup, Moves);
+
+/// One seat of one game: its engine process, while it runs.
+#[derive(Default)]
+struct Seat {
+    session: Option<Session>,
+}
+
+/// A running engine process and what the server knows of it.
+struct Session {
+    engine: Engine,
+    /// One of its engine's `max_games` permits, held while the process runs.
+    _permit: OwnedSemaphorePermit,
+    /// The moves on its board (`b`/`w`, vertex); `None` when unknown (told `clear_board` first).
+    known: Option<Moves>,
+    dialect: GtpDialect,
+    knows_cleanup: bool,
+}
+
+/// The engines of a server: their settings, and the processes running (see the module docs).
+pub struct Engines {
+    configs: Vec<EngineConfig>,
+    permits: HashMap<String, Arc<Semaphore>>,
+    seats: StdMutex<HashMap<SeatKey, Arc<Mutex<Seat>>>>,
+    /// Held while a new game is counted against `max_games` and made.
+    creating: Mutex<()>,
+    reaper: AtomicBool,
+}
+
+impl Engines {
+    /// The engines of `configs`, none running.
+    pub fn new(configs: &[EngineConfig]) -> Engines {
+        Engines {
+            configs: configs.to_vec(),
+            permits: configs
+                .iter()
+                .map(|c| (c.name.clone(), Arc::new(Semaphore::new(c.max_games))))
+                .collect(),
+            seats: StdMutex::new(HashMap::new()),
+            creating: Mutex::new(()),
+            reaper: AtomicBool::new(false),
+        }
+    }
+
+    /// The settings of engine `name`.
+    pub fn config(&self, name: &str) -> Option<&EngineConfig> {
+        self.configs.iter().find(|c| c.name == name)
+    }
+
+    /// The settings of the engine with account `account`.
+    fn by_account(&self, account: &str) -> Option<&EngineConfig> {
+        self.config(account.strip_prefix(ENGINE_PREFIX)?)
+    }
+
+    /// How many processes of engine `name` run now.
+    pub fn processes(&self, name: &str) -> usize {
+        match (self.config(name), self.permits.get(name)) {
+            (Some(c), Some(p)) => c.max_games.saturating_sub(p.available_permits()),
+            _ => 0,
+        }
+    }
+
+    fn seat(&self, id: i64, color: Color) -> Arc<Mutex<Seat>> {
+        Arc::clone(lock(&self.seats).entry((id, color)).or_default())
+    }
+
+    /// Stops the process of a seat whose game has ended, and forgets the seat.
+    fn close(&self, id: i64, color: Color, seat: &mut Seat) {
+        lock(&self.seats).remove(&(id, color));
+        if let Some(s) = seat.session.take() {
+            stop(s);
+        }
+    }
+}
+
+/// Stops a process politely (`quit`), then for sure (dropping an `Engine` kills it), off the
+/// async threads.
+fn stop(s: Session) {
+    tokio::task::spawn_blocking(move || {
+        if s.engine.closed().is_none() {
+            let _ = s.engine.quit(Duration::from_secs(1));
+        }
+    });
+}
+
+/// Stops the processes of ended games, every second, for endings no action of this module saw
+/// (a loss on time found by the game's timer).
+fn start_reaper(state: &AppState) {
+    if state.engines().reaper.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let state = state.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let seats: Vec<(SeatKey, Arc<Mutex<Seat>>)> = lock(&state.engines().seats)
+                .iter()
+                .map(|(k, v)| (*k, Arc::clone(v)))
+                .collect();
+            for ((id, color), seat) in seats {
+                // A busy seat is acting: it sees the end itself.
+                let Ok(mut seat) = seat.try_lock() else {
+                    continue;
+                };
+                let ended = match state.game(id).await {
+                    Ok(g) => g.lock().await.table.phase() == Phase::Ended,
+                    Err(_) => true,
+                };
+                if ended {
+                    state.engines().close(id, color, &mut seat);
+                }
+            }
+        }
+    });
+}
+
+/// The routes of this module.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/engines", get(list))
+        .route("/api/games/engine", post(new_game))
+}
+
+async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let live = db::live_games(&state.store, i64::MAX).await?;
+    let mut out = Vec::new();
+    for c in &state.engines().configs {
+        let account = c.account();
+        let games = match db::user_by_name(&state.store, &account).await? {
+            Some(u) => live
+                .iter()
+                .filter(|g| g.black == u.id || g.white == u.id)
+                .count(),
+            None => 0,
+        };
+        out.push(json!({
+            "name": c.name,
+            "account": account,
+            "rank": c.rank.to_string(),
+            "max_games": c.max_games,
+            "games": games,
+            "processes": state.engines().processes(&c.name),
+        }));
+    }
+    Ok(Json(Value::Array(out)))
+}
+
+async fn engine_user(state: &AppState, config: &EngineConfig) -> Result<UserRow, ApiError> {
+    let name = config.account();
+    if let Some(u) = db::user_by_name(&state.store, &name).await? {
+        return Ok(u);
+    }
+    let u = UserRow {
+        id: new_id(),
+        name: name.clone(),
+        // Not a PHC string: no password verifies against it.
+        password_hash: "!".into(),
+        rank: config.rank.to_string(),
+        created_ms: now_ms(),
+    };
+    if !db::create_user(&state.store, &u).await? {
+        return db::user_by_name(&state.store, &name)
+            .await?
+            .ok_or_else(|| ApiError::internal("engine account vanished"));
+    }
+    Ok(u)
+}
+
+#[derive(Deserialize)]
+struct NewEngineGame {
+    engine: String,
+    #[serde(default = "nine")]
+    size: i64,
+    /// The person's colour: `black`, `white`, `nigiri`, or `ranks` (handicap from the two
+    /// ranks, §6).
+    #[serde(default = "nigiri_text")]
+    color: String,
+    #[serde(default = "ing")]
+    rules: String,
+    time_control: Option<String>,
+}
+
+fn nine() -> i64 {
+    9
+}
+fn nigiri_text() -> String {
+    "nigiri".into()
+}
+fn ing() -> String {
+    "ing".into()
+}
+
+async fn new_game(
+    State(state): State<AppState>,
+    user: User,
+    Json(req): Json<NewEngineGame>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let config = state
+        .engines()
+        .config(&req.engine)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found("engine"))?;
+    if !(9..=19).contains(&req.size) {
+        return Err(ApiError::unprocessable(
+            "bad-size",
+            format!("A board is 9 to 19 lines wide, not {}.", req.size),
+        ));
+    }
+    let preset: Preset = req
+        .rules
+        .parse()
+        .map_err(|e: ingo_rules::ParsePresetError| {
+            ApiError::unprocessable("bad-rules", e.to_string())
+        })?;
+    let tc_text = req
+        .time_control
+        .unwrap_or_else(|| state.config.default_time_control.clone());
+    let tc: TimeControl = tc_text
+        .parse()
+        .map_err(|e: ingo_clock::ParseTimeControlError| {
+            ApiError::unprocessable("bad-time-control", e.to_string())
+        })?;
+    tc.validate()
+        .map_err(|e| ApiError::unprocessable("bad-time-control", e.to_string()))?;
+    let person = user.user.id;
+    let person_rank = user.user.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
+    let even_komi = i64::from(preset.rules().komi.halves());
+    let drawn = || nigiri(new_id() as u64).guesser_takes_black;
+    let (person_black, komi_halves, passes) = match req.color.as_str() {
+        "black" => (true, even_komi, 0),
+        "white" => (false, even_komi, 0),
+        "nigiri" => (drawn(), even_komi, 0),
+        "ranks" => {
+            let h = handicap(person_rank, config.rank, &HandicapScale::default());
+            if h.nigiri {
+                (drawn(), even_komi, 0)
+            } else {
+                (
+                    h.black == person_rank && h.white == config.rank,
+                    i64::from(h.komi.halves()),
+                    i64::from(h.handicap_passes),
+                )
+            }
+        }
+        _ => {
+            return Err(ApiError::unprocessable(
+                "bad-color",
+                "color is black, white, nigiri or ranks.",
+            ))
+        }
+    };
+    let engine = engine_user(&state, &config).await?;
+    let (black, white) = if person_black {
+        (person, engine.id)
+    } else {
+        (engine.id, person)
+    };
+    let game = GameRow {
+        id: new_id(),
+        black,
+        white,
+        size: req.size,
+        preset: preset.name().into(),
+        komi_halves,
+        handicap_passes: passes,
+        time_control: tc.to_string(),
+        state: GameState {
+            status: "playing".into(),
+            ..GameState::default()
+        },
+        started_ms: now_ms(),
+    };
+    {
+        let _one_at_a_time = state.engines().creating.lock().await;
+        let playing = db::live_games(&state.store, i64::MAX)
+            .await?
+            .iter()
+            .filter(|g| g.black == engine.id || g.white == engine.id)
+            .count();
+        if playing >= config.max_games {
+            return Err(ApiError::conflict(
+                "engine-busy",
+                format!(
+                    "{} plays {playing} game(s) already, its most at once; try again later.",
+                    config.name
+                ),
+            ));
+        }
+        db::create_game(&state.store, &game).await?;
+    }
+    state.game(game.id).await?;
+    crate::bot::poke(&state, game.id);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "game_id": game.id,
+            "black": black,
+            "white": white,
+            "engine": config.name,
+            "account": engine.name,
+        })),
+    ))
+}
+
+/// The game's settings an engine is told at its start.
+struct Setup {
+    size: usize,
+    komi: Komi,
+    preset: String,
+    time_control: TimeControl,
+}
+
+/// What a seat has to do now.
+enum Job {
+    /// The game has ended: stop the process.
+    Close,
+    /// Its move.
+    Move(MoveJob),
+    /// Play is suspended and it has not accepted `proposal`; `resume` when it is its turn, to
+    /// resume play if it disagrees.
+    Dead {
+        proposal: Vec<String>,
+        resume: Option<MoveJob>,
+    },
+}
+
+/// A move to ask for.
+struct MoveJob {
+    /// The number it gets.
+    number: i64,
+    /// `time_left` in the standard and the KGS dialects.
+    time_left: [Option<GtpTimeLeft>; 2],
+    /// When its clock falls.
+    deadline: Option<Instant>,
+    /// Whether play was ever suspended (then `kgs-genmove_cleanup` where known).
+    cleanup: bool,
+}
+
+fn move_job(g: &LiveGame, color: Color) -> MoveJob {
+    let now = now_ms();
+    let t = g.clock_time(now);
+    let left = |d| g.table.clock().and_then(|k| k.gtp_time_left(color, t, d));
+    let deadline = g
+        .deadline_ms()
+        .map(|at| Instant::now() + Duration::from_millis(u64::try_from(at - now).unwrap_or(0)));
+    MoveJob {
+        number: g.moves.len() as i64 + 1,
+        time_left: [left(GtpDialect::Standard), left(GtpDialect::Kgs)],
+        deadline,
+        cleanup: g
+            .moves
+            .windows(2)
+            .any(|w| w.iter().all(|m| m.mv.eq_ignore_ascii_case("pass"))),
+    }
+}
+
+fn job_of(g: &LiveGame, color: Color) -> Result<Option<Found>, ApiError> {
+    let s = g.state();
+    let job = match g.table.phase() {
+        Phase::Ended => Job::Close,
+        Phase::Suspended => {
+            let accepted = match color {
+                Color::Black => s.accepted_black,
+                Color::White => s.accepted_white,
+            };
+            if accepted {
+                return Ok(None);
+            }
+            Job::Dead {
+                proposal: s
+                    .dead_proposal
+                    .split_whitespace()
+                    .map(str::to_owned)
+                    .collect(),
+                resume: (g.table.to_move() == color).then(|| move_job(g, color)),
+            }
+        }
+        Phase::Playing => {
+            if g.table.to_move() != color {
+                return Ok(None);
+            }
+            Job::Move(move_job(g, color))
+        }
+    };
+    let setup = Setup {
+        size: g.size(),
+        komi: g.game().rules().komi,
+        preset: g.row.preset.clone(),
+        time_control: g
+            .row
+            .time_control
+            .parse()
+            .map_err(|e| ApiError::internal(format!("time control: {e}")))?,
+    };
+    let moves = g
+        .moves
+        .iter()
+        .map(|m| {
+            let c = if m.color == "B" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (c, m.mv.clone())
+        })
+        .collect();
+    Ok(Some((job, setup, moves)))
+}
+
+/// Lets the engines of game `id` act (see the module docs); called after every change.
+pub(crate) async fn act(state: &AppState, id: i64) -> Result<(), ApiError> {
+    let seats: Vec<(Color, i64, String)> = {
+        let game = state.game(id).await?;
+        let g = game.lock().await;
+        Color::ALL
+            .iter()
+            .filter_map(|&c| {
+                let p = g.players.get(c);
+                is_engine_name(&p.name).then(|| (c, p.id, p.name.clone()))
+            })
+            .collect()
+    };
+    for (color, user_id, account) in seats {
+        drive(state, id, color, user_id, &account).await?;
+    }
+    Ok(())
+}
+
+async fn drive(
+    state: &AppState,
+    id: i64,
+    color: Color,
+    user_id: i64,
+    account: &str,
+) -> Result<(), ApiError> {
+    let engines = state.engines();
+    let seat = engines.seat(id, color);
+    let mut seat = seat.lock().await;
+    let found = {
+        let game = state.game(id).await?;
+        let g = game.lock().await;
+        job_of(&g, color)?
+    };
+    let Some((job, setup, moves)) = found else {
+        return Ok(());
+    };
+    if let Job::Close = job {
+        engines.close(id, color, &mut seat);
+        return Ok(());
+    }
+    let Some(config) = engines.by_account(account).cloned() else {
+        let f = fault(
+            FaultKind::Unavailable,
+            format!("{account} is no longer configured on this server"),
+        );
+        return fail(state, id, color, &mut seat, f).await;
+    };
+    let setup = match seat.session {
+        Some(_) => setup,
+        None => {
+            let Some(permits) = engines.permits.get(&config.name) else {
+                return Err(ApiError::internal("engine without permits"));
+            };
+            let permit = Arc::clone(permits)
+                .acquire_owned()
+                .await
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            let c = config.clone();
+            let (started, setup) =
+                tokio::task::spawn_blocking(move || (Session::start(&c, &setup, permit), setup))
+                    .await
+                    .map_err(|e| ApiError::internal(format!("engine task: {e}")))?;
+            match started {
+                Ok(session) => seat.session = Some(session),
+                Err(f) => return fail(state, id, color, &mut seat, f).await,
+            }
+            start_reaper(state);
+            setup
+        }
+    };
+    let who = Who { id, color, user_id };
+    finish_job(state, who, &config, &mut seat, job, setup, moves).await
+}
+
+/// A seat: the game, the engine's colour and account.
+#[derive(Clone, Copy)]
+struct Who {
+    id: i64,
+    color: Color,
+    user_id: i64,
+}
+
+/// What an engine answered.
+enum Answer {
+    Move(Move),
+    Resign,
+    Dead(Option<Vec<Point>>),
+}
+
+async fn finish_job(
+    state: &AppState,
+    Who { id, color, user_id }: Who,
+    config: &EngineConfig,
+    seat: &mut Seat,
+    job: Job,
+    setup: Setup,
+    moves: Vec<(Color, String)>,
+) -> Result<(), ApiError> {
+    let Some(mut session) = seat.session.take() else {
+        return Ok(());
+    };
+    let c = config.clone();
+    let size = setup.size;
+    let proposal = match &job {
+        Job::Dead { proposal, .. } => Some(proposal.clone()),
+        _ => None,
+    };
+    let number = match &job {
+        Job::Move(m)
+        | Job::Dead {
+            resume: Some(m), ..
+        } => m.number,
+        _ => 0,
+    };
+    let (session, answer) = tokio::task::spawn_blocking(move || {
+        let answer = session.answer(&c, &setup, &moves, color, &job);
+        (session, answer)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("engine task: {e}")))?;
+    seat.session = Some(session);
+    let answer = match answer {
+        Ok(a) => a,
+        Err(f) => return fail(state, id, color, seat, f).await,
+    };
+    match answer {
+        Answer::Move(mv) => {
+            let vertex = mv.to_gtp(size);
+            match crate::games::play_move(state, user_id, id, &vertex, Some(number)).await {
+                Ok(_) => Ok(()),
+                Err(e) if e.status == StatusCode::UNPROCESSABLE_ENTITY => {
+                    let f = fault(
+                        FaultKind::Illegal,
+                        format!("illegal move {vertex} ({}): {}", e.reason, e.message),
+                    );
+                    fail(state, id, color, seat, f).await
+                }
+                Err(e) if e.status == StatusCode::CONFLICT => {
+                    // The game moved on meanwhile (a resignation, a flag fall, another server):
+                    // its board is told again from the start next time.
+                    if let Some(s) = seat.session.as_mut() {
+                        s.known = None;
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Answer::Resign => {
+            let _ = crate::games::change(state, id, |g, now| g.resign(user_id, now)).await?;
+            Ok(())
+        }
+        Answer::Dead(list) => {
+            let proposal = proposal.unwrap_or_default();
+            let standing = points_of(&proposal, size);
+            let own: Option<Vec<String>> = list
+                .filter(|l| Some(l) != standing.as_ref())
+                .map(|l| l.iter().map(|p| p.to_gtp(size)).collect());
+            if let Some(own) = own {
+                let proposed =
+                    crate::games::change(state, id, |g, _| g.propose(user_id, &own)).await;
+                match proposed {
+                    Ok(_) => return Ok(()),
+                    // Its list names an empty point: no usable answer, it accepts.
+                    Err(e) if e.status == StatusCode::UNPROCESSABLE_ENTITY => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            let _ =
+                crate::games::change(state, id, |g, now| g.accept(user_id, &proposal, now)).await?;
+            Ok(())
+        }
+    }
+}
+
+fn points_of(list: &[String], size: usize) -> Option<Vec<Point>> {
+    let mut v: Vec<Point> = list
+        .iter()
+        .map(|s| Point::from_gtp(s, size, size).ok())
+        .collect::<Option<_>>()?;
+    v.sort_by_key(|p| (p.row(), p.col()));
+    v.dedup();
+    Some(v)
+}
+
+/// Ends the game for an engine's fault, by the referee's policy, and stops the process.
+async fn fail(
+    state: &AppState,
+    id: i64,
+    color: Color,
+    seat: &mut Seat,
+    f: Fault,
+) -> Result<(), ApiError> {
+    eprintln!(
+        "ingo serve: game {id}: the engine playing {}: {} ({})",
+        if color == Color::Black {
+            "Black"
+        } else {
+            "White"
+        },
+        f.detail,
+        f.kind.end_reason()
+    );
+    let reason = f.kind.end_reason();
+    let on_time = f.kind == FaultKind::Timeout;
+    let result = crate::games::change(state, id, |g, now| {
+        g.engine_failed(color, on_time, reason, now)
+    })
+    .await;
+    state.engines().close(id, color, seat);
+    result.map(|_| ())
+}
+
+fn letter(c: Color) -> &'static str {
+    match c {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+impl Session {
+    /// Starts the engine and tells it the game's settings (blocking).
+    fn start(
+        config: &EngineConfig,
+        setup: &Setup,
+        permit: OwnedSemaphorePermit,
+    ) -> Result<Session, Fault> {
+        let (program, args) = config
+            .command
+            .split_first()
+            .ok_or_else(|| fault(FaultKind::Unavailable, "empty command"))?;
+        let mut builder = EngineBuilder::new(program.clone()).args(args.iter().cloned());
+        if let Some(dir) = &config.dir {
+            builder = builder.current_dir(dir.clone());
+        }
+        let engine = builder
+            .spawn()
+            .map_err(|e| classify(e, FaultKind::Unavailable))?;
+        let mut s = Session {
+            engine,
+            _permit: permit,
+            known: None,
+            dialect: GtpDialect::Standard,
+            knows_cleanup: false,
+        };
+        let t = config.setup_timeout;
+        let kgs_time = s.known_command("kgs-time_settings", t)?;
+        s.knows_cleanup = s.known_command("kgs-genmove_cleanup", t)?;
+        let ingo_rules = s.known_command("ingo-rules", t)?;
+        s.send(
+            "boardsize",
+            &[&setup.size.to_string()],
+            t,
+            Some(FaultKind::Unavailable),
+        )?;
+        s.send("clear_board", &[], t, Some(FaultKind::Unavailable))?;
+        if ingo_rules {
+            // ingo's own engine: Ing's rules (or the game's preset) by name.
+            s.send("ingo-rules", &[&setup.preset], t, None)?;
+        }
+        // The referee's komi: the game's, else the half point below a whole number; else the
+        // engine keeps its own, and the server counts with the game's anyway.
+        let komi = setup.komi;
+        if s.send("komi", &[&komi.to_string()], t, None)?.is_none() && komi.halves() % 2 == 0 {
+            s.send("komi", &[&Komi(komi.halves() - 1).to_string()], t, None)?;
+        }
+        let settings = gtp_time_settings(&setup.time_control).to_string();
+        let words: Vec<&str> = settings.split_whitespace().collect();
+        s.send("time_settings", &words, t, None)?;
+        if kgs_time {
+            let kgs = kgs_time_settings(&setup.time_control);
+            let words: Vec<&str> = kgs.split_whitespace().collect();
+            if s.send("kgs-time_settings", &words, t, None)?.is_some() {
+                s.dialect = GtpDialect::Kgs;
+            }
+        }
+        s.known = Some(Vec::new());
+        Ok(s)
+    }
+
+    /// Sends a command; a `? failure` answer is `None`, or the fault `on_failure` when given.
+    fn send(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        timeout: Duration,
+        on_failure: Option<FaultKind>,
+    ) -> Result<Option<String>, Fault> {
+        match self.engine.send(name, args, timeout) {
+            Ok(reply) => Ok(Some(reply.text)),
+            Err(EngineError::Failure { .. }) if on_failure.is_none() => Ok(None),
+            Err(e) => Err(classify(e, on_failure.unwrap_or(FaultKind::Garbage))),
+        }
+    }
+
+    fn known_command(&mut self, command: &str, t: Duration) -> Result<bool, Fault> {
+        Ok(self
+            .send("known_command", &[command], t, None)?
+            .is_some_and(|a| a.trim() == "true"))
+    }
+
+    /// Tells the engine the moves it does not have yet (all of them, after `clear_board`,
+    /// when what it has is not where the game stands).
+    fn sync(&mut self, moves: &[(Color, String)], t: Duration) -> Result<(), Fault> {
+        let fits = self
+            .known
+            .as_ref()
+            .is_some_and(|k| k.len() <= moves.len() && moves[..k.len()] == k[..]);
+        if !fits {
+            self.send("clear_board", &[], t, Some(FaultKind::Garbage))?;
+            self.known = Some(Vec::new());
+        }
+        let from = self.known.as_ref().map_or(0, Vec::len);
+        for (c, v) in &moves[from..] {
+            self.send("play", &[letter(*c), v], t, Some(FaultKind::Illegal))
+                .map_err(|f| match f.kind {
+                    FaultKind::Illegal => fault(
+                        FaultKind::Illegal,
+                        format!("it refused the legal move {} {v}: {}", letter(*c), f.detail),
+                    ),
+                    _ => f,
+                })?;
+            if let Some(k) = self.known.as_mut() {
+                k.push((*c, v.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Does `job` (blocking).
+    fn answer(
+        &mut self,
+        config: &EngineConfig,
+        setup: &Setup,
+        moves: &[(Color, String)],
+        color: Color,
+        job: &Job,
+    ) -> Result<Answer, Fault> {
+        let t = config.setup_timeout;
+        self.sync(moves, t)?;
+        let size = setup.size;
+        match job {
+            // Handled before any process is asked (`drive`).
+            Job::Close => Err(fault(FaultKind::Crash, "asked to act in an ended game")),
+            Job::Dead { proposal, resume } => {
+                let list = self.dead_list(size, t)?;
+                match (list, resume) {
+                    // It disagrees and it is its turn: it resumes play, to capture what it
+                    // calls dead (the referee's way with a disputed suspension).
+                    (Some(l), Some(m)) if Some(&l) != points_of(proposal, size).as_ref() => {
+                        self.genmove(config, size, color, m)
+                    }
+                    (list, _) => Ok(Answer::Dead(list)),
+                }
+            }
+            Job::Move(m) => self.genmove(config, size, color, m),
+        }
+    }
+
+    /// `final_status_list dead`, sorted; `None` for no usable answer.
+    fn dead_list(&mut self, size: usize, t: Duration) -> Result<Option<Vec<Point>>, Fault> {
+        let Some(text) = self.send("final_status_list", &["dead"], t, None)? else {
+            return Ok(None);
+        };
+        let points: Option<Vec<Point>> = text
+            .split_whitespace()
+            .map(|w| Point::from_gtp(w, size, size).ok())
+            .collect();
+        Ok(points.map(|mut v| {
+            v.sort_by_key(|p| (p.row(), p.col()));
+            v.dedup();
+            v
+        }))
+    }
+
+    /// `time_left`, then `genmove` (or `kgs-genmove_cleanup`) with the move's timeout.
+    fn genmove(
+        &mut self,
+        config: &EngineConfig,
+        size: usize,
+        color: Color,
+        m: &MoveJob,
+    ) -> Result<Answer, Fault> {
+        let t = config.setup_timeout;
+        let l = letter(color);
+        let told = match self.dialect {
+            GtpDialect::Kgs => m.time_left[1],
+            _ => m.time_left[0],
+        };
+        if let Some(left) = told {
+            let (secs, stones) = (left.secs.to_string(), left.stones.to_string());
+            self.send("time_left", &[l, &secs, &stones], t, None)?;
+        }
+        let command = if m.cleanup && self.knows_cleanup {
+            "kgs-genmove_cleanup"
+        } else {
+            "genmove"
+        };
+        let timeout = m
+            .deadline
+            .map_or(config.move_timeout, |d| {
+                d.saturating_duration_since(Instant::now()) + GRACE
+            })
+            .min(config.move_timeout);
+        let reply = self
+            .engine
+            .send(command, &[l], timeout)
+            .map_err(|e| classify(e, FaultKind::Garbage))?;
+        let sz = u8::try_from(size).unwrap_or(u8::MAX);
+        match GenmoveReply::parse(&reply.text, sz) {
+            Ok(GenmoveReply::Resign) => Ok(Answer::Resign),
+            Ok(GenmoveReply::Move(mv)) => {
+                if let Some(k) = self.known.as_mut() {
+                    k.push((color, mv.to_gtp(size)));
+                }
+                Ok(Answer::Move(mv))
+            }
+            Err(e) => Err(fault(
+                FaultKind::Garbage,
+                format!("`{command}` answered {:?}: {e}", reply.text),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_and_fields_are_checked() {
+        let e = EngineConfig::from_flag("gnugo=gnugo --mode gtp --level '1'")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(e.command, ["gnugo", "--mode", "gtp", "--level", "1"]);
+        assert_eq!(e.account(), "ingo-engine-gnugo");
+        assert_eq!(
+            EngineConfig::from_flag("gnugo").map_err(|e| e.field),
+            Err("engine")
+        );
+        assert_eq!(
+            EngineConfig::from_flag("g g=x").map_err(|e| e.field),
+            Err("name")
+        );
+        assert_eq!(
+            EngineConfig::from_flag("g=").map_err(|e| e.field),
+            Err("command")
+        );
+        let long = format!("{}=x", "a".repeat(MAX_NAME + 1));
+        assert_eq!(
+            EngineConfig::from_flag(&long).map_err(|e| e.field),
+            Err("name")
+        );
+        assert_eq!(e.clone().with_rank("5x").map_err(|e| e.field), Err("rank"));
+        assert_eq!(e.clone().with_rank("5k").map(|e| e.rank), Ok(Rank::Kyu(5)));
+        assert_eq!(
+            e.clone().with_max_games(0).map_err(|e| e.field),
+            Err("max_games")
+        );
+        assert_eq!(
+            e.clone().with_move_timeout(0.0).map_err(|e| e.field),
+            Err("move_timeout_secs")
+        );
+        assert_eq!(
+            check_engines(&[e.clone(), e.clone()]).map_err(|e| e.field),
+            Err("name")
+        );
+        assert!(is_engine_name("ingo-engine-gnugo") && !is_engine_name("gnugo"));
+    }
+}
