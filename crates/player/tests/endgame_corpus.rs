@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ingo_player::endgame::{judge_end, EndgameConfig};
+use ingo_player::endgame::{judge_end, stated_penalties, EndgameConfig};
 use ingo_rules::{Color, Preset, Rules};
 use ingo_sgf::ReplayMode;
 
@@ -119,10 +119,23 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
             t.unreplayable += 1;
             continue;
         };
-        let Ok(rep) = ingo_sgf::replay(&record, rules(&record), ReplayMode::Strict) else {
+        let Ok(mut rep) = ingo_sgf::replay(&record, rules(&record), ReplayMode::Strict) else {
             t.unreplayable += 1;
             continue;
         };
+        // The time penalties the record states in words: its result includes them.
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let stated = stated_penalties(
+            &text,
+            record.info.players.black.as_deref(),
+            record.info.players.white.as_deref(),
+        );
+        for color in [Color::Black, Color::White] {
+            let p = *stated.get(color);
+            if p != 0 {
+                rep.game.set_penalty(color, p);
+            }
+        }
         if rep.illegal.is_some() {
             t.unreplayable += 1;
             continue;
@@ -147,7 +160,8 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
         let margin_ok = winner_ok && j.score.margin_halves.abs() == rec_margin;
         t.winner += usize::from(winner_ok);
         t.margin += usize::from(margin_ok);
-        if verbose && !margin_ok {
+        let all = std::env::var_os("INGO_ENDGAME_ALL").is_some();
+        if verbose && (!margin_ok || all) {
             println!(
                 "{} recorded {} counted {} dead {} fills {} seki {} to-move {}",
                 row.path,

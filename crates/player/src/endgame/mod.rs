@@ -19,7 +19,10 @@
 //!    dead stones removed, which gives the margin, the winner and the fill-in breakdown.
 
 mod benson;
+mod penalty;
 mod playout;
+
+pub use penalty::stated_penalties;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
 
