@@ -173,6 +173,25 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
                 j.first_to_fill,
             );
             if std::env::var_os("INGO_ENDGAME_BOARDS").is_some() {
+                let h = rep.game.board().height();
+                let fills: Vec<String> = j
+                    .fills
+                    .iter()
+                    .map(|f| format!("{}{}", f.color.letter(), f.point.to_gtp(h)))
+                    .collect();
+                println!("fills: {}", fills.join(" "));
+                let nofill = ingo_rules::score(
+                    rep.game.board(),
+                    &j.dead,
+                    rep.game.rules().komi,
+                    rep.game.penalties(),
+                    Color::Black,
+                );
+                println!(
+                    "without the fill: {} shared {}",
+                    nofill.result_string(),
+                    nofill.shared
+                );
                 println!("{}", picture(&rep.game, &j));
             }
         }

@@ -191,3 +191,46 @@ fn judgement_is_deterministic_for_a_seed_and_the_count_matches_the_rules() {
         f64::from(a.score.margin_halves)
     );
 }
+
+/// Bent four in the corner: White's group (D9 B8 C8 D8 A7 B7) has the eye space A9 C9 A8 with
+/// Black's stone on B9, the vital point, and no liberty outside. Neither side can make the
+/// shape better without a ko: White A9 takes B9's liberty and Black A8 captures it (a ko);
+/// White C9 puts White in atari; Black A8 starts the same ko. With area counting Black loses
+/// nothing by first taking away every ko threat White has inside its own area and then
+/// fighting the ko, so with no threat that cannot be removed (none here) the players' count
+/// would take the group off: B+73.
+///
+/// Under Ing's rules nothing is dead by a ruling ("提證死活", "絕無判例": life and death is
+/// proved by capture, and after four passes every stone is alive), so a shape the players
+/// left on the board stands until the attacker proves the kill; ingo's judge does not read
+/// the ko: its playouts keep both sides (random play does not win the ko), and B9 and the
+/// group are judged in seki with C9 shared, the count the rules give the board as it stands
+/// (B+58). This test pins that answer; docs/endgame.md lists it among the cases the judge
+/// gets wrong against a count where the ko was fought.
+const BENT_FOUR_IN_THE_CORNER: &str = "
+    . X . O X . . . .
+    . O O O X . . . .
+    O O X X X . . . .
+    X X X . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn bent_four_in_the_corner_stands_until_the_ko_is_fought() {
+    for to_move in [Color::Black, Color::White] {
+        let (g, j) = judge(BENT_FOUR_IN_THE_CORNER, to_move);
+        assert!(j.dead.is_empty(), "{to_move}: {:?}", j.dead);
+        assert_eq!(j.stones(Status::Seki), pts(&g, "B9 D9 B8 C8 D8 A7 B7"));
+        assert_eq!(j.seki_points, pts(&g, "C9"));
+        assert!(j.fills.is_empty(), "{:?}", j.fills);
+        // The rules' own count of the board as it stands (nothing removed): A9 next to Black
+        // only, A8 next to White only, C9 shared. Black 73, White 7: 66 − 8 = 58.
+        let standing = g.count(&[]);
+        assert_eq!(j.score, standing);
+        assert_eq!((j.score.area.black, j.score.area.white), (73, 7));
+        assert_eq!(j.score.result_string(), "B+58");
+    }
+}

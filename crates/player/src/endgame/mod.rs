@@ -396,7 +396,16 @@ fn finish(
         }
     }
     let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
-    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill);
+    // The record's last move, when it was made by the other side, is answered like a fill: a
+    // string of the player to move that it left in atari is saved first.
+    let last_move = game.last_move().and_then(|m| match m.mv {
+        ingo_rules::Move::Play(p) => Some(Fill {
+            point: p,
+            color: first_to_fill.opponent(),
+        }),
+        ingo_rules::Move::Pass => None,
+    });
+    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill, last_move);
 
     // Strings next to a point left shared are in seki.
     for &p in &seki_points {
@@ -482,6 +491,48 @@ fn forced_answer(live: &Board, filled: Point, color: Color) -> Option<Point> {
         })
 }
 
+/// Whether a play of `color` on `p` (already on `board`) left a string of the other side next
+/// to it in atari that connecting at its last liberty would save: a fill that must be answered.
+fn threatens(board: &Board, p: Point, color: Color) -> bool {
+    forced_answer(board, p, color.opponent()).is_some()
+}
+
+/// The neutral point `mover` fills this turn, among `neutral` (board order), as players fill
+/// the last dame: first a fill that must be answered (an atari: the other side answers it and
+/// the mover keeps the turn of filling), then a fill after which the other side has no fill
+/// that puts a string of the mover in atari (a fill that gives the other side such a forcing
+/// fill costs the mover a turn), then any fill the mover can make ([`can_fill`]).
+fn choose_fill(live: &Board, neutral: &[Point], mover: Color) -> Option<Point> {
+    let mut best: Option<(u8, Point)> = None;
+    let mut removed = Vec::new();
+    for &p in neutral {
+        if !can_fill(live, p, mover) {
+            continue;
+        }
+        let mut after = live.clone();
+        after.play_unchecked(p, mover, &mut removed);
+        let rank = if threatens(&after, p, mover) {
+            2
+        } else {
+            let exposed = neutral.iter().any(|&q| {
+                q != p && after.color_at(q).is_none() && can_fill(&after, q, mover.opponent()) && {
+                    let mut reply = after.clone();
+                    reply.play_unchecked(q, mover.opponent(), &mut removed);
+                    threatens(&reply, q, mover.opponent())
+                }
+            });
+            u8::from(!exposed)
+        };
+        if best.is_none_or(|(r, _)| rank > r) {
+            best = Some((rank, p));
+            if rank == 2 {
+                break;
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
 /// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
 /// to a string of each colour that has no liberty of its own (no point next to it counts for
 /// its colour), so that both live only on the shared liberties and whoever fills one shortens
@@ -537,13 +588,18 @@ fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
 /// the side to move fills the first point, in board order, that counts for nobody, is not a
 /// seki point ([`seki_points`]) and that it can fill; a side that has none passes; two passes
 /// in a row end the fill. Returns the fills and the points left shared (seki).
-fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<Point>) {
+fn fill_neutral(
+    live: &mut Board,
+    grid: &Grid,
+    first: Color,
+    last_move: Option<Fill>,
+) -> (Vec<Fill>, Vec<Point>) {
     let seki = seki_points(live, grid);
     let mut fills = Vec::new();
     let mut mover = first;
     let mut passes = 0;
     let mut removed = Vec::new();
-    let mut last: Option<Fill> = None;
+    let mut last: Option<Fill> = last_move;
     // Each fill takes an empty point, so this ends; the bound is for safety.
     for _ in 0..2 * grid.len() + 2 {
         let owners = ingo_rules::owners(live, &[]);
@@ -554,13 +610,13 @@ fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<
             .filter(|f| f.color != mover)
             .and_then(|f| forced_answer(live, f.point, mover));
         let target = answer.or_else(|| {
-            (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
-                let i = grid.index(p);
-                owners[i] == Owner::Shared
-                    && !seki[i]
-                    && live.color_at(p).is_none()
-                    && can_fill(live, p, mover)
-            })
+            let neutral: Vec<Point> = (0..grid.len())
+                .filter(|&i| {
+                    owners[i] == Owner::Shared && !seki[i] && live.color_at(grid.point(i)).is_none()
+                })
+                .map(|i| grid.point(i))
+                .collect();
+            choose_fill(live, &neutral, mover)
         });
         match target {
             Some(p) => {
