@@ -180,6 +180,15 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
                     .map(|f| format!("{}{}", f.color.letter(), f.point.to_gtp(h)))
                     .collect();
                 println!("fills: {}", fills.join(" "));
+                for s in j.strings.iter().filter(|s| !s.proved && s.held > 0.1 && s.held < 0.9) {
+                    println!(
+                        "uncertain {} {} {:?} held {:.2}",
+                        s.color.letter(),
+                        s.stones[0].to_gtp(h),
+                        s.status,
+                        s.held
+                    );
+                }
                 let nofill = ingo_rules::score(
                     rep.game.board(),
                     &j.dead,

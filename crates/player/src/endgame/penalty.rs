@@ -106,7 +106,7 @@ fn komi_form(text: &str) -> Vec<(Color, i32)> {
         let run = &head[start..];
         let mut sign: Option<Color> = None;
         let mut number = String::new();
-        let mut push = |sign: Option<Color>, number: &mut String, out: &mut Vec<(Color, i32)>| {
+        let push = |sign: Option<Color>, number: &mut String, out: &mut Vec<(Color, i32)>| {
             if let (Some(color), Ok(n)) = (sign, number.parse::<i32>()) {
                 out.push((color, n));
             }
