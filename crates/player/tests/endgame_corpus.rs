@@ -5,7 +5,13 @@
 //! komi and rules).
 //!
 //! Source: `shared/sgf-corpus/` (`INDEX.tsv` names each record's size, komi and result).
-//! `INGO_ENDGAME_VERBOSE=1` prints every record that disagrees.
+//! The time penalties a record states in words (`GC[8 komi, +2 time penalty]`, `C[X 1 Penalty
+//! and Y +2.0.]`) are given to the game before it is judged: the recorded result includes
+//! them ([`ingo_player::endgame::stated_penalties`]).
+//!
+//! `INGO_ENDGAME_VERBOSE=1` prints every record that disagrees (`INGO_ENDGAME_ALL=1`: every
+//! record); `INGO_ENDGAME_BOARDS=1` adds the board with the judgement, the fills in order, the
+//! strings the playouts hold between 10% and 90% of the time, and the count without the fill.
 
 use std::path::{Path, PathBuf};
 
@@ -180,7 +186,11 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
                     .map(|f| format!("{}{}", f.color.letter(), f.point.to_gtp(h)))
                     .collect();
                 println!("fills: {}", fills.join(" "));
-                for s in j.strings.iter().filter(|s| !s.proved && s.held > 0.1 && s.held < 0.9) {
+                for s in j
+                    .strings
+                    .iter()
+                    .filter(|s| !s.proved && s.held > 0.1 && s.held < 0.9)
+                {
                     println!(
                         "uncertain {} {} {:?} held {:.2}",
                         s.color.letter(),
@@ -224,11 +234,11 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
     println!("{t:?}");
     assert_eq!(t.unreplayable, 0, "{t:?}");
     assert!(t.records >= 70, "{t:?}");
-    // Floors at the figures measured last (74 of 76 winners, 51 of 76 margins, after the
-    // forced answers in the fill and the atari answers in the playouts): below the issue's
+    // Floors just below the figures measured last (74 of 76 winners, 97.4%; 56 of 76 margins,
+    // 73.7%, once the time penalties the records state are counted): below the issue's
     // targets (98% and 85%), see docs/endgame.md.
     assert!(t.winner * 100 >= 97 * t.records, "winner {t:?}");
-    assert!(t.margin * 100 >= 67 * t.records, "margin {t:?}");
+    assert!(t.margin * 100 >= 73 * t.records, "margin {t:?}");
 }
 
 #[test]

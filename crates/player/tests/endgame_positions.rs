@@ -234,3 +234,52 @@ fn bent_four_in_the_corner_stands_until_the_ko_is_fought() {
         assert_eq!(j.score.result_string(), "B+58");
     }
 }
+
+/// A double-ko seki (13×13). Black's inner string (B13 … D10) has the eye A13 and White's
+/// (F13 … K10) the eye J13; between them two kos: Black's stone E13 (White takes it at D13)
+/// and White's stone D11 (Black takes it at E11). Whoever takes one ko puts the other string
+/// in atari, and the other side takes the other ko at once (a different ko, no threat
+/// needed); neither can ever hold both kos, and filling one's own ko point is self-atari. So
+/// the strings stand: a seki, with no point shared (every empty point of the shape is next to
+/// one colour only: A13 and D13 Black's, J13 and E11 White's).
+const DOUBLE_KO_SEKI: &str = "
+    . X X . X O O O . O X . .
+    X X X X O O O O O O X . .
+    X X X O . O O O O O X . .
+    X X X X O O O O O O X . .
+    O O O O X X X X X X X . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    O O O O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .";
+
+/// What a referee counts. ingo does not give it yet: its playouts hold the two inner strings
+/// and the two ko stones about half of the time each (who takes a ko first in a random game,
+/// and Ing's limit on the disturber, decide), and Black's ko stone E13 falls just under half
+/// (49%): ingo counts B+39. See docs/endgame.md, "The cases it gets wrong".
+#[test]
+#[ignore = "known wrong: the playouts hold the ko stones about half of the time (docs/endgame.md)"]
+fn double_ko_seki_stands_and_counts_by_adjacency() {
+    for to_move in [Color::Black, Color::White] {
+        let (_, j) = judge(DOUBLE_KO_SEKI, to_move);
+        assert!(
+            j.dead.is_empty(),
+            "{to_move}: {:?} {:#?}",
+            j.dead,
+            j.strings
+        );
+        assert!(
+            j.fills.is_empty() && j.seki_points.is_empty(),
+            "{:?}",
+            j.fills
+        );
+        // Black: 33 stones + 74 points of the right + A13 + D13 = 109; White: 37 stones +
+        // 21 points of the left + J13 + E11 = 60. 109 − 60 − 8 = 41.
+        assert_eq!((j.score.area.black, j.score.area.white), (109, 60));
+        assert_eq!(j.score.result_string(), "B+41");
+    }
+}
