@@ -234,11 +234,12 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
     println!("{t:?}");
     assert_eq!(t.unreplayable, 0, "{t:?}");
     assert!(t.records >= 70, "{t:?}");
-    // Floors just below the figures measured last (74 of 76 winners, 97.4%; 56 of 76 margins,
-    // 73.7%, once the time penalties the records state are counted): below the issue's
-    // targets (98% and 85%), see docs/endgame.md.
-    assert!(t.winner * 100 >= 97 * t.records, "winner {t:?}");
-    assert!(t.margin * 100 >= 73 * t.records, "margin {t:?}");
+    // Floors just below the figures measured last (75 of 76 winners, 98.7%; 57 of 76 margins,
+    // 75.0%, with the time penalties the records state, and the fill made with the dead
+    // stones on the board): the winner target (98%) is met, its margin target (85%)
+    // is not, see docs/endgame.md.
+    assert!(t.winner * 100 >= 98 * t.records, "winner {t:?}");
+    assert!(t.margin * 100 >= 74 * t.records, "margin {t:?}");
 }
 
 #[test]
@@ -260,12 +261,14 @@ fn other_counted_19x19_records_name_the_recorded_winner() {
     let t = judge_rows(&dir, &others, |r| r.rules_or(Preset::Ing));
     println!("{t:?}");
     assert!(t.records >= 100, "{t:?}");
-    // Floor at the figure measured last: 119 of 140 (85.0%; 113 before the playouts answered
-    // ataris). Many of these
-    // games were counted by territory (Japanese and Korean rules), where the margin and, in
-    // close games, the winner differ from an area count.
+    // Floor just below the figure measured last: 116 of 140 (82.9%; 113 before the playouts
+    // answered ataris, 119 before the fill was made with the dead stones on the board, which
+    // lost three old Japanese records ending with 70 to 200 neutral points, Honinbo_Shuho/219,
+    // Hoshiai_Hasseki/1 and Komatsu_Kaizen/8). Many of these games were counted by territory
+    // (Japanese and Korean rules), where the margin and, in close games, the winner differ
+    // from an area count.
     assert!(t.winner * 100 >= FLOOR_OTHERS * t.records, "winner {t:?}");
 }
 
 /// The winner floor (percent) on the other counted records.
-const FLOOR_OTHERS: usize = 85;
+const FLOOR_OTHERS: usize = 82;

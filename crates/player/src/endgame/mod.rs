@@ -385,14 +385,21 @@ fn finish(
         .collect();
     dead.sort();
 
-    // The board without the dead stones, on which the neutral points are filled in turn.
+    // The board on which the neutral points are filled in turn: the dead stones are the
+    // capturer's (the players fill with the dead stones still on the board, and a stone next
+    // to them gains no liberty from them; the points they stand on are the capturer's).
     let mut live = match Board::with_dims(board.width(), board.height()) {
         Ok(b) => b,
         Err(_) => board.clone(),
     };
-    for s in strings.iter().filter(|s| s.status != Status::Dead) {
+    for s in &strings {
+        let color = if s.status == Status::Dead {
+            s.color.opponent()
+        } else {
+            s.color
+        };
         for &p in &s.stones {
-            live.set_stone(p, s.color);
+            live.set_stone(p, color);
         }
     }
     let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
@@ -469,11 +476,12 @@ fn settled(game: &Game, dead: &[Point]) -> Judgement {
     }
 }
 
-/// Whether `color` may fill the empty point `p` as a neutral point: legal, and its string keeps
-/// two liberties (or captures), so that the fill cannot be taken back.
+/// Whether `color` may fill the empty point `p` as a neutral point: legal, its string keeps two
+/// liberties, so that the fill cannot be taken back, and it captures nothing (a fill is not a
+/// capture: a string left in atari at the end is answered, not taken, see [`forced_answer`]).
 fn can_fill(board: &Board, p: Point, color: Color) -> bool {
     let a = playout::after(board, p, color);
-    !a.suicide && (a.captures || a.liberties >= 2)
+    !a.suicide && !a.captures && a.liberties >= 2
 }
 
 /// The point where `color` must answer the opponent's fill on `filled`: the last liberty of a
@@ -584,10 +592,11 @@ fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
         .collect()
 }
 
-/// Fills the neutral points of `live` (no dead stones on it) in turn, `first` first: each turn
-/// the side to move fills the first point, in board order, that counts for nobody, is not a
-/// seki point ([`seki_points`]) and that it can fill; a side that has none passes; two passes
-/// in a row end the fill. Returns the fills and the points left shared (seki).
+/// Fills the neutral points of `live` (the dead stones on it are the capturer's) in turn,
+/// `first` first: each turn the side to move answers a fill that left one of its strings in
+/// atari, else fills the point [`choose_fill`] picks among those that count for nobody and are
+/// not seki points ([`seki_points`]); a side that has none passes; two passes in a row end
+/// the fill. Returns the fills and the points left shared (seki).
 fn fill_neutral(
     live: &mut Board,
     grid: &Grid,
