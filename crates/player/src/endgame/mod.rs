@@ -10,11 +10,15 @@
 //!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
 //!    stones into atari without capturing; a string that its owner holds at the end of fewer
 //!    than half of them is dead.
-//! 3. **The neutral points.** With the dead stones taken off, the points next to stones of both
-//!    colours ("空屬鄰子" leaves them to nobody) are filled in turn, the player to move first; a
-//!    side only fills a point where its string keeps two liberties. The points that neither
-//!    side can fill stay shared: the seki points ("雙方各填其半"), and the strings next to them
-//!    are in seki.
+//! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
+//!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
+//!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
+//!    player to move first: a fill that puts a string in atari is answered, sente fills come
+//!    first, a side only fills a point where its string keeps two liberties and captures
+//!    nothing. The points that neither side can fill stay shared: the seki points
+//!    ("雙方各填其半"), and the strings next to them are in seki.
+//!
+//! The time penalties a record states in words are read by [`stated_penalties`].
 //! 4. **The count.** The board with the fills on it is counted by [`ingo_rules::score`] with the
 //!    dead stones removed, which gives the margin, the winner and the fill-in breakdown.
 
