@@ -1380,13 +1380,24 @@ fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition
         let record = records
             .first()
             .with_context(|| format!("{}: no game", path.display()))?;
-        let rep = ingo_sgf::replay(
+        let mut rep = ingo_sgf::replay(
             record,
             record.rules_or(ingo_rules::Preset::Ing),
             ReplayMode::Strict,
         )?;
         if let Some(illegal) = rep.illegal {
             bail!("{}: {illegal}", path.display());
+        }
+        // The time penalties the record states in words (its result includes them).
+        let stated = ingo_player::endgame::stated_penalties(
+            &std::fs::read_to_string(&path)?,
+            record.info.players.black.as_deref(),
+            record.info.players.white.as_deref(),
+        );
+        for color in [Color::Black, Color::White] {
+            if *stated.get(color) != 0 {
+                rep.game.set_penalty(color, *stated.get(color));
+            }
         }
         out.push(CountedPosition {
             path,
@@ -1403,13 +1414,25 @@ fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition
     Ok(out)
 }
 
-/// GNU Go's `final_score` reply (`= B+2.0`, `= 0`) as a winner and margin in half points.
-fn gnugo_score(reply: &str) -> Option<(Color, i32)> {
+/// GNU Go's `final_score` reply (`= B+2.0`, `= 0`) as a winner and margin in half points,
+/// with the time penalties of `game` taken off (GNU Go knows only the komi; the recorded
+/// result includes them). A margin of 0 is no winner.
+fn gnugo_score(reply: &str, game: &Game) -> Option<(Color, i32)> {
     let r = reply.trim().trim_start_matches('=').trim();
-    if r == "0" {
-        return None;
+    let black_halves = if r == "0" {
+        0
+    } else {
+        let (c, h) = ingo_sgf::counted_result(r)?;
+        black_margin(h, c)
+    };
+    let pen = game.penalties();
+    let m = black_halves - 2 * i64::from(pen.black) + 2 * i64::from(pen.white);
+    let halves = i32::try_from(m.abs()).ok()?;
+    match m.signum() {
+        1 => Some((Color::Black, halves)),
+        -1 => Some((Color::White, halves)),
+        _ => None,
     }
-    ingo_sgf::counted_result(r)
 }
 
 fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
@@ -1478,7 +1501,7 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             spent_cpu = spent_cpu
                 .zip(cpu_before.zip(gnugo.cpu_time()))
                 .map(|(s, (b, e))| s + e.saturating_sub(b));
-            agreement.add(p, gnugo_score(&reply));
+            agreement.add(p, gnugo_score(&reply, &p.game));
         }
         let gnugo_s = spent.as_secs_f64() / positions.len() as f64;
         writeln!(out, "gnugo_ms_per_position={:.3}", gnugo_s * 1e3)?;

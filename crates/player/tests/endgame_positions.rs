@@ -191,3 +191,95 @@ fn judgement_is_deterministic_for_a_seed_and_the_count_matches_the_rules() {
         f64::from(a.score.margin_halves)
     );
 }
+
+/// Bent four in the corner: White's group (D9 B8 C8 D8 A7 B7) has the eye space A9 C9 A8 with
+/// Black's stone on B9, the vital point, and no liberty outside. Neither side can make the
+/// shape better without a ko: White A9 takes B9's liberty and Black A8 captures it (a ko);
+/// White C9 puts White in atari; Black A8 starts the same ko. With area counting Black loses
+/// nothing by first taking away every ko threat White has inside its own area and then
+/// fighting the ko, so with no threat that cannot be removed (none here) the players' count
+/// would take the group off: B+73.
+///
+/// Under Ing's rules nothing is dead by a ruling ("提證死活", "絕無判例": life and death is
+/// proved by capture, and after four passes every stone is alive), so a shape the players
+/// left on the board stands until the attacker proves the kill; ingo's judge does not read
+/// the ko: its playouts keep both sides (random play does not win the ko), and B9 and the
+/// group are judged in seki with C9 shared, the count the rules give the board as it stands
+/// (B+58). This test pins that answer; docs/endgame.md lists it among the cases the judge
+/// gets wrong against a count where the ko was fought.
+const BENT_FOUR_IN_THE_CORNER: &str = "
+    . X . O X . . . .
+    . O O O X . . . .
+    O O X X X . . . .
+    X X X . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn bent_four_in_the_corner_stands_until_the_ko_is_fought() {
+    for to_move in [Color::Black, Color::White] {
+        let (g, j) = judge(BENT_FOUR_IN_THE_CORNER, to_move);
+        assert!(j.dead.is_empty(), "{to_move}: {:?}", j.dead);
+        assert_eq!(j.stones(Status::Seki), pts(&g, "B9 D9 B8 C8 D8 A7 B7"));
+        assert_eq!(j.seki_points, pts(&g, "C9"));
+        assert!(j.fills.is_empty(), "{:?}", j.fills);
+        // The rules' own count of the board as it stands (nothing removed): A9 next to Black
+        // only, A8 next to White only, C9 shared. Black 73, White 7: 66 − 8 = 58.
+        let standing = g.count(&[]);
+        assert_eq!(j.score, standing);
+        assert_eq!((j.score.area.black, j.score.area.white), (73, 7));
+        assert_eq!(j.score.result_string(), "B+58");
+    }
+}
+
+/// A double-ko seki (13×13). Black's inner string (B13 … D10) has the eye A13 and White's
+/// (F13 … K10) the eye J13; between them two kos: Black's stone E13 (White takes it at D13)
+/// and White's stone D11 (Black takes it at E11). Whoever takes one ko puts the other string
+/// in atari, and the other side takes the other ko at once (a different ko, no threat
+/// needed); neither can ever hold both kos, and filling one's own ko point is self-atari. So
+/// the strings stand: a seki, with no point shared (every empty point of the shape is next to
+/// one colour only: A13 and D13 Black's, J13 and E11 White's).
+const DOUBLE_KO_SEKI: &str = "
+    . X X . X O O O . O X . .
+    X X X X O O O O O O X . .
+    X X X O . O O O O O X . .
+    X X X X O O O O O O X . .
+    O O O O X X X X X X X . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    O O O O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .
+    . . . O X . . . . . . . .";
+
+/// What a referee counts. ingo does not give it yet: its playouts hold the two inner strings
+/// and the two ko stones about half of the time each (who takes a ko first in a random game,
+/// and Ing's limit on the disturber, decide), and Black's ko stone E13 falls just under half
+/// (49%): ingo counts B+39. See docs/endgame.md, "The cases it gets wrong".
+#[test]
+#[ignore = "known wrong: the playouts hold the ko stones about half of the time (docs/endgame.md)"]
+fn double_ko_seki_stands_and_counts_by_adjacency() {
+    for to_move in [Color::Black, Color::White] {
+        let (_, j) = judge(DOUBLE_KO_SEKI, to_move);
+        assert!(
+            j.dead.is_empty(),
+            "{to_move}: {:?} {:#?}",
+            j.dead,
+            j.strings
+        );
+        assert!(
+            j.fills.is_empty() && j.seki_points.is_empty(),
+            "{:?}",
+            j.fills
+        );
+        // Black: 33 stones + 74 points of the right + A13 + D13 = 109; White: 37 stones +
+        // 21 points of the left + J13 + E11 = 60. 109 − 60 − 8 = 41.
+        assert_eq!((j.score.area.black, j.score.area.white), (109, 60));
+        assert_eq!(j.score.result_string(), "B+41");
+    }
+}

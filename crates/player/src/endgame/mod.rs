@@ -10,16 +10,23 @@
 //!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
 //!    stones into atari without capturing; a string that its owner holds at the end of fewer
 //!    than half of them is dead.
-//! 3. **The neutral points.** With the dead stones taken off, the points next to stones of both
-//!    colours ("空屬鄰子" leaves them to nobody) are filled in turn, the player to move first; a
-//!    side only fills a point where its string keeps two liberties. The points that neither
-//!    side can fill stay shared: the seki points ("雙方各填其半"), and the strings next to them
-//!    are in seki.
+//! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
+//!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
+//!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
+//!    player to move first: a fill that puts a string in atari is answered, sente fills come
+//!    first, a side only fills a point where its string keeps two liberties and captures
+//!    nothing. The points that neither side can fill stay shared: the seki points
+//!    ("雙方各填其半"), and the strings next to them are in seki.
+//!
+//! The time penalties a record states in words are read by [`stated_penalties`].
 //! 4. **The count.** The board with the fills on it is counted by [`ingo_rules::score`] with the
 //!    dead stones removed, which gives the margin, the winner and the fill-in breakdown.
 
 mod benson;
+mod penalty;
 mod playout;
+
+pub use penalty::stated_penalties;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
 
@@ -382,18 +389,34 @@ fn finish(
         .collect();
     dead.sort();
 
-    // The board without the dead stones, on which the neutral points are filled in turn.
+    // The board on which the neutral points are filled in turn: the dead stones are the
+    // capturer's (the players fill with the dead stones still on the board, and a stone next
+    // to them gains no liberty from them; the points they stand on are the capturer's).
     let mut live = match Board::with_dims(board.width(), board.height()) {
         Ok(b) => b,
         Err(_) => board.clone(),
     };
-    for s in strings.iter().filter(|s| s.status != Status::Dead) {
+    for s in &strings {
+        let color = if s.status == Status::Dead {
+            s.color.opponent()
+        } else {
+            s.color
+        };
         for &p in &s.stones {
-            live.set_stone(p, s.color);
+            live.set_stone(p, color);
         }
     }
     let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
-    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill);
+    // The record's last move, when it was made by the other side, is answered like a fill: a
+    // string of the player to move that it left in atari is saved first.
+    let last_move = game.last_move().and_then(|m| match m.mv {
+        ingo_rules::Move::Play(p) => Some(Fill {
+            point: p,
+            color: first_to_fill.opponent(),
+        }),
+        ingo_rules::Move::Pass => None,
+    });
+    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill, last_move);
 
     // Strings next to a point left shared are in seki.
     for &p in &seki_points {
@@ -457,11 +480,12 @@ fn settled(game: &Game, dead: &[Point]) -> Judgement {
     }
 }
 
-/// Whether `color` may fill the empty point `p` as a neutral point: legal, and its string keeps
-/// two liberties (or captures), so that the fill cannot be taken back.
+/// Whether `color` may fill the empty point `p` as a neutral point: legal, its string keeps two
+/// liberties, so that the fill cannot be taken back, and it captures nothing (a fill is not a
+/// capture: a string left in atari at the end is answered, not taken, see [`forced_answer`]).
 fn can_fill(board: &Board, p: Point, color: Color) -> bool {
     let a = playout::after(board, p, color);
-    !a.suicide && (a.captures || a.liberties >= 2)
+    !a.suicide && !a.captures && a.liberties >= 2
 }
 
 /// The point where `color` must answer the opponent's fill on `filled`: the last liberty of a
@@ -477,6 +501,48 @@ fn forced_answer(live: &Board, filled: Point, color: Color) -> Option<Point> {
                 _ => None,
             }
         })
+}
+
+/// Whether a play of `color` on `p` (already on `board`) left a string of the other side next
+/// to it in atari that connecting at its last liberty would save: a fill that must be answered.
+fn threatens(board: &Board, p: Point, color: Color) -> bool {
+    forced_answer(board, p, color.opponent()).is_some()
+}
+
+/// The neutral point `mover` fills this turn, among `neutral` (board order), as players fill
+/// the last dame: first a fill that must be answered (an atari: the other side answers it and
+/// the mover keeps the turn of filling), then a fill after which the other side has no fill
+/// that puts a string of the mover in atari (a fill that gives the other side such a forcing
+/// fill costs the mover a turn), then any fill the mover can make ([`can_fill`]).
+fn choose_fill(live: &Board, neutral: &[Point], mover: Color) -> Option<Point> {
+    let mut best: Option<(u8, Point)> = None;
+    let mut removed = Vec::new();
+    for &p in neutral {
+        if !can_fill(live, p, mover) {
+            continue;
+        }
+        let mut after = live.clone();
+        after.play_unchecked(p, mover, &mut removed);
+        let rank = if threatens(&after, p, mover) {
+            2
+        } else {
+            let exposed = neutral.iter().any(|&q| {
+                q != p && after.color_at(q).is_none() && can_fill(&after, q, mover.opponent()) && {
+                    let mut reply = after.clone();
+                    reply.play_unchecked(q, mover.opponent(), &mut removed);
+                    threatens(&reply, q, mover.opponent())
+                }
+            });
+            u8::from(!exposed)
+        };
+        if best.is_none_or(|(r, _)| rank > r) {
+            best = Some((rank, p));
+            if rank == 2 {
+                break;
+            }
+        }
+    }
+    best.map(|(_, p)| p)
 }
 
 /// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
@@ -530,17 +596,23 @@ fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
         .collect()
 }
 
-/// Fills the neutral points of `live` (no dead stones on it) in turn, `first` first: each turn
-/// the side to move fills the first point, in board order, that counts for nobody, is not a
-/// seki point ([`seki_points`]) and that it can fill; a side that has none passes; two passes
-/// in a row end the fill. Returns the fills and the points left shared (seki).
-fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<Point>) {
+/// Fills the neutral points of `live` (the dead stones on it are the capturer's) in turn,
+/// `first` first: each turn the side to move answers a fill that left one of its strings in
+/// atari, else fills the point [`choose_fill`] picks among those that count for nobody and are
+/// not seki points ([`seki_points`]); a side that has none passes; two passes in a row end
+/// the fill. Returns the fills and the points left shared (seki).
+fn fill_neutral(
+    live: &mut Board,
+    grid: &Grid,
+    first: Color,
+    last_move: Option<Fill>,
+) -> (Vec<Fill>, Vec<Point>) {
     let seki = seki_points(live, grid);
     let mut fills = Vec::new();
     let mut mover = first;
     let mut passes = 0;
     let mut removed = Vec::new();
-    let mut last: Option<Fill> = None;
+    let mut last: Option<Fill> = last_move;
     // Each fill takes an empty point, so this ends; the bound is for safety.
     for _ in 0..2 * grid.len() + 2 {
         let owners = ingo_rules::owners(live, &[]);
@@ -551,13 +623,13 @@ fn fill_neutral(live: &mut Board, grid: &Grid, first: Color) -> (Vec<Fill>, Vec<
             .filter(|f| f.color != mover)
             .and_then(|f| forced_answer(live, f.point, mover));
         let target = answer.or_else(|| {
-            (0..grid.len()).map(|i| grid.point(i)).find(|&p| {
-                let i = grid.index(p);
-                owners[i] == Owner::Shared
-                    && !seki[i]
-                    && live.color_at(p).is_none()
-                    && can_fill(live, p, mover)
-            })
+            let neutral: Vec<Point> = (0..grid.len())
+                .filter(|&i| {
+                    owners[i] == Owner::Shared && !seki[i] && live.color_at(grid.point(i)).is_none()
+                })
+                .map(|i| grid.point(i))
+                .collect();
+            choose_fill(live, &neutral, mover)
         });
         match target {
             Some(p) => {
