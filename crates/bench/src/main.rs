@@ -1388,16 +1388,10 @@ fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition
         if let Some(illegal) = rep.illegal {
             bail!("{}: {illegal}", path.display());
         }
-        // The time penalties the record states in words (its result includes them).
-        let stated = ingo_player::endgame::stated_penalties(
-            &std::fs::read_to_string(&path)?,
-            record.info.players.black.as_deref(),
-            record.info.players.white.as_deref(),
-        );
+        // The time penalties, those the record states in words included (its result includes them).
+        let penalties = record.time_penalties();
         for color in [Color::Black, Color::White] {
-            if *stated.get(color) != 0 {
-                rep.game.set_penalty(color, *stated.get(color));
-            }
+            rep.game.set_penalty(color, *penalties.get(color));
         }
         out.push(CountedPosition {
             path,

@@ -223,7 +223,7 @@ fn judge_record(
         ));
     }
     if opts.verify && rep.illegal.is_none() {
-        if let Some(v) = crate::verify::verify(game, record.info.result.as_deref()) {
+        if let Some(v) = crate::verify::verify(game, record) {
             summary.verify.add(&v);
             text.push_str(&v.text());
             if let Value::Object(map) = &mut obj {

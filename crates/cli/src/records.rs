@@ -63,10 +63,23 @@ pub fn position(
             "INCOMPLETE RECORD, only what comes before was read: {why}"
         ));
     }
+    // A count of the record takes off the time penalties its result includes: `BP`/`WP`, else
+    // those its comments state in words (said, since they are read from prose).
+    let mut game = replay.game;
+    let penalties = record.time_penalties();
+    if penalties != game.penalties() {
+        warnings.push(format!(
+            "time penalties read from the record's comments: Black {}, White {} points",
+            penalties.black, penalties.white
+        ));
+        for color in [ingo_rules::Color::Black, ingo_rules::Color::White] {
+            game.set_penalty(color, *penalties.get(color));
+        }
+    }
     Ok(Position {
         moves: replay.played,
         inserted_passes: replay.inserted_passes.len(),
-        game: replay.game,
+        game,
         warnings,
     })
 }

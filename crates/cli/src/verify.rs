@@ -2,7 +2,7 @@
 //! ([`ingo_player::endgame::judge_end`]), compared with the result the record gives.
 
 use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
-use ingo_rules::{Board, Game};
+use ingo_rules::{Board, Color, Game};
 use serde_json::{json, Value};
 
 /// The comparison of the judged count with a record's counted result.
@@ -45,11 +45,26 @@ impl Verify {
     }
 }
 
-/// Judges the final position of `game` and compares its count with `re`, when `re` is a
-/// counted result; `None` otherwise (a resignation, a time loss, no `RE`).
-pub fn verify(game: &Game, re: Option<&str>) -> Option<Verify> {
-    let re = re?;
+/// Judges the final position of `game`, the game of `record`, and compares its count with the
+/// record's `RE`, when that is a counted result; `None` otherwise (a resignation, a time loss,
+/// no `RE`). The count takes off the time penalties the record gives
+/// ([`ingo_sgf::Record::time_penalties`]: `BP`/`WP`, else those its comments state), since the
+/// result written on the record includes them.
+pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
+    let re = record.info.result.as_deref()?;
     let (winner, halves) = ingo_sgf::counted_result(re)?;
+    let penalties = record.time_penalties();
+    let with_penalties;
+    let game = if penalties == game.penalties() {
+        game
+    } else {
+        let mut g = game.clone();
+        for color in [Color::Black, Color::White] {
+            g.set_penalty(color, *penalties.get(color));
+        }
+        with_penalties = g;
+        &with_penalties
+    };
     let j = judge_end(game, &EndgameConfig::default());
     let winner_agrees = j.score.winner == winner;
     Some(Verify {

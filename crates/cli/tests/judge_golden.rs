@@ -164,6 +164,21 @@ fn score_prints_the_fill_in() {
     assert_eq!(code, 2, "a dead stone where there is none is an error");
 }
 
+/// A time penalty stated only in the game comment (`GC[8 komi, +2 time penalty]`): the count of
+/// `judge --verify` and of `score` takes it off, as the written result did, and `score` says
+/// where it read it. Without it the count would be B+1 against the record's W+1.
+#[test]
+fn penalties_stated_in_words_are_counted() {
+    golden(
+        "verify_penalty_json",
+        &["judge", "--verify", "--json", "penalty_stated.sgf"],
+        0,
+    );
+    golden("score_penalty", &["score", "penalty_stated.sgf"], 0);
+    let (out, _) = ingo(&["judge", "--verify", "--json", "penalty_stated.sgf"]);
+    assert!(out.contains(r#""agrees":true"#), "{out}");
+}
+
 #[test]
 fn render_and_score_write_pictures() {
     let dir = std::env::temp_dir().join(format!("ingo-render-test-{}", std::process::id()));

@@ -7,7 +7,7 @@
 //! Source: `shared/sgf-corpus/` (`INDEX.tsv` names each record's size, komi and result).
 //! The time penalties a record states in words (`GC[8 komi, +2 time penalty]`, `C[X 1 Penalty
 //! and Y +2.0.]`) are given to the game before it is judged: the recorded result includes
-//! them ([`ingo_player::endgame::stated_penalties`]).
+//! them ([`ingo_sgf::Record::time_penalties`]).
 //!
 //! `INGO_ENDGAME_VERBOSE=1` prints every record that disagrees (`INGO_ENDGAME_ALL=1`: every
 //! record); `INGO_ENDGAME_BOARDS=1` adds the board with the judgement, the fills in order, the
@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ingo_player::endgame::{judge_end, stated_penalties, EndgameConfig};
+use ingo_player::endgame::{judge_end, EndgameConfig};
 use ingo_rules::{Color, Preset, Rules};
 use ingo_sgf::ReplayMode;
 
@@ -129,18 +129,10 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
             t.unreplayable += 1;
             continue;
         };
-        // The time penalties the record states in words: its result includes them.
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let stated = stated_penalties(
-            &text,
-            record.info.players.black.as_deref(),
-            record.info.players.white.as_deref(),
-        );
+        // The time penalties, those the record states in words included: its result includes them.
         for color in [Color::Black, Color::White] {
-            let p = *stated.get(color);
-            if p != 0 {
-                rep.game.set_penalty(color, p);
-            }
+            rep.game
+                .set_penalty(color, *record.time_penalties().get(color));
         }
         if rep.illegal.is_some() {
             t.unreplayable += 1;

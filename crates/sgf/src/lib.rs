@@ -57,6 +57,7 @@ mod fast;
 mod files;
 mod lines;
 mod names;
+mod penalty;
 mod record;
 mod replay;
 mod syntax;

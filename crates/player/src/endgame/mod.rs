@@ -17,16 +17,13 @@
 //!    first, a side only fills a point where its string keeps two liberties and captures
 //!    nothing. The points that neither side can fill stay shared: the seki points
 //!    ("雙方各填其半"), and the strings next to them are in seki.
-//!
-//! The time penalties a record states in words are read by [`stated_penalties`].
 //! 4. **The count.** The board with the fills on it is counted by [`ingo_rules::score`] with the
-//!    dead stones removed, which gives the margin, the winner and the fill-in breakdown.
+//!    dead stones removed, which gives the margin, the winner and the fill-in breakdown. The
+//!    time penalties of a record, those it states in words included, are the record's
+//!    (`ingo_sgf::Record::time_penalties`), given to the game before it is judged.
 
 mod benson;
-mod penalty;
 mod playout;
-
-pub use penalty::stated_penalties;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
 
