@@ -2,8 +2,12 @@
 //! and each running game's timer task, which declares a loss on time with nobody connected.
 //!
 //! A move: parse at the edge → check who may move → `Game::play` (via [`LiveGame::play`]) →
-//! append and commit in one transaction → *then* acknowledge → publish to the game's
-//! WebSocket subscribers (and, with PostgreSQL, to the other servers).
+//! append and commit in one transaction (which, with PostgreSQL, also sends the events to the
+//! other servers by `NOTIFY`) → *then* acknowledge and publish to this process's WebSocket
+//! subscribers.
+//!
+//! A game's lock is held from the judgement to the commit, so that its moves are stored in the
+//! order they were judged; other games do not wait for it (each game has its own lock).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,14 +19,14 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_rules::ByColor;
 use ingo_store::now_ms;
-use ingo_store::server::{self as db, Appended, MoveRow};
+use ingo_store::server::{self as db, Appended, MoveRow, Notice};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::auth::User;
 use crate::game::{LiveGame, Player};
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, Event};
 
 /// The routes of this module.
 pub fn routes() -> Router<AppState> {
@@ -66,16 +70,30 @@ pub async fn load(state: &AppState, id: i64) -> Result<LiveGame, ApiError> {
     LiveGame::replay(row, moves, players)
 }
 
-/// Commits the game's new moves and state. On a conflict (another request or server stored
-/// that move number first) or a failure, the in-memory copy is dropped, so the next access
-/// rebuilds it from what is committed.
+/// Commits the game's new moves and state, then publishes `events` to this process's
+/// subscribers; with PostgreSQL the same transaction sends them to the other servers, so they
+/// hear of exactly what is committed, in commit order. On a conflict (another request or server
+/// stored that move number first) or a failure, nothing is published and the in-memory copy is
+/// dropped, so the next access rebuilds it from what is committed.
 async fn commit(
     state: &AppState,
     g: &LiveGame,
     new_moves: &[MoveRow],
+    events: &[Event],
 ) -> Result<Appended, ApiError> {
-    match db::append_moves(&state.store, g.row.id, new_moves, g.state()).await {
-        Ok(Appended::Committed) => Ok(Appended::Committed),
+    let id = g.row.id;
+    let payload = state.relay_payload(id, events);
+    let notice = payload.as_deref().map(|payload| Notice {
+        channel: crate::relay::CHANNEL,
+        payload,
+    });
+    match db::append_moves_notify(&state.store, id, new_moves, g.state(), notice).await {
+        Ok(Appended::Committed) => {
+            for e in events {
+                state.publish_local(id, Arc::clone(e));
+            }
+            Ok(Appended::Committed)
+        }
         Ok(Appended::Conflict) => {
             state.evict(g.row.id);
             Ok(Appended::Conflict)
@@ -87,33 +105,49 @@ async fn commit(
     }
 }
 
-/// Publishes what a change did: one `move` event per new move, then the whole state when the
-/// phase is no longer plain play.
-pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
-    for m in new_moves {
-        let ev = json!({
-            "type": "move",
-            "game_id": g.row.id,
-            "number": m.move_number,
-            "color": m.color,
-            "move": m.mv,
-            "at_ms": m.at_ms,
-            "to_move": g.table.to_move().letter().to_string(),
-            "phase": g.row.state.status,
-            "clocks": g.clocks_json(now),
-        });
-        state.publish(g.row.id, Arc::from(ev.to_string()));
+/// The events of a change: one `move` event per new move, then the whole state when the phase
+/// is no longer plain play.
+pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event> {
+    let mut out = Vec::with_capacity(new_moves.len() + 1);
+    if !new_moves.is_empty() {
+        let to_move = g.table.to_move().letter().to_string();
+        let clocks = g.clocks_json(now);
+        for m in new_moves {
+            let ev = json!({
+                "type": "move",
+                "game_id": g.row.id,
+                "number": m.move_number,
+                "color": m.color,
+                "move": m.mv,
+                "at_ms": m.at_ms,
+                "to_move": to_move,
+                "phase": g.row.state.status,
+                "clocks": clocks,
+            });
+            out.push(Arc::from(ev.to_string()));
+        }
     }
     if g.row.state.status != "playing" || new_moves.is_empty() {
-        publish_state(state, g, now);
+        out.push(state_event(g, now));
     }
-    crate::bot::poke(state, g.row.id);
+    out
 }
 
-/// Publishes the whole state of a game.
+/// Publishes what a change did (see [`change_events`]), outside a commit.
+pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
+    for ev in change_events(g, new_moves, now) {
+        state.publish(g.row.id, ev);
+    }
+}
+
+/// The whole state of a game, as an event.
+pub fn state_event(g: &LiveGame, now: i64) -> Event {
+    Arc::from(json!({"type": "state", "game": g.state_json(now)}).to_string())
+}
+
+/// Publishes the whole state of a game, outside a commit.
 pub fn publish_state(state: &AppState, g: &LiveGame, now: i64) {
-    let ev = json!({"type": "state", "game": g.state_json(now)});
-    state.publish(g.row.id, Arc::from(ev.to_string()));
+    state.publish(g.row.id, state_event(g, now));
 }
 
 #[derive(Deserialize)]
@@ -169,18 +203,17 @@ pub async fn play_move(
             Ok(a) => a,
             Err(e) => {
                 if g.row.state.status == "ended" && e.reason == "lost-on-time" {
-                    // The loss on time found here is committed like any ending.
-                    if commit(state, &g, &[]).await? == Appended::Committed {
-                        publish_state(state, &g, now);
-                    }
+                    // The loss on time found here is committed (and published) like any ending.
+                    commit(state, &g, &[], &[state_event(&g, now)]).await?;
                 }
                 return Err(e);
             }
         };
-        match commit(state, &g, &applied.new_moves).await? {
+        let events = change_events(&g, &applied.new_moves, now);
+        match commit(state, &g, &applied.new_moves, &events).await? {
             Appended::Committed => {
                 state.wake_timer(id);
-                publish_changes(state, &g, &applied.new_moves, now);
+                crate::bot::poke(state, id);
                 let n = applied.new_moves.first().map_or(0, |m| m.move_number);
                 return Ok(ack(&g, n, false));
             }
@@ -223,14 +256,13 @@ pub(crate) async fn change(
     let mut g = game.lock().await;
     let now = now_ms();
     f(&mut g, now)?;
-    if commit(state, &g, &[]).await? == Appended::Conflict {
+    if commit(state, &g, &[], &[state_event(&g, now)]).await? == Appended::Conflict {
         return Err(ApiError::conflict(
             "stale",
             "The game changed; look at it again.",
         ));
     }
     state.wake_timer(id);
-    publish_state(state, &g, now);
     crate::bot::poke(state, id);
     Ok(Json(g.state_json(now)))
 }
@@ -322,8 +354,8 @@ pub async fn timer_task(state: AppState, id: i64, notify: Arc<Notify>) {
                         let mut g = game.lock().await;
                         let now = now_ms();
                         if g.check_time(now).is_some() {
-                            match commit(&state, &g, &[]).await {
-                                Ok(Appended::Committed) => publish_state(&state, &g, now),
+                            match commit(&state, &g, &[], &[state_event(&g, now)]).await {
+                                Ok(Appended::Committed) => {}
                                 Ok(Appended::Conflict) | Err(_) => {
                                     // Rebuilt from the store at the next turn of the loop.
                                     tokio::time::sleep(Duration::from_millis(200)).await;

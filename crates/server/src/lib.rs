@@ -167,6 +167,14 @@ impl AppState {
         }
     }
 
+    /// The NOTIFY payload that tells the other servers of `events` of game `id`, when this
+    /// server relays (PostgreSQL); sent by the transaction that commits them.
+    pub fn relay_payload(&self, id: i64, events: &[Event]) -> Option<String> {
+        lock(&self.shared.relay)
+            .is_some()
+            .then(|| relay::payload(self.shared.instance, id, events))
+    }
+
     /// Wakes the timer of game `id` (its clock changed).
     pub fn wake_timer(&self, id: i64) {
         if let Some(n) = lock(&self.shared.timers).get(&id) {

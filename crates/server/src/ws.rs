@@ -58,7 +58,9 @@ pub async fn upgrade(
         let g = game.lock().await;
         actor.as_ref().and_then(|u| g.color_of(u.user.id))
     };
-    Ok(ws.on_upgrade(move |socket| {
+    // Reads of 4 KiB (tungstenite's default is 128 KiB, zeroed at every read: most of the
+    // cost of a move's message). A longer message is read in several.
+    Ok(ws.read_buffer_size(4096).on_upgrade(move |socket| {
         run(
             state,
             id,

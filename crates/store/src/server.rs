@@ -8,8 +8,8 @@ use crate::{Backend, Store, StoreError};
 
 /// SQLite allows one writer at a time; a second one waits in SQLite's busy handler, which
 /// sleeps in steps of up to 100 ms. Writes from this process are queued here instead, so
-/// they follow one another at once. (One process per SQLite file; several servers use
-/// PostgreSQL.)
+/// they follow one another at once, and go through [`Store::writes`], one connection. (One
+/// process per SQLite file; several servers use PostgreSQL.)
 static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 async fn writer(store: &Store) -> Option<tokio::sync::MutexGuard<'static, ()>> {
@@ -162,7 +162,7 @@ pub async fn create_user(store: &Store, u: &UserRow) -> Result<bool, StoreError>
     .bind(&u.password_hash)
     .bind(&u.rank)
     .bind(u.created_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await;
     match r {
         Ok(_) => Ok(true),
@@ -221,7 +221,7 @@ pub async fn create_session(
     .bind(csrf)
     .bind(created_ms)
     .bind(expires_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await?;
     Ok(())
 }
@@ -258,7 +258,7 @@ pub async fn delete_session(store: &Store, token_hash: &str) -> Result<(), Store
     let _writing = writer(store).await;
     sqlx::query("DELETE FROM server_sessions WHERE token_hash = $1")
         .bind(token_hash)
-        .execute(store.pool())
+        .execute(store.writes())
         .await?;
     Ok(())
 }
@@ -306,7 +306,7 @@ pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), Sto
     .bind(&c.status)
     .bind(c.game_id)
     .bind(c.created_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await?;
     Ok(())
 }
@@ -355,7 +355,7 @@ pub async fn close_challenge(store: &Store, id: i64, status: &str) -> Result<boo
         sqlx::query("UPDATE server_challenges SET status = $2 WHERE id = $1 AND status = 'open'")
             .bind(id)
             .bind(status)
-            .execute(store.pool())
+            .execute(store.writes())
             .await?;
     Ok(r.rows_affected() == 1)
 }
@@ -371,7 +371,7 @@ pub async fn accept_challenge(
     game: &GameRow,
 ) -> Result<bool, StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     let r = sqlx::query(
         "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
          WHERE id = $1 AND status = 'open'",
@@ -430,7 +430,7 @@ async fn insert_game(
 /// On a database failure.
 pub async fn create_game(store: &Store, game: &GameRow) -> Result<(), StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     insert_game(&mut tx, game).await?;
     tx.commit().await?;
     Ok(())
@@ -564,8 +564,34 @@ pub async fn append_moves(
     moves: &[MoveRow],
     state: &GameState,
 ) -> Result<Appended, StoreError> {
+    append_moves_notify(store, game_id, moves, state, None).await
+}
+
+/// A PostgreSQL notification sent by the transaction that commits a change: delivered to the
+/// listeners when, and only when, the change is committed, and in the order of the commits.
+#[derive(Clone, Copy, Debug)]
+pub struct Notice<'a> {
+    /// The channel (`LISTEN` name).
+    pub channel: &'a str,
+    /// The payload (under 8000 bytes).
+    pub payload: &'a str,
+}
+
+/// [`append_moves`], also sending `notice` (with PostgreSQL; SQLite has no notifications and
+/// ignores it) in the same transaction, so that other servers hear of the change exactly when
+/// it is committed and at no extra commit.
+///
+/// # Errors
+/// On a database failure.
+pub async fn append_moves_notify(
+    store: &Store,
+    game_id: i64,
+    moves: &[MoveRow],
+    state: &GameState,
+    notice: Option<Notice<'_>>,
+) -> Result<Appended, StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     for m in moves {
         let r = sqlx::query(
             "INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
@@ -605,6 +631,13 @@ pub async fn append_moves(
     .bind(state.ended_ms)
     .execute(&mut *tx)
     .await?;
+    if let (Some(n), Backend::Postgres) = (notice, store.backend()) {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(n.channel)
+            .bind(n.payload)
+            .execute(&mut *tx)
+            .await?;
+    }
     tx.commit().await?;
     Ok(Appended::Committed)
 }
