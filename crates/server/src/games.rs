@@ -2,9 +2,8 @@
 //! and each running game's timer task, which declares a loss on time with nobody connected.
 //!
 //! A move: parse at the edge → check who may move → `Game::play` (via [`LiveGame::play`]) →
-//! append and commit in one transaction (which, with PostgreSQL, also sends the events to the
-//! other servers by `NOTIFY`) → *then* acknowledge and publish to this process's WebSocket
-//! subscribers.
+//! append and commit in one transaction → *then* acknowledge and publish to the game's
+//! WebSocket subscribers (and, with PostgreSQL, to the other servers: [`crate::relay`]).
 //!
 //! A game's lock is held from the judgement to the commit, so that its moves are stored in the
 //! order they were judged; other games do not wait for it (each game has its own lock).
@@ -19,7 +18,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_rules::ByColor;
 use ingo_store::now_ms;
-use ingo_store::server::{self as db, Appended, MoveRow, Notice};
+use ingo_store::server::{self as db, Appended, MoveRow};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Notify;
@@ -70,11 +69,10 @@ pub async fn load(state: &AppState, id: i64) -> Result<LiveGame, ApiError> {
     LiveGame::replay(row, moves, players)
 }
 
-/// Commits the game's new moves and state, then publishes `events` to this process's
-/// subscribers; with PostgreSQL the same transaction sends them to the other servers, so they
-/// hear of exactly what is committed, in commit order. On a conflict (another request or server
-/// stored that move number first) or a failure, nothing is published and the in-memory copy is
-/// dropped, so the next access rebuilds it from what is committed.
+/// Commits the game's new moves and state, then publishes `events` (to this process's
+/// subscribers and to the other servers). On a conflict (another request or server stored that
+/// move number first) or a failure, nothing is published and the in-memory copy is dropped, so
+/// the next access rebuilds it from what is committed.
 async fn commit(
     state: &AppState,
     g: &LiveGame,
@@ -82,16 +80,9 @@ async fn commit(
     events: &[Event],
 ) -> Result<Appended, ApiError> {
     let id = g.row.id;
-    let payload = state.relay_payload(id, events);
-    let notice = payload.as_deref().map(|payload| Notice {
-        channel: crate::relay::CHANNEL,
-        payload,
-    });
-    match db::append_moves_notify(&state.store, id, new_moves, g.state(), notice).await {
+    match db::append_moves(&state.store, id, new_moves, g.state()).await {
         Ok(Appended::Committed) => {
-            for e in events {
-                state.publish_local(id, Arc::clone(e));
-            }
+            state.publish_all(id, events);
             Ok(Appended::Committed)
         }
         Ok(Appended::Conflict) => {
@@ -133,11 +124,9 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
     out
 }
 
-/// Publishes what a change did (see [`change_events`]), outside a commit.
+/// Publishes what a change did (see [`change_events`]).
 pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
-    for ev in change_events(g, new_moves, now) {
-        state.publish(g.row.id, ev);
-    }
+    state.publish_all(g.row.id, &change_events(g, new_moves, now));
 }
 
 /// The whole state of a game, as an event.
@@ -145,7 +134,7 @@ pub fn state_event(g: &LiveGame, now: i64) -> Event {
     Arc::from(json!({"type": "state", "game": g.state_json(now)}).to_string())
 }
 
-/// Publishes the whole state of a game, outside a commit.
+/// Publishes the whole state of a game.
 pub fn publish_state(state: &AppState, g: &LiveGame, now: i64) {
     state.publish(g.row.id, state_event(g, now));
 }

@@ -160,19 +160,19 @@ impl AppState {
     /// Sends an event to every subscriber of game `id`, in this process and (with PostgreSQL)
     /// in the others.
     pub fn publish(&self, id: i64, event: Event) {
-        self.publish_local(id, Arc::clone(&event));
-        let relay = lock(&self.shared.relay).clone();
-        if let Some(relay) = relay {
-            relay.send(self.shared.instance, id, event);
-        }
+        self.publish_all(id, &[event]);
     }
 
-    /// The NOTIFY payload that tells the other servers of `events` of game `id`, when this
-    /// server relays (PostgreSQL); sent by the transaction that commits them.
-    pub fn relay_payload(&self, id: i64, events: &[Event]) -> Option<String> {
-        lock(&self.shared.relay)
-            .is_some()
-            .then(|| relay::payload(self.shared.instance, id, events))
+    /// Sends events of game `id`, in order, to every subscriber, in this process and (with
+    /// PostgreSQL, in one notification) in the others.
+    pub fn publish_all(&self, id: i64, events: &[Event]) {
+        for e in events {
+            self.publish_local(id, Arc::clone(e));
+        }
+        let relay = lock(&self.shared.relay).clone();
+        if let Some(relay) = relay {
+            relay.send(self.shared.instance, id, events);
+        }
     }
 
     /// Wakes the timer of game `id` (its clock changed).

@@ -564,32 +564,6 @@ pub async fn append_moves(
     moves: &[MoveRow],
     state: &GameState,
 ) -> Result<Appended, StoreError> {
-    append_moves_notify(store, game_id, moves, state, None).await
-}
-
-/// A PostgreSQL notification sent by the transaction that commits a change: delivered to the
-/// listeners when, and only when, the change is committed, and in the order of the commits.
-#[derive(Clone, Copy, Debug)]
-pub struct Notice<'a> {
-    /// The channel (`LISTEN` name).
-    pub channel: &'a str,
-    /// The payload (under 8000 bytes).
-    pub payload: &'a str,
-}
-
-/// [`append_moves`], also sending `notice` (with PostgreSQL; SQLite has no notifications and
-/// ignores it) in the same transaction, so that other servers hear of the change exactly when
-/// it is committed and at no extra commit.
-///
-/// # Errors
-/// On a database failure.
-pub async fn append_moves_notify(
-    store: &Store,
-    game_id: i64,
-    moves: &[MoveRow],
-    state: &GameState,
-    notice: Option<Notice<'_>>,
-) -> Result<Appended, StoreError> {
     let _writing = writer(store).await;
     let mut tx = store.writes().begin().await?;
     for m in moves {
@@ -631,13 +605,6 @@ pub async fn append_moves_notify(
     .bind(state.ended_ms)
     .execute(&mut *tx)
     .await?;
-    if let (Some(n), Backend::Postgres) = (notice, store.backend()) {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(n.channel)
-            .bind(n.payload)
-            .execute(&mut *tx)
-            .await?;
-    }
     tx.commit().await?;
     Ok(Appended::Committed)
 }
