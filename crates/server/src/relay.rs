@@ -177,3 +177,42 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(text: &str) -> Event {
+        Arc::from(text)
+    }
+
+    #[test]
+    fn a_payload_carries_the_events_in_order() {
+        let p = payload(
+            7,
+            3,
+            42,
+            &[
+                ev(r#"{"type":"move","number":1}"#),
+                ev(r#"{"type":"state"}"#),
+            ],
+        );
+        let v: Value = serde_json::from_str(&p).expect("JSON");
+        assert_eq!(v["origin"], 7);
+        assert_eq!(v["seq"], 3);
+        assert_eq!(v["game"], 42);
+        assert_eq!(v["events"][0]["number"], 1);
+        assert_eq!(v["events"][1]["type"], "state");
+        assert_eq!(v["events"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn events_too_long_for_a_notification_become_a_refresh() {
+        let long = format!(r#"{{"type":"state","pad":"{}"}}"#, "x".repeat(MAX_PAYLOAD));
+        let p = payload(7, 4, 42, &[ev(&long)]);
+        assert!(p.len() < MAX_PAYLOAD);
+        let v: Value = serde_json::from_str(&p).expect("JSON");
+        assert_eq!(v["events"], json!([{"type": "refresh"}]));
+        assert_eq!(v["seq"], 4);
+    }
+}
