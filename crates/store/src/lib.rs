@@ -18,8 +18,10 @@
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use std::sync::Arc;
+
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyConnection, AnyPool, ConnectOptions, Executor};
 
 pub mod server;
 #[cfg(feature = "testing")]
@@ -71,8 +73,24 @@ pub struct Store {
     /// connection that writes keeps its page cache (a connection whose file another connection
     /// changed drops its whole cache at its next transaction). With PostgreSQL, `pool` again.
     writes: AnyPool,
+    /// With SQLite, the connection that appends moves, held outside the pools: a pool's
+    /// connection costs a hand-over to its thread (a ping) each time it is given back, and the
+    /// one writer would wait for it.
+    held: Arc<tokio::sync::Mutex<Option<AnyConnection>>>,
+    options: AnyConnectOptions,
     backend: Backend,
 }
+
+/// The settings of every SQLite connection. WAL: readers do not block the writer.
+/// `synchronous = NORMAL`: COMMIT returns once the transaction is written to the WAL file, that
+/// is into the operating system's cache, and the file is fsynced only at checkpoints. So a
+/// committed transaction survives the death of this process (kill -9, a panic, an abort): the
+/// server acknowledges a move only after its commit, and no acknowledged move is lost when the
+/// process is killed (issue 13, item 8). A crash of the machine itself (power, kernel) may lose
+/// the last transactions before a checkpoint; FULL would fsync at every commit and cost that on
+/// every move. `busy_timeout`: a writer of another process waits instead of failing at once.
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+     PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;";
 
 /// The migrations, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -110,22 +128,7 @@ impl Store {
                 .after_connect(move |conn, _meta| {
                     Box::pin(async move {
                         if backend == Backend::Sqlite {
-                            // WAL: readers do not block the writer. synchronous = NORMAL:
-                            // COMMIT returns once the transaction is written to the WAL file,
-                            // that is into the operating system's cache, and the file is
-                            // fsynced only at checkpoints. So a committed transaction survives
-                            // the death of this process (kill -9, a panic, an abort): the
-                            // server acknowledges a move only after its commit, and no
-                            // acknowledged move is lost when the process is killed (issue 13,
-                            // item 8). A crash of the machine itself (power, kernel) may lose
-                            // the last transactions before a checkpoint; FULL would fsync at
-                            // every commit and cost that on every move. busy_timeout: a writer
-                            // of another process waits instead of failing at once.
-                            conn.execute(
-                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                                 PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
-                            )
-                            .await?;
+                            conn.execute(SQLITE_PRAGMAS).await?;
                         }
                         Ok(())
                     })
@@ -138,14 +141,14 @@ impl Store {
                     .await
                     .map_err(open_err)?;
                 let writes = pool_options(1)
-                    .connect_with(options)
+                    .connect_with(options.clone())
                     .await
                     .map_err(open_err)?;
                 (pool, writes)
             }
             Backend::Postgres => {
                 let pool = pool_options(16)
-                    .connect_with(options)
+                    .connect_with(options.clone())
                     .await
                     .map_err(open_err)?;
                 (pool.clone(), pool)
@@ -155,8 +158,27 @@ impl Store {
         Ok(Store {
             pool,
             writes,
+            held: Arc::new(tokio::sync::Mutex::new(None)),
+            options,
             backend,
         })
+    }
+
+    /// With SQLite, the held connection that appends moves, made on first use and again after
+    /// it was dropped; locked while the caller uses it. The caller drops a connection it cannot
+    /// trust any more by setting the guard to `None`.
+    pub(crate) async fn held(
+        &self,
+    ) -> Result<tokio::sync::MutexGuard<'_, Option<AnyConnection>>, StoreError> {
+        let mut held = self.held.lock().await;
+        if held.is_none() {
+            let mut conn = self.options.connect().await?;
+            if self.backend == Backend::Sqlite {
+                conn.execute(SQLITE_PRAGMAS).await?;
+            }
+            *held = Some(conn);
+        }
+        Ok(held)
     }
 
     /// The connection pool, for queries.
@@ -179,6 +201,10 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
         self.writes.close().await;
+        if let Some(conn) = self.held.lock().await.take() {
+            // Closing tells the database goodbye; a connection that cannot is dropped anyway.
+            let _ = sqlx::Connection::close(conn).await;
+        }
     }
 }
 

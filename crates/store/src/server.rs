@@ -657,7 +657,6 @@ async fn append_one(
     m: &MoveRow,
     state: &GameState,
 ) -> Result<Appended, StoreError> {
-    let mut conn = store.writes().acquire().await?;
     match store.backend() {
         Backend::Postgres => {
             let row = bind_state!(sqlx::query(POSTGRES_ONE_MOVE), game_id, state)
@@ -665,7 +664,7 @@ async fn append_one(
                 .bind(&m.color)
                 .bind(&m.mv)
                 .bind(m.at_ms)
-                .fetch_one(&mut *conn)
+                .fetch_one(store.writes())
                 .await?;
             let inserted: i64 = row.try_get("inserted")?;
             Ok(if inserted == 1 {
@@ -675,6 +674,10 @@ async fn append_one(
             })
         }
         Backend::Sqlite => {
+            let mut held = store.held().await?;
+            let Some(conn) = held.as_mut() else {
+                return Err(StoreError::Query(sqlx::Error::PoolClosed));
+            };
             let r = bind_state!(sqlx::query(SQLITE_ONE_MOVE), game_id, state)
                 .bind(m.move_number)
                 .bind(&m.color)
@@ -688,7 +691,7 @@ async fn append_one(
                     // The statements stopped at the error, inside the transaction: end it
                     // (or, if that fails, drop the connection rather than reuse it).
                     if sqlx::query("ROLLBACK").execute(&mut *conn).await.is_err() {
-                        conn.close_on_drop();
+                        *held = None;
                     }
                     if is_unique_violation(&e) {
                         Ok(Appended::Conflict)
