@@ -124,9 +124,10 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
     out
 }
 
-/// Publishes what a change did (see [`change_events`]).
+/// Publishes what a change did (see [`change_events`]) and lets a bot of the game act.
 pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
     state.publish_all(g.row.id, &change_events(g, new_moves, now));
+    crate::bot::poke(state, g.row.id);
 }
 
 /// The whole state of a game, as an event.
