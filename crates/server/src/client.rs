@@ -185,8 +185,11 @@ impl Client {
                 HeaderValue::from_str(&format!("ingo_session={s}")).map_err(bad)?,
             );
         }
-        // No Nagle delay on small frames.
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, None, true)
+        // Reads of 4 KiB, not the default 128 KiB zeroed at every read; no Nagle delay on
+        // small frames.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(4096);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, Some(config), true)
             .await
             .map_err(bad)?;
         Ok(ws)

@@ -2,8 +2,11 @@
 //! and each running game's timer task, which declares a loss on time with nobody connected.
 //!
 //! A move: parse at the edge → check who may move → `Game::play` (via [`LiveGame::play`]) →
-//! append and commit in one transaction → *then* acknowledge → publish to the game's
-//! WebSocket subscribers (and, with PostgreSQL, to the other servers).
+//! append and commit in one transaction → *then* acknowledge and publish to the game's
+//! WebSocket subscribers (and, with PostgreSQL, to the other servers: [`crate::relay`]).
+//!
+//! A game's lock is held from the judgement to the commit, so that its moves are stored in the
+//! order they were judged; other games do not wait for it (each game has its own lock).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +26,7 @@ use tokio::sync::Notify;
 
 use crate::auth::User;
 use crate::game::{LiveGame, Player, Team, TeamKind};
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, Event};
 
 /// The routes of this module.
 pub fn routes() -> Router<AppState> {
@@ -97,16 +100,22 @@ pub async fn load(state: &AppState, id: i64) -> Result<LiveGame, ApiError> {
     Ok(live)
 }
 
-/// Commits the game's new moves and state. On a conflict (another request or server stored
-/// that move number first) or a failure, the in-memory copy is dropped, so the next access
-/// rebuilds it from what is committed.
+/// Commits the game's new moves and state, then publishes `events` (to this process's
+/// subscribers and to the other servers). On a conflict (another request or server stored that
+/// move number first) or a failure, nothing is published and the in-memory copy is dropped, so
+/// the next access rebuilds it from what is committed.
 async fn commit(
     state: &AppState,
     g: &LiveGame,
     new_moves: &[MoveRow],
+    events: &[Event],
 ) -> Result<Appended, ApiError> {
-    match db::append_moves(&state.store, g.row.id, new_moves, g.state()).await {
-        Ok(Appended::Committed) => Ok(Appended::Committed),
+    let id = g.row.id;
+    match db::append_moves(&state.store, id, new_moves, g.state()).await {
+        Ok(Appended::Committed) => {
+            state.publish_all(id, events);
+            Ok(Appended::Committed)
+        }
         Ok(Appended::Conflict) => {
             state.evict(g.row.id);
             Ok(Appended::Conflict)
@@ -118,37 +127,52 @@ async fn commit(
     }
 }
 
-/// Publishes what a change did: one `move` event per new move, then the whole state when the
-/// phase is no longer plain play.
-pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
-    for m in new_moves {
-        let mut ev = json!({
-            "type": "move",
-            "game_id": g.row.id,
-            "number": m.move_number,
-            "color": m.color,
-            "move": m.mv,
-            "at_ms": m.at_ms,
-            "to_move": g.table.to_move().letter().to_string(),
-            "phase": g.row.state.status,
-            "clocks": g.clocks_json(now),
-        });
-        if g.team.is_some() {
-            // Pair go: the member whose turn it is now.
-            ev["team_to_move"] = g.team_json()["to_move"].take();
+/// The events of a change: one `move` event per new move, then the whole state when the phase
+/// is no longer plain play.
+pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event> {
+    let mut out = Vec::with_capacity(new_moves.len() + 1);
+    if !new_moves.is_empty() {
+        let to_move = g.table.to_move().letter().to_string();
+        let clocks = g.clocks_json(now);
+        for m in new_moves {
+            let mut ev = json!({
+                "type": "move",
+                "game_id": g.row.id,
+                "number": m.move_number,
+                "color": m.color,
+                "move": m.mv,
+                "at_ms": m.at_ms,
+                "to_move": to_move,
+                "phase": g.row.state.status,
+                "clocks": clocks,
+            });
+            if g.team.is_some() {
+                // Pair go: the member whose turn it is now.
+                ev["team_to_move"] = g.team_json()["to_move"].take();
+            }
+            out.push(Arc::from(ev.to_string()));
         }
-        state.publish(g.row.id, Arc::from(ev.to_string()));
     }
     if g.row.state.status != "playing" || new_moves.is_empty() {
-        publish_state(state, g, now);
+        out.push(state_event(g, now));
     }
+    out
+}
+
+/// Publishes what a change did (see [`change_events`]) and lets a bot of the game act.
+pub fn publish_changes(state: &AppState, g: &LiveGame, new_moves: &[MoveRow], now: i64) {
+    state.publish_all(g.row.id, &change_events(g, new_moves, now));
     crate::bot::poke(state, g.row.id);
+}
+
+/// The whole state of a game, as an event.
+pub fn state_event(g: &LiveGame, now: i64) -> Event {
+    Arc::from(json!({"type": "state", "game": g.state_json(now)}).to_string())
 }
 
 /// Publishes the whole state of a game.
 pub fn publish_state(state: &AppState, g: &LiveGame, now: i64) {
-    let ev = json!({"type": "state", "game": g.state_json(now)});
-    state.publish(g.row.id, Arc::from(ev.to_string()));
+    state.publish(g.row.id, state_event(g, now));
 }
 
 #[derive(Deserialize)]
@@ -204,18 +228,17 @@ pub async fn play_move(
             Ok(a) => a,
             Err(e) => {
                 if g.row.state.status == "ended" && e.reason == "lost-on-time" {
-                    // The loss on time found here is committed like any ending.
-                    if commit(state, &g, &[]).await? == Appended::Committed {
-                        publish_state(state, &g, now);
-                    }
+                    // The loss on time found here is committed (and published) like any ending.
+                    commit(state, &g, &[], &[state_event(&g, now)]).await?;
                 }
                 return Err(e);
             }
         };
-        match commit(state, &g, &applied.new_moves).await? {
+        let events = change_events(&g, &applied.new_moves, now);
+        match commit(state, &g, &applied.new_moves, &events).await? {
             Appended::Committed => {
                 state.wake_timer(id);
-                publish_changes(state, &g, &applied.new_moves, now);
+                crate::bot::poke(state, id);
                 let n = applied.new_moves.first().map_or(0, |m| m.move_number);
                 return Ok(ack(&g, n, false));
             }
@@ -265,14 +288,13 @@ pub(crate) async fn change(
     let mut g = game.lock().await;
     let now = now_ms();
     f(&mut g, now)?;
-    if commit(state, &g, &[]).await? == Appended::Conflict {
+    if commit(state, &g, &[], &[state_event(&g, now)]).await? == Appended::Conflict {
         return Err(ApiError::conflict(
             "stale",
             "The game changed; look at it again.",
         ));
     }
     state.wake_timer(id);
-    publish_state(state, &g, now);
     crate::bot::poke(state, id);
     Ok(Json(g.state_json(now)))
 }
@@ -385,8 +407,8 @@ pub async fn timer_task(state: AppState, id: i64, notify: Arc<Notify>) {
                         let mut g = game.lock().await;
                         let now = now_ms();
                         if g.check_time(now).is_some() {
-                            match commit(&state, &g, &[]).await {
-                                Ok(Appended::Committed) => publish_state(&state, &g, now),
+                            match commit(&state, &g, &[], &[state_event(&g, now)]).await {
+                                Ok(Appended::Committed) => {}
                                 Ok(Appended::Conflict) | Err(_) => {
                                     // Rebuilt from the store at the next turn of the loop.
                                     tokio::time::sleep(Duration::from_millis(200)).await;

@@ -175,10 +175,18 @@ impl AppState {
     /// Sends an event to every subscriber of game `id`, in this process and (with PostgreSQL)
     /// in the others.
     pub fn publish(&self, id: i64, event: Event) {
-        self.publish_local(id, Arc::clone(&event));
+        self.publish_all(id, &[event]);
+    }
+
+    /// Sends events of game `id`, in order, to every subscriber, in this process and (with
+    /// PostgreSQL, in one notification) in the others.
+    pub fn publish_all(&self, id: i64, events: &[Event]) {
+        for e in events {
+            self.publish_local(id, Arc::clone(e));
+        }
         let relay = lock(&self.shared.relay).clone();
         if let Some(relay) = relay {
-            relay.send(self.shared.instance, id, event);
+            relay.send(self.shared.instance, id, events);
         }
     }
 

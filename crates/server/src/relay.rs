@@ -1,36 +1,119 @@
 //! Several servers on one PostgreSQL: each game event is also sent with `NOTIFY ingo_games`,
 //! and each server `LISTEN`s, drops its in-memory copy of that game (so its next move is
 //! judged on what is committed) and passes the event to its own subscribers.
+//!
+//! The events of a change are queued once it is committed ([`crate::AppState::publish_all`])
+//! and sent, in order, by one task on a connection of its own, several notifications in one
+//! statement when they queue up. That transaction commits asynchronously
+//! (`synchronous_commit = off`): a notification needs no disk, and NOTIFY takes a lock that is
+//! held until the end of its transaction's commit, so a NOTIFY in each move's transaction
+//! would make the moves of all games wait for one another's disk writes. If this server dies
+//! between a commit and its notification, the others learn of the move at the next event of
+//! that game (and a move they judge on their stale copy conflicts on its number, which makes
+//! them re-read the game).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{json, Value};
-use sqlx::postgres::PgListener;
+use sqlx::postgres::{PgConnection, PgListener};
+use sqlx::{Connection, Executor};
 use tokio::sync::mpsc;
 
 use crate::{lock, AppState, Event};
 
 /// The channel name.
 pub const CHANNEL: &str = "ingo_games";
-/// NOTIFY payloads are limited to 8000 bytes; a larger event is replaced by a request to
+/// NOTIFY payloads are limited to 8000 bytes; larger events are replaced by a request to
 /// re-read the game.
 const MAX_PAYLOAD: usize = 7000;
+/// Notifications sent in one statement at most.
+const BATCH: usize = 256;
 
 /// Sends this process's events to the others, in order.
 #[derive(Clone, Debug)]
 pub struct Relay {
     tx: mpsc::UnboundedSender<String>,
+    seq: Arc<AtomicU64>,
 }
 
 impl Relay {
-    /// Queues an event of game `game` for the other servers.
-    pub fn send(&self, instance: i64, game: i64, event: Event) {
-        let payload = if event.len() < MAX_PAYLOAD {
-            format!("{{\"origin\":{instance},\"game\":{game},\"event\":{event}}}")
-        } else {
-            json!({"origin": instance, "game": game, "event": {"type": "refresh"}}).to_string()
-        };
-        let _ = self.tx.send(payload);
+    /// Queues events of game `game` for the other servers (one notification).
+    pub fn send(&self, instance: i64, game: i64, events: &[Event]) {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let _ = self.tx.send(payload(instance, seq, game, events));
+    }
+}
+
+/// The NOTIFY payload for `events` of game `game` from server `instance`:
+/// `{"origin": …, "seq": …, "game": …, "events": [...]}`, or a request to re-read the game
+/// when the events do not fit in a notification. (`seq` keeps two equal chat lines apart:
+/// PostgreSQL folds equal notifications of one transaction into one.)
+pub fn payload(instance: i64, seq: u64, game: i64, events: &[Event]) -> String {
+    let len: usize = events.iter().map(|e| e.len() + 1).sum();
+    if len < MAX_PAYLOAD {
+        let mut out = format!("{{\"origin\":{instance},\"seq\":{seq},\"game\":{game},\"events\":[");
+        for (i, e) in events.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(e);
+        }
+        out.push_str("]}");
+        out
+    } else {
+        json!({"origin": instance, "seq": seq, "game": game, "events": [{"type": "refresh"}]})
+            .to_string()
+    }
+}
+
+async fn notifier(url: &str) -> Result<PgConnection, sqlx::Error> {
+    let mut conn = PgConnection::connect(url).await?;
+    conn.execute("SET synchronous_commit = off").await?;
+    Ok(conn)
+}
+
+/// Sends the queued notifications, in order, until the queue closes.
+async fn send_all(url: String, mut rx: mpsc::UnboundedReceiver<String>) {
+    let mut conn: Option<PgConnection> = None;
+    let mut batch = Vec::with_capacity(BATCH);
+    while let Some(first) = rx.recv().await {
+        batch.clear();
+        batch.push(first);
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(p) => batch.push(p),
+                Err(_) => break,
+            }
+        }
+        // Twice at most: once more on a new connection when the old one broke.
+        for _ in 0..2 {
+            if conn.is_none() {
+                match notifier(&url).await {
+                    Ok(c) => conn = Some(c),
+                    Err(e) => {
+                        eprintln!("ingo serve: NOTIFY connection: {e}");
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        continue;
+                    }
+                }
+            }
+            let Some(c) = conn.as_mut() else { continue };
+            // unnest yields the payloads in the array's order, and they are queued so.
+            let r = sqlx::query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p")
+                .bind(CHANNEL)
+                .bind(&batch)
+                .execute(&mut *c)
+                .await;
+            match r {
+                Ok(_) => break,
+                Err(e) => {
+                    eprintln!("ingo serve: NOTIFY failed: {e}");
+                    conn = None;
+                }
+            }
+        }
     }
 }
 
@@ -42,21 +125,12 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     let url = state.config.database_url.clone();
     let mut listener = PgListener::connect(&url).await?;
     listener.listen(CHANNEL).await?;
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
-    *lock(&state.shared.relay) = Some(Relay { tx });
-    let store = state.store.clone();
-    tokio::spawn(async move {
-        while let Some(payload) = rx.recv().await {
-            let r = sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(&payload)
-                .execute(store.pool())
-                .await;
-            if let Err(e) = r {
-                eprintln!("ingo serve: NOTIFY failed: {e}");
-            }
-        }
+    let (tx, rx) = mpsc::unbounded_channel::<String>();
+    *lock(&state.shared.relay) = Some(Relay {
+        tx,
+        seq: Arc::new(AtomicU64::new(0)),
     });
+    tokio::spawn(send_all(url, rx));
     let me = state.shared.instance;
     let state = state.clone();
     tokio::spawn(async move {
@@ -79,18 +153,66 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
             let Some(game) = v["game"].as_i64() else {
                 continue;
             };
-            state.evict(game);
-            state.wake_timer(game);
-            if v["event"]["type"] == "refresh" {
-                if let Ok(g) = state.game(game).await {
-                    let g = g.lock().await;
-                    let ev = json!({"type": "state", "game": g.state_json(ingo_store::now_ms())});
-                    state.publish_local(game, Arc::from(ev.to_string()));
+            let Some(events) = v["events"].as_array() else {
+                continue;
+            };
+            // A chat line changes nothing in the game; anything else may have.
+            if events.iter().any(|e| e["type"] != "chat") {
+                state.evict(game);
+                state.wake_timer(game);
+            }
+            for e in events {
+                if e["type"] == "refresh" {
+                    if let Ok(g) = state.game(game).await {
+                        let g = g.lock().await;
+                        let ev =
+                            json!({"type": "state", "game": g.state_json(ingo_store::now_ms())});
+                        state.publish_local(game, Arc::from(ev.to_string()));
+                    }
+                } else {
+                    state.publish_local(game, Arc::from(e.to_string()));
                 }
-            } else {
-                state.publish_local(game, Arc::from(v["event"].to_string()));
             }
         }
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(text: &str) -> Event {
+        Arc::from(text)
+    }
+
+    #[test]
+    fn a_payload_carries_the_events_in_order() {
+        let p = payload(
+            7,
+            3,
+            42,
+            &[
+                ev(r#"{"type":"move","number":1}"#),
+                ev(r#"{"type":"state"}"#),
+            ],
+        );
+        let v: Value = serde_json::from_str(&p).expect("JSON");
+        assert_eq!(v["origin"], 7);
+        assert_eq!(v["seq"], 3);
+        assert_eq!(v["game"], 42);
+        assert_eq!(v["events"][0]["number"], 1);
+        assert_eq!(v["events"][1]["type"], "state");
+        assert_eq!(v["events"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn events_too_long_for_a_notification_become_a_refresh() {
+        let long = format!(r#"{{"type":"state","pad":"{}"}}"#, "x".repeat(MAX_PAYLOAD));
+        let p = payload(7, 4, 42, &[ev(&long)]);
+        assert!(p.len() < MAX_PAYLOAD);
+        let v: Value = serde_json::from_str(&p).expect("JSON");
+        assert_eq!(v["events"], json!([{"type": "refresh"}]));
+        assert_eq!(v["seq"], 4);
+    }
 }

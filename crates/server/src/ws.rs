@@ -183,7 +183,9 @@ pub async fn upgrade(
         let g = game.lock().await;
         Viewer::of(&g, actor.as_ref().map(|u| u.user.id))
     };
-    Ok(ws.on_upgrade(move |socket| {
+    // Reads of 4 KiB (tungstenite's default is 128 KiB, zeroed at every read: most of the
+    // cost of a move's message). A longer message is read in several.
+    Ok(ws.read_buffer_size(4096).on_upgrade(move |socket| {
         run(
             state,
             id,

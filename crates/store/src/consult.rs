@@ -53,7 +53,7 @@ pub async fn set_challenge_agreement(
     sqlx::query("INSERT INTO server_consult_agreement (challenge_id, agreement) VALUES ($1, $2)")
         .bind(challenge_id)
         .bind(agreement)
-        .execute(store.pool())
+        .execute(store.writes())
         .await?;
     Ok(())
 }
@@ -98,7 +98,7 @@ pub async fn game_agreement(store: &Store, game_id: i64) -> Result<Option<String
 /// On a database failure.
 pub async fn propose(store: &Store, v: &VoteRow) -> Result<Vec<VoteRow>, StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     if store.backend() == Backend::Postgres {
         sqlx::query("SELECT id FROM server_games WHERE id = $1 FOR UPDATE")
             .bind(v.game_id)
@@ -164,7 +164,7 @@ pub async fn withdraw(store: &Store, game_id: i64, user_id: i64) -> Result<bool,
     let r = sqlx::query("DELETE FROM server_consult_votes WHERE game_id = $1 AND user_id = $2")
         .bind(game_id)
         .bind(user_id)
-        .execute(store.pool())
+        .execute(store.writes())
         .await?;
     Ok(r.rows_affected() > 0)
 }
@@ -179,7 +179,7 @@ pub async fn clear_votes(store: &Store, game_id: i64, move_number: i64) -> Resul
     sqlx::query("DELETE FROM server_consult_votes WHERE game_id = $1 AND move_number <= $2")
         .bind(game_id)
         .bind(move_number)
-        .execute(store.pool())
+        .execute(store.writes())
         .await?;
     Ok(())
 }

@@ -18,8 +18,10 @@
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use std::sync::Arc;
+
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyConnection, AnyPool, ConnectOptions, Executor};
 
 pub mod consult;
 pub mod server;
@@ -67,8 +69,29 @@ pub enum StoreError {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// With SQLite, a pool of one connection for the writes: SQLite has one writer at a time
+    /// anyway, so writes queue here instead of in its busy handler (which sleeps), and the one
+    /// connection that writes keeps its page cache (a connection whose file another connection
+    /// changed drops its whole cache at its next transaction). With PostgreSQL, `pool` again.
+    writes: AnyPool,
+    /// With SQLite, the connection that appends moves, held outside the pools: a pool's
+    /// connection costs a hand-over to its thread (a ping) each time it is given back, and the
+    /// one writer would wait for it.
+    held: Arc<tokio::sync::Mutex<Option<AnyConnection>>>,
+    options: AnyConnectOptions,
     backend: Backend,
 }
+
+/// The settings of every SQLite connection. WAL: readers do not block the writer.
+/// `synchronous = NORMAL`: COMMIT returns once the transaction is written to the WAL file, that
+/// is into the operating system's cache, and the file is fsynced only at checkpoints. So a
+/// committed transaction survives the death of this process (kill -9, a panic, an abort): the
+/// server acknowledges a move only after its commit, and no acknowledged move is lost when the
+/// process is killed (issue 13, item 8). A crash of the machine itself (power, kernel) may lose
+/// the last transactions before a checkpoint; FULL would fsync at every commit and cost that on
+/// every move. `busy_timeout`: a writer of another process waits instead of failing at once.
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+     PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;";
 
 /// The migrations, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -96,37 +119,78 @@ impl Store {
             source,
         };
         let options = AnyConnectOptions::from_str(&url_for_driver).map_err(open_err)?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(match backend {
-                Backend::Sqlite => 4,
-                Backend::Postgres => 16,
-            })
-            .acquire_timeout(Duration::from_secs(30))
-            .after_connect(move |conn, _meta| {
-                Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        // WAL: readers do not block the writer; a committed transaction
-                        // survives a crash of the process. busy_timeout: a second writer waits
-                        // instead of failing at once.
-                        conn.execute(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                             PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
-                        )
-                        .await?;
-                    }
-                    Ok(())
+        let pool_options = |max| {
+            AnyPoolOptions::new()
+                .max_connections(max)
+                .acquire_timeout(Duration::from_secs(30))
+                // No ping before each use: a query on a connection that broke fails and the
+                // pool drops that connection; a ping would cost a round trip per transaction.
+                .test_before_acquire(false)
+                .after_connect(move |conn, _meta| {
+                    Box::pin(async move {
+                        if backend == Backend::Sqlite {
+                            conn.execute(SQLITE_PRAGMAS).await?;
+                        }
+                        Ok(())
+                    })
                 })
-            })
-            .connect_with(options)
-            .await
-            .map_err(open_err)?;
-        MIGRATOR.run(&pool).await?;
-        Ok(Store { pool, backend })
+        };
+        let (pool, writes) = match backend {
+            Backend::Sqlite => {
+                let pool = pool_options(4)
+                    .connect_with(options.clone())
+                    .await
+                    .map_err(open_err)?;
+                let writes = pool_options(1)
+                    .connect_with(options.clone())
+                    .await
+                    .map_err(open_err)?;
+                (pool, writes)
+            }
+            Backend::Postgres => {
+                let pool = pool_options(16)
+                    .connect_with(options.clone())
+                    .await
+                    .map_err(open_err)?;
+                (pool.clone(), pool)
+            }
+        };
+        MIGRATOR.run(&writes).await?;
+        Ok(Store {
+            pool,
+            writes,
+            held: Arc::new(tokio::sync::Mutex::new(None)),
+            options,
+            backend,
+        })
+    }
+
+    /// With SQLite, the held connection that appends moves, made on first use and again after
+    /// it was dropped; locked while the caller uses it. The caller drops a connection it cannot
+    /// trust any more by setting the guard to `None`.
+    pub(crate) async fn held(
+        &self,
+    ) -> Result<tokio::sync::MutexGuard<'_, Option<AnyConnection>>, StoreError> {
+        let mut held = self.held.lock().await;
+        if held.is_none() {
+            let mut conn = self.options.connect().await?;
+            if self.backend == Backend::Sqlite {
+                conn.execute(SQLITE_PRAGMAS).await?;
+            }
+            *held = Some(conn);
+        }
+        Ok(held)
     }
 
     /// The connection pool, for queries.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// The pool for writes: with SQLite one connection, so that writes follow one another at
+    /// once and that connection's page cache stays valid; with PostgreSQL [`Store::pool`].
+    pub fn writes(&self) -> &AnyPool {
+        &self.writes
     }
 
     /// The kind of database.
@@ -137,6 +201,11 @@ impl Store {
     /// Closes every connection (waits for those in use).
     pub async fn close(&self) {
         self.pool.close().await;
+        self.writes.close().await;
+        if let Some(conn) = self.held.lock().await.take() {
+            // Closing tells the database goodbye; a connection that cannot is dropped anyway.
+            let _ = sqlx::Connection::close(conn).await;
+        }
     }
 }
 

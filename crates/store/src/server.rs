@@ -8,8 +8,8 @@ use crate::{Backend, Store, StoreError};
 
 /// SQLite allows one writer at a time; a second one waits in SQLite's busy handler, which
 /// sleeps in steps of up to 100 ms. Writes from this process are queued here instead, so
-/// they follow one another at once. (One process per SQLite file; several servers use
-/// PostgreSQL.)
+/// they follow one another at once, and go through [`Store::writes`], one connection. (One
+/// process per SQLite file; several servers use PostgreSQL.)
 static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 pub(crate) async fn writer(store: &Store) -> Option<tokio::sync::MutexGuard<'static, ()>> {
@@ -162,7 +162,7 @@ pub async fn create_user(store: &Store, u: &UserRow) -> Result<bool, StoreError>
     .bind(&u.password_hash)
     .bind(&u.rank)
     .bind(u.created_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await;
     match r {
         Ok(_) => Ok(true),
@@ -221,7 +221,7 @@ pub async fn create_session(
     .bind(csrf)
     .bind(created_ms)
     .bind(expires_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await?;
     Ok(())
 }
@@ -258,7 +258,7 @@ pub async fn delete_session(store: &Store, token_hash: &str) -> Result<(), Store
     let _writing = writer(store).await;
     sqlx::query("DELETE FROM server_sessions WHERE token_hash = $1")
         .bind(token_hash)
-        .execute(store.pool())
+        .execute(store.writes())
         .await?;
     Ok(())
 }
@@ -306,7 +306,7 @@ pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), Sto
     .bind(&c.status)
     .bind(c.game_id)
     .bind(c.created_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await?;
     Ok(())
 }
@@ -355,7 +355,7 @@ pub async fn close_challenge(store: &Store, id: i64, status: &str) -> Result<boo
         sqlx::query("UPDATE server_challenges SET status = $2 WHERE id = $1 AND status = 'open'")
             .bind(id)
             .bind(status)
-            .execute(store.pool())
+            .execute(store.writes())
             .await?;
     Ok(r.rows_affected() == 1)
 }
@@ -371,7 +371,7 @@ pub async fn accept_challenge(
     game: &GameRow,
 ) -> Result<bool, StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     let r = sqlx::query(
         "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
          WHERE id = $1 AND status = 'open'",
@@ -430,7 +430,7 @@ async fn insert_game(
 /// On a database failure.
 pub async fn create_game(store: &Store, game: &GameRow) -> Result<(), StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     insert_game(&mut tx, game).await?;
     tx.commit().await?;
     Ok(())
@@ -552,9 +552,62 @@ pub async fn moves_of(store: &Store, game_id: i64) -> Result<Vec<MoveRow>, Store
         .map_err(StoreError::from)
 }
 
+/// The update of a game's state, shared by [`append_moves`]'s queries: `$1` the game, `$2` to
+/// `$11` the state.
+macro_rules! update_game {
+    () => {
+        "UPDATE server_games SET status = $2, dead_proposal = $3, accepted_black = $4, \
+         accepted_white = $5, result = $6, end_reason = $7, dead = $8, penalty_black = $9, \
+         penalty_white = $10, ended_ms = $11 WHERE id = $1"
+    };
+}
+
+/// Binds `$1` to `$11` of [`update_game`].
+macro_rules! bind_state {
+    ($q:expr, $game_id:expr, $state:expr) => {
+        $q.bind($game_id)
+            .bind(&$state.status)
+            .bind(&$state.dead_proposal)
+            .bind(i64::from($state.accepted_black))
+            .bind(i64::from($state.accepted_white))
+            .bind(&$state.result)
+            .bind(&$state.end_reason)
+            .bind(&$state.dead)
+            .bind($state.penalty_black)
+            .bind($state.penalty_white)
+            .bind($state.ended_ms)
+    };
+}
+
+/// One move and the new state in one transaction made of one request to the database, the
+/// common case of [`append_moves`]: `$12` to `$15` the move.
+const SQLITE_ONE_MOVE: &str = concat!(
+    "BEGIN IMMEDIATE; \
+     INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
+     VALUES ($1, $12, $13, $14, $15); ",
+    update_game!(),
+    "; COMMIT;"
+);
+
+/// The same for PostgreSQL: one statement, so one transaction; the state is written only when
+/// the move was inserted, and `inserted` says whether it was.
+const POSTGRES_ONE_MOVE: &str = concat!(
+    "WITH ins AS (INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
+     VALUES ($1, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING 1 AS one), \
+     upd AS (",
+    update_game!(),
+    " AND EXISTS (SELECT 1 FROM ins) RETURNING 1 AS one) \
+     SELECT (SELECT count(*) FROM ins) AS inserted"
+);
+
 /// Appends `moves` (possibly none) to a game and writes its new `state`, in one transaction.
 /// When a move of one of these numbers is already stored nothing is written and
 /// [`Appended::Conflict`] is returned: that is how two requests for one move apply once.
+///
+/// It returns once the transaction is committed. A single move, the common case, takes one
+/// request to the database (a move costs its round trips: with SQLite each is a hand-over to
+/// the connection's thread, with PostgreSQL a trip over the network); several moves or none take
+/// a transaction of several statements.
 ///
 /// # Errors
 /// On a database failure.
@@ -565,7 +618,10 @@ pub async fn append_moves(
     state: &GameState,
 ) -> Result<Appended, StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    if let [m] = moves {
+        return append_one(store, game_id, m, state).await;
+    }
+    let mut tx = store.writes().begin().await?;
     for m in moves {
         let r = sqlx::query(
             "INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
@@ -587,24 +643,9 @@ pub async fn append_moves(
             Err(e) => return Err(e.into()),
         }
     }
-    sqlx::query(
-        "UPDATE server_games SET status = $2, dead_proposal = $3, accepted_black = $4, \
-         accepted_white = $5, result = $6, end_reason = $7, dead = $8, penalty_black = $9, \
-         penalty_white = $10, ended_ms = $11 WHERE id = $1",
-    )
-    .bind(game_id)
-    .bind(&state.status)
-    .bind(&state.dead_proposal)
-    .bind(i64::from(state.accepted_black))
-    .bind(i64::from(state.accepted_white))
-    .bind(&state.result)
-    .bind(&state.end_reason)
-    .bind(&state.dead)
-    .bind(state.penalty_black)
-    .bind(state.penalty_white)
-    .bind(state.ended_ms)
-    .execute(&mut *tx)
-    .await?;
+    bind_state!(sqlx::query(update_game!()), game_id, state)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(Appended::Committed)
 }
@@ -665,7 +706,7 @@ pub async fn create_team_challenge(
     seats: &[SeatRow],
 ) -> Result<(), StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     sqlx::query(
         "INSERT INTO server_challenges (id, challenger, opponent, size, preset, handicap, \
          time_control, status, game_id, created_ms) \
@@ -761,7 +802,7 @@ pub async fn accept_seat(
     )
     .bind(challenge_id)
     .bind(user_id)
-    .execute(store.pool())
+    .execute(store.writes())
     .await?;
     Ok(r.rows_affected() == 1)
 }
@@ -780,7 +821,7 @@ pub async fn start_team_game(
     members: &[MemberRow],
 ) -> Result<bool, StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     let r = sqlx::query(
         "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
          WHERE id = $1 AND status = 'open' AND NOT EXISTS \
@@ -838,7 +879,7 @@ pub async fn create_team_game(
     members: &[MemberRow],
 ) -> Result<(), StoreError> {
     let _writing = writer(store).await;
-    let mut tx = store.pool().begin().await?;
+    let mut tx = store.writes().begin().await?;
     insert_game(&mut tx, game).await?;
     insert_team(&mut tx, game.id, kind, members).await?;
     tx.commit().await?;
@@ -923,7 +964,7 @@ pub async fn add_chat(store: &Store, m: &ChatRow) -> Result<(), StoreError> {
     .bind(m.user_id)
     .bind(&m.text)
     .bind(m.at_ms)
-    .execute(store.pool())
+    .execute(store.writes())
     .await?;
     Ok(())
 }
@@ -966,4 +1007,58 @@ pub async fn chat_of(
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
     out.reverse();
     Ok(out)
+}
+
+/// [`append_moves`] of one move (the caller holds the writer's turn).
+async fn append_one(
+    store: &Store,
+    game_id: i64,
+    m: &MoveRow,
+    state: &GameState,
+) -> Result<Appended, StoreError> {
+    match store.backend() {
+        Backend::Postgres => {
+            let row = bind_state!(sqlx::query(POSTGRES_ONE_MOVE), game_id, state)
+                .bind(m.move_number)
+                .bind(&m.color)
+                .bind(&m.mv)
+                .bind(m.at_ms)
+                .fetch_one(store.writes())
+                .await?;
+            let inserted: i64 = row.try_get("inserted")?;
+            Ok(if inserted == 1 {
+                Appended::Committed
+            } else {
+                Appended::Conflict
+            })
+        }
+        Backend::Sqlite => {
+            let mut held = store.held().await?;
+            let Some(conn) = held.as_mut() else {
+                return Err(StoreError::Query(sqlx::Error::PoolClosed));
+            };
+            let r = bind_state!(sqlx::query(SQLITE_ONE_MOVE), game_id, state)
+                .bind(m.move_number)
+                .bind(&m.color)
+                .bind(&m.mv)
+                .bind(m.at_ms)
+                .execute(&mut *conn)
+                .await;
+            match r {
+                Ok(_) => Ok(Appended::Committed),
+                Err(e) => {
+                    // The statements stopped at the error, inside the transaction: end it
+                    // (or, if that fails, drop the connection rather than reuse it).
+                    if sqlx::query("ROLLBACK").execute(&mut *conn).await.is_err() {
+                        *held = None;
+                    }
+                    if is_unique_violation(&e) {
+                        Ok(Appended::Conflict)
+                    } else {
+                        Err(e.into())
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,166 @@
+//! `append_moves`, the move path's one write: one move (a single request to the database),
+//! several, none; a move number stored twice is a conflict that writes nothing, not even the
+//! state; and the connection serves the next move after a conflict. On SQLite and PostgreSQL.
+#![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
+
+use ingo_store::server::{self, Appended, GameRow, GameState, MoveRow, UserRow};
+use ingo_store::testing::TestDb;
+use ingo_store::{new_id, Store};
+
+async fn a_game(store: &Store) -> GameRow {
+    let mut ids = Vec::new();
+    for name in ["black", "white"] {
+        let u = UserRow {
+            id: new_id(),
+            name: format!("{name}{}", new_id()),
+            password_hash: "$argon2id$fake".into(),
+            rank: "1d".into(),
+            created_ms: 1,
+        };
+        assert!(server::create_user(store, &u).await.unwrap());
+        ids.push(u.id);
+    }
+    let g = GameRow {
+        id: new_id(),
+        black: ids[0],
+        white: ids[1],
+        size: 9,
+        preset: "ing".into(),
+        komi_halves: 16,
+        handicap_passes: 0,
+        time_control: "ing-pp:10m".into(),
+        state: GameState {
+            status: "playing".into(),
+            ..GameState::default()
+        },
+        started_ms: 100,
+    };
+    server::create_game(store, &g).await.unwrap();
+    g
+}
+
+fn mv(n: i64, color: &str, v: &str) -> MoveRow {
+    MoveRow {
+        move_number: n,
+        color: color.into(),
+        mv: v.into(),
+        at_ms: 100 + n,
+    }
+}
+
+fn with_penalty(state: &GameState, black: i64) -> GameState {
+    GameState {
+        penalty_black: black,
+        ..state.clone()
+    }
+}
+
+async fn stored_state(store: &Store, id: i64) -> GameState {
+    server::game_by_id(store, id).await.unwrap().unwrap().state
+}
+
+async fn appends(store: &Store) {
+    let g = a_game(store).await;
+    let s0 = g.state.clone();
+    // One move: committed with its state.
+    let s1 = with_penalty(&s0, 1);
+    let r = server::append_moves(store, g.id, &[mv(1, "B", "E5")], &s1).await;
+    assert_eq!(r.unwrap(), Appended::Committed);
+    assert_eq!(stored_state(store, g.id).await, s1);
+    // The same number again: a conflict, and neither the move nor the state is written.
+    let s2 = with_penalty(&s0, 2);
+    let r = server::append_moves(store, g.id, &[mv(1, "B", "D4")], &s2).await;
+    assert_eq!(r.unwrap(), Appended::Conflict);
+    assert_eq!(
+        stored_state(store, g.id).await,
+        s1,
+        "a conflict writes no state"
+    );
+    // The next move goes through (the conflict left no transaction open).
+    let r = server::append_moves(store, g.id, &[mv(2, "W", "C3")], &s2).await;
+    assert_eq!(r.unwrap(), Appended::Committed);
+    assert_eq!(stored_state(store, g.id).await, s2);
+    // Several moves at once, then one of them again among new ones: all or nothing.
+    let s3 = with_penalty(&s0, 3);
+    let two = [mv(3, "B", "pass"), mv(4, "W", "pass")];
+    assert_eq!(
+        server::append_moves(store, g.id, &two, &s3).await.unwrap(),
+        Appended::Committed
+    );
+    let clash = [mv(5, "B", "A1"), mv(4, "W", "B2")];
+    let s4 = with_penalty(&s0, 4);
+    assert_eq!(
+        server::append_moves(store, g.id, &clash, &s4)
+            .await
+            .unwrap(),
+        Appended::Conflict
+    );
+    // No move: the state alone.
+    let ended = GameState {
+        status: "ended".into(),
+        result: Some("W+R".into()),
+        end_reason: Some("resignation".into()),
+        ended_ms: Some(900),
+        ..s3.clone()
+    };
+    assert_eq!(
+        server::append_moves(store, g.id, &[], &ended)
+            .await
+            .unwrap(),
+        Appended::Committed
+    );
+    assert_eq!(stored_state(store, g.id).await, ended);
+    assert_eq!(
+        server::moves_of(store, g.id).await.unwrap(),
+        vec![
+            mv(1, "B", "E5"),
+            mv(2, "W", "C3"),
+            mv(3, "B", "pass"),
+            mv(4, "W", "pass")
+        ]
+    );
+}
+
+/// Many games' moves at once, each game's in order: every one is stored once.
+async fn concurrent_games(store: &Store) {
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        games.push(a_game(store).await);
+    }
+    let tasks: Vec<_> = games
+        .iter()
+        .map(|g| {
+            let (store, g) = (store.clone(), g.clone());
+            tokio::spawn(async move {
+                for n in 1..=20 {
+                    let c = if n % 2 == 1 { "B" } else { "W" };
+                    let one = [mv(n, c, "pass")];
+                    let r = server::append_moves(&store, g.id, &one, &g.state).await;
+                    assert_eq!(r.unwrap(), Appended::Committed);
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    for g in &games {
+        assert_eq!(server::moves_of(store, g.id).await.unwrap().len(), 20);
+    }
+}
+
+#[tokio::test]
+async fn append_moves_on_sqlite() {
+    let db = TestDb::sqlite().await.unwrap();
+    appends(&db.store).await;
+    concurrent_games(&db.store).await;
+}
+
+#[tokio::test]
+async fn append_moves_on_postgres() {
+    let db = TestDb::postgres()
+        .await
+        .expect("a PostgreSQL server (scripts/test starts one)");
+    appends(&db.store).await;
+    concurrent_games(&db.store).await;
+}
