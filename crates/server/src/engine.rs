@@ -41,8 +41,8 @@
 //! * **Several servers** on one database may each drive the same engine game (each after its
 //!   own commits, and all at a start): the move number makes one answer count, and the others'
 //!   processes are told the game again at their next turn.
-//! * The account's rank is the one configured when it was made; the handicap of a game by
-//!   ranks uses the rank configured now.
+//! * The account's rank follows the configuration: a changed rank is written to the account
+//!   when the engine is next asked for a game.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -468,7 +468,14 @@ async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
 
 async fn engine_user(state: &AppState, config: &EngineConfig) -> Result<UserRow, ApiError> {
     let name = config.account();
-    if let Some(u) = db::user_by_name(&state.store, &name).await? {
+    let rank = config.rank.to_string();
+    if let Some(mut u) = db::user_by_name(&state.store, &name).await? {
+        // The operator may have changed the engine's rank since the account was made: the
+        // account shows the rank its games are handicapped by.
+        if u.rank != rank {
+            db::set_user_rank(&state.store, u.id, &rank).await?;
+            u.rank = rank;
+        }
         return Ok(u);
     }
     let u = UserRow {
@@ -476,7 +483,7 @@ async fn engine_user(state: &AppState, config: &EngineConfig) -> Result<UserRow,
         name: name.clone(),
         // Not a PHC string: no password verifies against it.
         password_hash: "!".into(),
-        rank: config.rank.to_string(),
+        rank,
         created_ms: now_ms(),
     };
     if !db::create_user(&state.store, &u).await? {

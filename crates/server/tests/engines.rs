@@ -406,6 +406,42 @@ fn a_new_server_resumes_an_engine_game_with_a_new_process() {
     });
 }
 
+/// The operator changes an engine's rank between two starts: the account shows the new rank,
+/// which is the one its games are handicapped by.
+#[test]
+fn an_engine_account_follows_its_configured_rank() {
+    bounded(async {
+        let db = TestDb::sqlite().await.unwrap();
+        let url = db.url.clone();
+        let ranked = |rank: &str| {
+            let mut e = fake("fake", "--mode random --seed 7");
+            e.rank = rank.parse().unwrap();
+            e
+        };
+        let app = app_with(db, vec![ranked("3k")]).await;
+        let mut p = person(app.addr, "rita").await;
+        let gid = new_game(
+            &mut p,
+            json!({"engine": "fake", "color": "white", "size": 9}),
+        )
+        .await;
+        assert_eq!(state(&mut p, gid).await["black"]["rank"], "3k");
+        let r = p
+            .post(&format!("/api/games/{gid}/resign"), json!({}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        // A restart with the engine configured at 2d: a new game shows it at 2d.
+        p.addr = serve_on(&url, vec![ranked("2d")]).await;
+        let gid = new_game(
+            &mut p,
+            json!({"engine": "fake", "color": "white", "size": 9}),
+        )
+        .await;
+        assert_eq!(state(&mut p, gid).await["black"]["rank"], "2d");
+    });
+}
+
 #[test]
 fn a_game_against_gnugo_to_the_end() {
     let Some(gnugo) = ingo_testkit::gnugo() else {

@@ -185,6 +185,20 @@ pub async fn user_by_name(store: &Store, name: &str) -> Result<Option<UserRow>, 
     Ok(row.as_ref().map(user).transpose()?)
 }
 
+/// Sets the declared rank of user `id` (an engine account whose configured rank changed).
+///
+/// # Errors
+/// On a database failure.
+pub async fn set_user_rank(store: &Store, id: i64, rank: &str) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    sqlx::query("UPDATE server_users SET rank = $1 WHERE id = $2")
+        .bind(rank)
+        .bind(id)
+        .execute(store.writes())
+        .await?;
+    Ok(())
+}
+
 /// The account of that id.
 ///
 /// # Errors

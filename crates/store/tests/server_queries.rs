@@ -58,6 +58,13 @@ async fn every_query(store: &Store) {
         Some(bob.clone())
     );
     assert_eq!(server::user_by_name(store, "carol").await.unwrap(), None);
+    // A rank can be changed (an engine account whose configured rank changed), and back.
+    server::set_user_rank(store, bob.id, "3p").await.unwrap();
+    let changed = server::user_by_id(store, bob.id).await.unwrap().unwrap();
+    assert_eq!(changed.rank, "3p");
+    server::set_user_rank(store, bob.id, &bob.rank)
+        .await
+        .unwrap();
 
     // Sessions expire and can be ended.
     server::create_session(store, "h1", alice.id, "csrf1", 10, 1000)
