@@ -499,6 +499,14 @@ function gamePage(id) {
     }
   }
 
+  /** The players of a side (every member in pair go and consultation), each a link. */
+  function names(members) {
+    return members.flatMap((p, i) => [
+      ...(i ? [" & "] : []),
+      h("a", { href: `#/user/${encodeURIComponent(p.name)}`, class: "pname" }, `${p.name} (${p.rank})`),
+    ]);
+  }
+
   function playerInfo(c) {
     const p = c === "B" ? g.black : g.white;
     const cap = c === "B" ? g.captures.black : g.captures.white;
@@ -507,7 +515,7 @@ function gamePage(id) {
       ? { ...clock, main_ms: clock.main_ms - (performance.now() - received) } : clock;
     info[c].replaceChildren(
       h("span", { class: `dot ${c === "B" ? "black" : "white"}` }),
-      h("a", { href: `#/user/${encodeURIComponent(p.name)}`, class: "pname" }, `${p.name} (${p.rank})`),
+      ...names(c === "B" ? (g.team ? g.team.black : [p]) : (g.team ? g.team.white : [p])),
       h("span", { class: "caps" }, ` · ${t("captures")} ${cap}`),
       h("div", { id: `clock-${c}` }, clockView(shown, g.clocks && g.clocks.time_control)));
     info[c].classList.toggle("to-move", g.phase === "playing" && g.to_move === c);
