@@ -39,7 +39,7 @@ pub struct ServeArgs {
     #[arg(long, env = "INGO_LISTEN")]
     listen: Option<String>,
     /// A TOML file with any of: db, listen, secure_cookies, default_time_control,
-    /// login_failures_per_minute, session_days, and [[engine]] tables (name, command, rank,
+    /// login_failures_per_minute, session_days, and `[[engine]]` tables (name, command, rank,
     /// max_games, move_timeout_secs, setup_timeout_secs, dir).
     #[arg(long, env = "INGO_CONFIG")]
     config: Option<PathBuf>,
