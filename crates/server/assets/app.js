@@ -499,6 +499,13 @@ function gamePage(id) {
     }
   }
 
+  /** Whether I may move now: my side's turn and, in pair go, my seat's. */
+  function myTurn() {
+    if (!myColor || g.phase !== "playing" || g.to_move !== myColor) return false;
+    const member = g.team && g.team.to_move;
+    return !member || !session.me || member.id === session.me.id;
+  }
+
   /** The players of a side (every member in pair go and consultation), each a link. */
   function names(members) {
     return members.flatMap((p, i) => [
@@ -527,7 +534,7 @@ function gamePage(id) {
       boardBox.replaceChildren();
       board = new BoardView(boardBox, g.size, {
         onPlay,
-        preview: () => (myColor && ((g.phase === "playing" && g.to_move === myColor) || resuming) ? myColor : null),
+        preview: () => (myColor && (myTurn() || resuming) ? myColor : null),
         label: `${g.black.name} – ${g.white.name}`,
       });
     }
@@ -540,14 +547,18 @@ function gamePage(id) {
     });
     playerInfo("B");
     playerInfo("W");
-    const mine = myColor && g.phase === "playing" && g.to_move === myColor;
+    const member = g.team && g.team.to_move; // pair go: the member whose turn it is
     const bits = [`${t("move")} ${g.move_count}`];
-    if (g.phase === "playing") bits.push(mine ? t("your_turn") : `${colorName(g.to_move)} ${t("to_move")}`);
+    if (g.phase === "playing") {
+      bits.push(myTurn() ? t("your_turn")
+        : member && g.to_move === myColor ? `${member.name} ${t("to_move")} (${t("partner_turn")})`
+        : `${colorName(g.to_move)} ${t("to_move")}`);
+    }
     if (last && last.move === "pass") bits.push(`${colorName(last.color)}: ${t("pass")}`);
     if (!myColor) bits.push(t("spectators"));
     status.textContent = bits.join(" · ");
     status.dataset.moves = String(g.move_count);
-    passBtn.disabled = !mine;
+    passBtn.disabled = !myTurn();
     resignBtn.disabled = !myColor || g.phase === "ended";
     controls.hidden = false;
     panel.replaceChildren();

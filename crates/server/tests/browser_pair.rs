@@ -140,6 +140,43 @@ async fn flow() {
                 "{name}: {team}"
             );
         }
+        // The status line too: only the member whose turn it is reads "Your turn"; the partner
+        // is told it is the partner's move, and the pass button is for the member to move.
+        let status = b
+            .execute(
+                "return document.getElementById('status').textContent",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let status = status.as_str().unwrap();
+        let pass_disabled = b
+            .execute("return document.getElementById('pass').disabled", vec![])
+            .await
+            .unwrap();
+        let side_to_move = state["to_move"].as_str().unwrap();
+        let on_side = |n: &str| {
+            let side = if side_to_move == "B" {
+                "black"
+            } else {
+                "white"
+            };
+            state["team"][side]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["name"] == n)
+        };
+        if name == to_move {
+            assert!(status.contains("Your turn"), "{name}: {status}");
+            assert_eq!(pass_disabled, json!(false), "{name} may pass");
+        } else {
+            assert!(!status.contains("Your turn"), "{name}: {status}");
+            assert_eq!(pass_disabled, json!(true), "{name} may not pass");
+            if on_side(name) {
+                assert!(status.contains("your partner"), "{name}: {status}");
+            }
+        }
     }
 
     // Ann writes in her side's chat: ben reads it; cat (the other side) has a side panel of
