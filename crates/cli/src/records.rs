@@ -2,19 +2,8 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use ingo_rules::{Game, Preset};
-use ingo_sgf::{replay_moves, Record, ReplayMode};
-
-/// The first game of the SGF file at `path`, read within the limits of the environment
-/// ([`ingo_sgf::Limits::from_env`]). A path that is not a regular file (a FIFO) is refused at
-/// once.
-fn first_record(path: &Path) -> anyhow::Result<Record> {
-    ingo_sgf::parse_file_with(path, &ingo_sgf::ReadOptions::from_env()?)?
-        .into_iter()
-        .next()
-        .with_context(|| format!("{}: no game in the file", path.display()))
-}
 
 /// A position of a record: the game, how many moves of the record it holds, and what the
 /// reader noticed.
@@ -41,22 +30,17 @@ pub fn position(
     preset: Option<Preset>,
     upto: Option<usize>,
 ) -> anyhow::Result<Position> {
-    let record = first_record(path)?;
-    let rules = match preset {
-        Some(p) => {
-            let mut r = p.rules();
-            if let Some(k) = record.komi {
-                r.komi = k;
+    let ingo_sgf::FileReplay { record, replay } =
+        ingo_sgf::replay_file(path, upto, |record| match preset {
+            Some(p) => {
+                let mut r = p.rules();
+                if let Some(k) = record.komi {
+                    r.komi = k;
+                }
+                r
             }
-            r
-        }
-        None => record.rules_or(Preset::Ing),
-    };
-    let count = upto.unwrap_or(record.moves.len()).min(record.moves.len());
-    let replay = replay_moves(&record, rules, ReplayMode::Strict, count)?;
-    if let Some(illegal) = &replay.illegal {
-        bail!("{}: {illegal}", path.display());
-    }
+            None => record.rules_or(Preset::Ing),
+        })?;
     let mut warnings: Vec<String> = record.warnings.iter().map(|w| w.to_string()).collect();
     if let Some(why) = &record.incomplete {
         warnings.push(format!(

@@ -70,7 +70,10 @@ pub use files::{counted_result, find_sgf_files};
 pub use lines::{replay_line, Departure, Line, Lines};
 pub use names::{map_rules, rules_sgf_name, RulesMapping};
 pub use record::{GameInfo, Record, RecordedMove, SetupEvent};
-pub use replay::{replay, replay_moves, IllegalMove, InsertedPass, Replay, ReplayMode};
+pub use replay::{
+    replay, replay_file, replay_moves, FileReplay, FileReplayError, IllegalMove, InsertedPass, Replay,
+    ReplayMode,
+};
 /// The SGF parser this crate builds on, re-exported for [`Record::sgf_root`].
 pub use sgf_parse;
 pub use write::{preset_of, write, write_collection, write_game, write_tree, MoveInfo, WriteInfo};

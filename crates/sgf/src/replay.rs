@@ -274,3 +274,61 @@ pub(crate) fn move_name(mv: Move, width: usize, height: usize) -> String {
         Move::Play(p) => p.to_sgf(),
     }
 }
+
+/// The first game of an SGF file, replayed: what [`replay_file`] gives.
+#[derive(Debug)]
+pub struct FileReplay {
+    /// The record (its warnings, and [`Record::incomplete`] when the file was cut off).
+    pub record: Record,
+    /// The replay of its main line; [`Replay::illegal`] is always `None` here.
+    pub replay: Replay,
+}
+
+/// Why [`replay_file`] gives no position.
+#[derive(Debug, thiserror::Error)]
+pub enum FileReplayError {
+    /// The file could not be read or parsed (not a regular file, over a size limit, not SGF),
+    /// or its setup is unusable.
+    #[error(transparent)]
+    Sgf(#[from] SgfError),
+    /// The file holds no game.
+    #[error("{0}: no game in the file")]
+    NoGame(String),
+    /// A move of the record is illegal under the rules.
+    #[error("{path}: {illegal}")]
+    Illegal {
+        /// The file.
+        path: String,
+        /// The move and why.
+        illegal: IllegalMove,
+    },
+}
+
+/// The first game of the SGF file at `path`, read within the limits of the environment
+/// ([`crate::ReadOptions::from_env`]; a path that is not a regular file, such as a FIFO, is
+/// refused at once), and its first `count` moves (all of them when `None`) replayed strictly
+/// under the rules `rules` gives for the record. The one reader of "the position of a record"
+/// for `ingo score`, `ingo render` and GTP's `loadsgf`, which differ only in the rules they
+/// choose and in how they count moves.
+///
+/// # Errors
+/// When the file cannot be read, holds no game, or a move of the record is illegal.
+pub fn replay_file(
+    path: &std::path::Path,
+    count: Option<usize>,
+    rules: impl FnOnce(&Record) -> Rules,
+) -> Result<FileReplay, FileReplayError> {
+    let record = crate::parse_file_with(path, &crate::ReadOptions::from_env()?)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| FileReplayError::NoGame(path.display().to_string()))?;
+    let count = count.unwrap_or(record.moves.len()).min(record.moves.len());
+    let replay = replay_moves(&record, rules(&record), ReplayMode::Strict, count)?;
+    if let Some(illegal) = replay.illegal.clone() {
+        return Err(FileReplayError::Illegal {
+            path: path.display().to_string(),
+            illegal,
+        });
+    }
+    Ok(FileReplay { record, replay })
+}

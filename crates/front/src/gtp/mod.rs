@@ -98,12 +98,9 @@ pub struct Outcome {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LoadError {
-    /// The file could not be read or parsed, or its setup is unusable.
+    /// The file could not be read or parsed, holds no game, or a move of the record is illegal.
     #[error(transparent)]
-    Sgf(#[from] ingo_sgf::SgfError),
-    /// The file holds no game.
-    #[error("{0}: no game in the file")]
-    NoGame(String),
+    File(#[from] ingo_sgf::FileReplayError),
     /// The board is not one GTP can play on.
     #[error("{path}: a {width}x{height} board cannot be played over GTP")]
     Board {
@@ -114,30 +111,24 @@ pub enum LoadError {
         /// The record's height.
         height: usize,
     },
-    /// A move of the record is illegal under the rules.
-    #[error("{path}: {illegal}")]
-    Illegal {
-        /// The file.
-        path: String,
-        /// The move and why.
-        illegal: ingo_sgf::IllegalMove,
-    },
 }
 
 /// The position of the first game of the SGF file at `path` before move `upto` (GTP: "the
 /// position before move_number is played"; all moves when `None`), replayed under `rules` with
-/// the record's komi.
+/// the record's komi ([`ingo_sgf::replay_file`], the reader `ingo score` uses too).
 ///
 /// # Errors
 /// When the file cannot be read (not a regular file, over a size limit), holds no square game
 /// of 2 to 25 lines, or a move of the record is illegal under `rules`.
 pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> Result<Game, LoadError> {
-    // The size limits of the environment (INGO_SGF_MAX_*), as `ingo judge` applies them; a
-    // path that is not a regular file (a FIFO) is refused at once rather than blocking the engine.
-    let record = ingo_sgf::parse_file_with(path, &ingo_sgf::ReadOptions::from_env()?)?
-        .into_iter()
-        .next()
-        .ok_or_else(|| LoadError::NoGame(path.display().to_string()))?;
+    let loaded = ingo_sgf::replay_file(path, upto.map(|n| n.saturating_sub(1)), |record| {
+        let mut rules = rules;
+        if let Some(komi) = record.komi {
+            rules.komi = komi;
+        }
+        rules
+    })?;
+    let record = &loaded.record;
     if record.width != record.height || !(2..=25).contains(&record.width) {
         return Err(LoadError::Board {
             path: path.display().to_string(),
@@ -145,19 +136,7 @@ pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> Result<G
             height: record.height,
         });
     }
-    let mut rules = rules;
-    if let Some(komi) = record.komi {
-        rules.komi = komi;
-    }
-    let count = upto.map_or(record.moves.len(), |n| n.saturating_sub(1));
-    let replay = ingo_sgf::replay_moves(&record, rules, ingo_sgf::ReplayMode::Strict, count)?;
-    if let Some(illegal) = replay.illegal {
-        return Err(LoadError::Illegal {
-            path: path.display().to_string(),
-            illegal,
-        });
-    }
-    Ok(replay.game)
+    Ok(loaded.replay.game)
 }
 
 /// An error with its causes, `outer: inner: innermost`.
