@@ -71,8 +71,8 @@ pub use lines::{replay_line, Departure, Line, Lines};
 pub use names::{map_rules, rules_sgf_name, RulesMapping};
 pub use record::{GameInfo, Record, RecordedMove, SetupEvent};
 pub use replay::{
-    replay, replay_file, replay_moves, FileReplay, FileReplayError, IllegalMove, InsertedPass, Replay,
-    ReplayMode,
+    replay, replay_file, replay_moves, FileReplay, FileReplayError, IllegalMove, InsertedPass,
+    Replay, ReplayMode,
 };
 /// The SGF parser this crate builds on, re-exported for [`Record::sgf_root`].
 pub use sgf_parse;
