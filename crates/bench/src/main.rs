@@ -1389,10 +1389,7 @@ fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition
             bail!("{}: {illegal}", path.display());
         }
         // The time penalties, those the record states in words included (its result includes them).
-        let penalties = record.time_penalties();
-        for color in [Color::Black, Color::White] {
-            rep.game.set_penalty(color, *penalties.get(color));
-        }
+        rep.game.set_penalties(record.time_penalties());
         out.push(CountedPosition {
             path,
             game: rep.game,

@@ -56,9 +56,7 @@ pub fn position(
             "time penalties read from the record's comments: Black {}, White {} points",
             penalties.black, penalties.white
         ));
-        for color in [ingo_rules::Color::Black, ingo_rules::Color::White] {
-            game.set_penalty(color, *penalties.get(color));
-        }
+        game.set_penalties(penalties);
     }
     Ok(Position {
         moves: replay.played,

@@ -2,7 +2,7 @@
 //! ([`ingo_player::endgame::judge_end`]), compared with the result the record gives.
 
 use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
-use ingo_rules::{Board, Color, Game};
+use ingo_rules::{Board, Game};
 use serde_json::{json, Value};
 
 /// The comparison of the judged count with a record's counted result.
@@ -59,9 +59,7 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
         game
     } else {
         let mut g = game.clone();
-        for color in [Color::Black, Color::White] {
-            g.set_penalty(color, *penalties.get(color));
-        }
+        g.set_penalties(penalties);
         with_penalties = g;
         &with_penalties
     };

@@ -376,6 +376,11 @@ impl Game {
         *self.penalties.get_mut(color) = points;
     }
 
+    /// Sets the time-penalty points of both sides (see [`Game::set_penalty`]).
+    pub fn set_penalties(&mut self, points: ByColor<i32>) {
+        self.penalties = points;
+    }
+
     /// Whether the game is a handicap game (有差賽): White owes or owed handicap passes, or the
     /// game was marked as one with [`Game::set_handicap_game`]. The handicap decides, not the
     /// pass count: a tie goes to [`Rules::tie_handicap`] in a handicap game.

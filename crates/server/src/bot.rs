@@ -87,27 +87,14 @@ async fn new_game(
     user: User,
     Json(req): Json<NewBotGame>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    if !(9..=19).contains(&req.size) {
-        return Err(ApiError::unprocessable(
-            "bad-size",
-            format!("A board is 9 to 19 lines wide, not {}.", req.size),
-        ));
-    }
+    crate::challenges::check_size(req.size)?;
     if !(10..=100_000).contains(&req.playouts) {
         return Err(ApiError::unprocessable(
             "bad-strength",
             "playouts is 10 to 100000 per move.",
         ));
     }
-    let tc_text = req
-        .time_control
-        .unwrap_or_else(|| state.config.default_time_control.clone());
-    let tc: ingo_clock::TimeControl =
-        tc_text
-            .parse()
-            .map_err(|e: ingo_clock::ParseTimeControlError| {
-                ApiError::unprocessable("bad-time-control", e.to_string())
-            })?;
+    let tc = crate::challenges::time_control(&state, req.time_control.as_deref())?;
     let bot = bot_user(&state, req.playouts).await?;
     let person_black = match req.color.as_str() {
         "black" => true,

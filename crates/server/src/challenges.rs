@@ -125,40 +125,62 @@ async fn json_of(state: &AppState, c: &ChallengeRow) -> Result<Value, ApiError> 
     }))
 }
 
+/// The board sizes a game on the server may have: 9 to 19 lines (challenges, the built-in
+/// player, engines).
+///
+/// # Errors
+/// 422 `bad-size` otherwise.
+pub(crate) fn check_size(size: i64) -> Result<(), ApiError> {
+    if (9..=19).contains(&size) {
+        Ok(())
+    } else {
+        Err(ApiError::unprocessable(
+            "bad-size",
+            format!("A board is 9 to 19 lines wide, not {size}."),
+        ))
+    }
+}
+
+/// The rules preset named `text` (`ing`, `chinese`…).
+///
+/// # Errors
+/// 422 `bad-rules` for a name that is no preset.
+pub(crate) fn parse_preset(text: &str) -> Result<Preset, ApiError> {
+    text.parse().map_err(|e: ingo_rules::ParsePresetError| {
+        ApiError::unprocessable("bad-rules", e.to_string())
+    })
+}
+
+/// The time control `text` asks for, or the server's default when it names none; checked
+/// to be one the clock can run.
+///
+/// # Errors
+/// 422 `bad-time-control` for text the clock does not read or a control it cannot run.
+pub(crate) fn time_control(state: &AppState, text: Option<&str>) -> Result<TimeControl, ApiError> {
+    let text = text.unwrap_or(&state.config.default_time_control);
+    let bad =
+        |e: &dyn std::fmt::Display| ApiError::unprocessable("bad-time-control", e.to_string());
+    let tc: TimeControl = text
+        .parse()
+        .map_err(|e: ingo_clock::ParseTimeControlError| bad(&e))?;
+    tc.validate().map_err(|e| bad(&e))?;
+    Ok(tc)
+}
+
 async fn create(
     State(state): State<AppState>,
     user: User,
     Json(req): Json<NewChallenge>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    if !(9..=19).contains(&req.size) {
-        return Err(ApiError::unprocessable(
-            "bad-size",
-            format!("A board is 9 to 19 lines wide, not {}.", req.size),
-        ));
-    }
-    let preset: Preset = req
-        .rules
-        .parse()
-        .map_err(|e: ingo_rules::ParsePresetError| {
-            ApiError::unprocessable("bad-rules", e.to_string())
-        })?;
+    check_size(req.size)?;
+    let preset = parse_preset(&req.rules)?;
     if req.handicap != "nigiri" && req.handicap != "ranks" {
         return Err(ApiError::unprocessable(
             "bad-handicap",
             "handicap is \"nigiri\" (an even game) or \"ranks\" (from the two ranks).",
         ));
     }
-    let tc_text = req
-        .time_control
-        .clone()
-        .unwrap_or_else(|| state.config.default_time_control.clone());
-    let tc: TimeControl = tc_text
-        .parse()
-        .map_err(|e: ingo_clock::ParseTimeControlError| {
-            ApiError::unprocessable("bad-time-control", e.to_string())
-        })?;
-    tc.validate()
-        .map_err(|e| ApiError::unprocessable("bad-time-control", e.to_string()))?;
+    let tc = time_control(&state, req.time_control.as_deref())?;
     let kind = req.kind.as_deref().unwrap_or("single");
     if kind != "single" {
         let (kind, seats) = team_seats(&state, &user, kind, &req).await?;

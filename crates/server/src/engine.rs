@@ -58,7 +58,7 @@ use ingo_clock::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, 
 use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
 use ingo_gtp::engine::EngineBuilder;
 use ingo_gtp::{Engine, EngineError, GenmoveReply};
-use ingo_rules::{Color, Komi, Move, Phase, Point, Preset};
+use ingo_rules::{Color, Komi, Move, Phase, Point};
 use ingo_store::server::{self as db, GameRow, GameState, UserRow};
 use ingo_store::{new_id, now_ms};
 use serde::Deserialize;
@@ -528,28 +528,9 @@ async fn new_game(
         .config(&req.engine)
         .cloned()
         .ok_or_else(|| ApiError::not_found("engine"))?;
-    if !(9..=19).contains(&req.size) {
-        return Err(ApiError::unprocessable(
-            "bad-size",
-            format!("A board is 9 to 19 lines wide, not {}.", req.size),
-        ));
-    }
-    let preset: Preset = req
-        .rules
-        .parse()
-        .map_err(|e: ingo_rules::ParsePresetError| {
-            ApiError::unprocessable("bad-rules", e.to_string())
-        })?;
-    let tc_text = req
-        .time_control
-        .unwrap_or_else(|| state.config.default_time_control.clone());
-    let tc: TimeControl = tc_text
-        .parse()
-        .map_err(|e: ingo_clock::ParseTimeControlError| {
-            ApiError::unprocessable("bad-time-control", e.to_string())
-        })?;
-    tc.validate()
-        .map_err(|e| ApiError::unprocessable("bad-time-control", e.to_string()))?;
+    crate::challenges::check_size(req.size)?;
+    let preset = crate::challenges::parse_preset(&req.rules)?;
+    let tc = crate::challenges::time_control(&state, req.time_control.as_deref())?;
     let person = user.user.id;
     let person_rank = user.user.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
     let even_komi = i64::from(preset.rules().komi.halves());

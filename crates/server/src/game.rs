@@ -34,6 +34,13 @@ pub struct Player {
     pub rank: String,
 }
 
+impl Player {
+    /// As the API shows a player: `{"id", "name", "rank"}`.
+    pub fn json(&self) -> Value {
+        json!({"id": self.id, "name": self.name, "rank": self.rank})
+    }
+}
+
 /// A game in memory.
 #[derive(Debug)]
 pub struct LiveGame {
@@ -105,10 +112,6 @@ pub fn reason_message(kind: PlayErrorKind) -> &'static str {
 /// death on the board.
 pub fn propose_dead(game: &Game) -> Vec<Point> {
     ingo_player::endgame::judge_end(game, &ingo_player::endgame::EndgameConfig::default()).dead
-}
-
-fn side(c: Color) -> Color {
-    c
 }
 
 /// A table's refusal as the API answers it.
@@ -346,7 +349,7 @@ impl LiveGame {
     fn penalty_points(&self, c: Color) -> u32 {
         self.table
             .clock()
-            .map_or(0, |clock| clock.penalty_points(side(c)))
+            .map_or(0, |clock| clock.penalty_points(c))
     }
 
     /// Whether the player to move has run out of time at wall time `now_ms`; records the loss.
@@ -641,10 +644,9 @@ impl LiveGame {
         let t = self.now(now_ms);
         let clock = self.table.clock();
         let one = |c: Color| {
-            let s = side(c);
-            let left = clock.and_then(|k| k.time_left(s, t));
+            let left = clock.and_then(|k| k.time_left(c, t));
             json!({
-                "running": clock.is_some_and(|k| k.running() == Some(s)),
+                "running": clock.is_some_and(|k| k.running() == Some(c)),
                 "main_ms": left.map(|l| l.main.as_millis() as u64),
                 "periods_or_stones": left.map(|l| l.periods_or_stones),
                 "in_overtime": left.is_some_and(|l| l.in_overtime),
@@ -658,7 +660,7 @@ impl LiveGame {
     pub fn state_json(&self, now_ms: i64) -> Value {
         let size = self.size();
         let game = self.table.game();
-        let player = |p: &Player| json!({"id": p.id, "name": p.name, "rank": p.rank});
+        let player = Player::json;
         // Rows from the top, as the API says: `Point::new` counts rows from the top.
         let board: Vec<String> = (0..size)
             .map(|row| {
@@ -782,12 +784,7 @@ impl LiveGame {
         let Some(team) = &self.team else {
             return Value::Null;
         };
-        let player = |p: &Player| json!({"id": p.id, "name": p.name, "rank": p.rank});
-        let to_move = if self.table.phase() == Phase::Ended {
-            None
-        } else {
-            self.member_to_move(self.table.to_move())
-        };
+        let player = Player::json;
         let agreement = match team.kind {
             TeamKind::Consultation => Some(team.agreement.name()),
             TeamKind::Pair => None,
@@ -797,8 +794,18 @@ impl LiveGame {
             "agreement": agreement,
             "black": team.members.black.iter().map(player).collect::<Vec<_>>(),
             "white": team.members.white.iter().map(player).collect::<Vec<_>>(),
-            "to_move": to_move.map(player),
+            "to_move": self.team_to_move_json(),
         })
+    }
+
+    /// In a team game, the member whose turn it is (`{"id", "name", "rank"}`; `null` once the
+    /// game is over, and in consultation, where any member may move).
+    pub fn team_to_move_json(&self) -> Value {
+        if self.table.phase() == Phase::Ended {
+            return Value::Null;
+        }
+        self.member_to_move(self.table.to_move())
+            .map_or(Value::Null, Player::json)
     }
 
     /// A side's names as a record shows them: `A & B` in a team game.

@@ -134,6 +134,8 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
     if !new_moves.is_empty() {
         let to_move = g.table.to_move().letter().to_string();
         let clocks = g.clocks_json(now);
+        // Pair go: the member whose turn it is now.
+        let team_to_move = g.team.is_some().then(|| g.team_to_move_json());
         for m in new_moves {
             let mut ev = json!({
                 "type": "move",
@@ -146,9 +148,8 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
                 "phase": g.row.state.status,
                 "clocks": clocks,
             });
-            if g.team.is_some() {
-                // Pair go: the member whose turn it is now.
-                ev["team_to_move"] = g.team_json()["to_move"].take();
+            if let Some(member) = &team_to_move {
+                ev["team_to_move"] = member.clone();
             }
             out.push(Arc::from(ev.to_string()));
         }

@@ -299,12 +299,10 @@ fn challenge(row: &AnyRow) -> Result<ChallengeRow, sqlx::Error> {
     })
 }
 
-/// Stores a new challenge.
-///
-/// # Errors
-/// On a database failure.
-pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), StoreError> {
-    let _writing = writer(store).await;
+/// The statement that stores challenge `c` (alone, or with its team in one transaction).
+fn insert_challenge(
+    c: &ChallengeRow,
+) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
     sqlx::query(
         "INSERT INTO server_challenges (id, challenger, opponent, size, preset, handicap, \
          time_control, status, game_id, created_ms) \
@@ -320,8 +318,15 @@ pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), Sto
     .bind(&c.status)
     .bind(c.game_id)
     .bind(c.created_ms)
-    .execute(store.writes())
-    .await?;
+}
+
+/// Stores a new challenge.
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_challenge(store: &Store, c: &ChallengeRow) -> Result<(), StoreError> {
+    let _writing = writer(store).await;
+    insert_challenge(c).execute(store.writes()).await?;
     Ok(())
 }
 
@@ -721,23 +726,7 @@ pub async fn create_team_challenge(
 ) -> Result<(), StoreError> {
     let _writing = writer(store).await;
     let mut tx = store.writes().begin().await?;
-    sqlx::query(
-        "INSERT INTO server_challenges (id, challenger, opponent, size, preset, handicap, \
-         time_control, status, game_id, created_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-    )
-    .bind(c.id)
-    .bind(c.challenger)
-    .bind(c.opponent)
-    .bind(c.size)
-    .bind(&c.preset)
-    .bind(&c.handicap)
-    .bind(&c.time_control)
-    .bind(&c.status)
-    .bind(c.game_id)
-    .bind(c.created_ms)
-    .execute(&mut *tx)
-    .await?;
+    insert_challenge(c).execute(&mut *tx).await?;
     sqlx::query("INSERT INTO server_challenge_teams (challenge_id, kind) VALUES ($1, $2)")
         .bind(c.id)
         .bind(kind)
