@@ -216,6 +216,19 @@ struct EndgameBenchArgs {
     /// Leave GNU Go out (ingo's figures only).
     #[arg(long)]
     no_gnugo: bool,
+    /// GNU Go's counting: `area` (`--chinese-rules`, stones and empty points, as Ing's rules
+    /// count) or `territory` (its default, Japanese counting).
+    #[arg(long, value_enum, default_value_t = GnugoCount::Area)]
+    gnugo_count: GnugoCount,
+}
+
+/// How GNU Go counts a final position in `ingo-bench endgame`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum GnugoCount {
+    /// `--chinese-rules`: area counting, as Ing's rules count.
+    Area,
+    /// GNU Go's default rules: territory counting.
+    Territory,
 }
 
 #[derive(Args)]
@@ -879,9 +892,15 @@ struct Gnugo {
 
 impl Gnugo {
     fn start(program: &Path) -> anyhow::Result<Gnugo> {
+        Gnugo::start_with(program, &[])
+    }
+
+    /// Starts GNU Go in GTP mode with `extra` arguments besides `--mode gtp`.
+    fn start_with(program: &Path, extra: &[&str]) -> anyhow::Result<Gnugo> {
         use std::process::{Command, Stdio};
         let mut child = Command::new(program)
             .args(["--mode", "gtp"])
+            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1471,7 +1490,19 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         } else {
             a.gnugo.as_path()
         };
-        let mut gnugo = Gnugo::start(program)?;
+        let extra: &[&str] = match a.gnugo_count {
+            GnugoCount::Area => &["--chinese-rules"],
+            GnugoCount::Territory => &[],
+        };
+        writeln!(
+            out,
+            "gnugo_count={}",
+            match a.gnugo_count {
+                GnugoCount::Area => "area (--chinese-rules)",
+                GnugoCount::Territory => "territory (default rules)",
+            }
+        )?;
+        let mut gnugo = Gnugo::start_with(program, extra)?;
         let mut agreement = Agreement::default();
         let mut spent = Duration::ZERO;
         let mut spent_cpu = Some(Duration::ZERO);
