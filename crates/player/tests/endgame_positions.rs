@@ -170,6 +170,95 @@ fn player_to_move_fills_the_odd_neutral_point() {
     assert_eq!(j.score.result_string(), "W+9");
 }
 
+/// Two dame in a row, D5 and E5, end next to F5, which is White's (its neighbours E5 aside are
+/// White's stones: "空屬鄰子"), and H5 is a lone dame. White to move fills E5, the dame next to
+/// its own point: D5 stays dame and F5 stays White's, so White fills E5 and then H5 or D5, and
+/// takes three of the four points. A fill of D5 first (the first dame in board order, which a
+/// fill one move deep takes) lets Black fill E5, which makes F5 a dame that White must fill
+/// with a move of its own: two points each.
+const DAME_NEXT_TO_OWN_POINT: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O O O O O
+    X X X . . . O . X
+    . . X X X O O X X
+    . . . . X O X X .
+    . . . . X O X . .
+    . . . . X O X . .";
+
+#[test]
+fn the_fill_is_read_ahead_a_dame_next_to_ones_own_point_first() {
+    let (g, j) = judge(DAME_NEXT_TO_OWN_POINT, Color::White);
+    assert!(j.fill_read, "the fill is small enough to read");
+    assert!(j.dead.is_empty(), "{:?}", j.dead);
+    assert_eq!(j.fills[0].point, pts(&g, "E5")[0], "{:?}", j.fills);
+    assert_eq!(j.fills[0].color, Color::White);
+    let white: Vec<Point> = {
+        let mut v: Vec<Point> = j
+            .fills
+            .iter()
+            .filter(|f| f.color == Color::White)
+            .map(|f| f.point)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(white.len(), 2, "{:?}", j.fills);
+    assert_eq!(j.fills.len(), 3, "{:?}", j.fills);
+    // F5 stays empty and White's.
+    let f5 = pts(&g, "F5")[0];
+    assert!(j.fills.iter().all(|f| f.point != f5), "{:?}", j.fills);
+    assert_eq!(j.filled.color_at(f5), None);
+    // With Black to move the four points go two and two (Black D5 and H5, White E5 and F5):
+    // White to move takes one point more.
+    let (_, other) = judge(DAME_NEXT_TO_OWN_POINT, Color::Black);
+    assert!(other.fill_read);
+    assert_eq!(j.score.area.white - other.score.area.white, 1);
+    assert_eq!(other.score.area.black - j.score.area.black, 1);
+}
+
+/// Black's E5 E6 cut into White's wall and are left in atari at the end, their last liberty
+/// E4 inside Black's wall. Whoever moves first settles them in the fill: White takes them
+/// (E4 captures two stones), Black saves them (E4 connects them to its wall).
+const CUT_LEFT_IN_ATARI: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O O O O O
+    . . . O X O . . .
+    O O O O X O O O O
+    X X X X . X X X X
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn a_string_left_in_atari_is_settled_in_the_fill() {
+    // White to move takes E5 E6 at E4; Black ataris the capturing stone at E3 and White
+    // connects at E5: White gains E4 E5 E6. Black 35 (27 + 8 on the fourth line), White 46:
+    // 35 − 46 − 8 = −19.
+    let (g, j) = judge(CUT_LEFT_IN_ATARI, Color::White);
+    assert!(j.fill_read);
+    assert_eq!(j.dead, pts(&g, "E5 E6"));
+    assert_eq!(j.status_at(pts(&g, "E5")[0]), Some(Status::Dead));
+    let filled: Vec<(Point, Color)> = j.fills.iter().map(|f| (f.point, f.color)).collect();
+    assert_eq!(
+        filled,
+        vec![
+            (pts(&g, "E4")[0], Color::White),
+            (pts(&g, "E3")[0], Color::Black),
+            (pts(&g, "E5")[0], Color::White)
+        ]
+    );
+    assert_eq!(j.score.result_string(), "W+19");
+    // Black to move saves them at E4: Black 38, White 43: 38 − 43 − 8 = −13.
+    let (g, j) = judge(CUT_LEFT_IN_ATARI, Color::Black);
+    assert!(j.dead.is_empty(), "{:?}", j.dead);
+    assert_eq!(j.fills.len(), 1);
+    assert_eq!(j.fills[0].point, pts(&g, "E4")[0]);
+    assert_eq!(j.score.result_string(), "W+13");
+}
+
 #[test]
 fn judgement_is_deterministic_for_a_seed_and_the_count_matches_the_rules() {
     let g = game(SEKI_WITH_EYES, Color::White);

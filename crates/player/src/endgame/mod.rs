@@ -23,6 +23,7 @@
 //!    (`ingo_sgf::Record::time_penalties`), given to the game before it is judged.
 
 mod benson;
+mod fill;
 mod playout;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
@@ -116,6 +117,9 @@ pub struct Judgement {
     /// The board the count is made on: the final position with the fills (dead stones still on
     /// it; the count removes them).
     pub filled: Board,
+    /// Whether the fill was read out by search (`false`: too large to read, filled by the
+    /// one-move rule; or no fill, the end settled by the rules).
+    pub fill_read: bool,
 }
 
 impl Judgement {
@@ -162,7 +166,7 @@ impl Grid {
         Point::new(i % self.width, i / self.width).unwrap_or_else(unreachable_point)
     }
 
-    fn index(&self, p: Point) -> usize {
+    pub(crate) fn index(&self, p: Point) -> usize {
         p.row() * self.width + p.col()
     }
 
@@ -379,12 +383,6 @@ fn finish(
     string_of: Vec<usize>,
 ) -> Judgement {
     let board = game.board();
-    let mut dead: Vec<Point> = strings
-        .iter()
-        .filter(|s| s.status == Status::Dead)
-        .flat_map(|s| s.stones.iter().copied())
-        .collect();
-    dead.sort();
 
     // The board on which the neutral points are filled in turn: the dead stones are the
     // capturer's (the players fill with the dead stones still on the board, and a stone next
@@ -413,7 +411,46 @@ fn finish(
         }),
         ingo_rules::Move::Pass => None,
     });
-    let (fills, seki_points) = fill_neutral(&mut live, grid, first_to_fill, last_move);
+    let converted: Vec<bool> = (0..grid.len())
+        .map(|i| string_of[i] != usize::MAX && strings[string_of[i]].status == Status::Dead)
+        .collect();
+    let seki = seki_points(&live, grid);
+    let (fills, fill_read) =
+        match fill::read_fill(board, &live, grid, first_to_fill, &seki, &converted) {
+            Some((fills, after)) => {
+                live = after;
+                (fills, true)
+            }
+            None => (
+                fill_neutral(&mut live, grid, &seki, first_to_fill, last_move),
+                false,
+            ),
+        };
+    // The points left shared once the fill is over (seki, and dame neither side could fill).
+    let seki_points: Vec<Point> = {
+        let owners = ingo_rules::owners(&live, &[]);
+        (0..grid.len())
+            .map(|i| grid.point(i))
+            .filter(|&p| owners[grid.index(p)] == Owner::Shared && live.color_at(p).is_none())
+            .collect()
+    };
+    // Strings of the final position taken in the fill (the search reads captures: a string
+    // left in atari is taken) are dead: their points are the capturer's.
+    for i in 0..grid.len() {
+        let id = string_of[i];
+        if id != usize::MAX
+            && !converted[i]
+            && live.color_at(grid.point(i)) != Some(strings[id].color)
+        {
+            strings[id].status = Status::Dead;
+        }
+    }
+    let mut dead: Vec<Point> = strings
+        .iter()
+        .filter(|s| s.status == Status::Dead)
+        .flat_map(|s| s.stones.iter().copied())
+        .collect();
+    dead.sort();
 
     // Strings next to a point left shared are in seki.
     for &p in &seki_points {
@@ -425,9 +462,16 @@ fn finish(
         }
     }
 
+    // The final position with the fills still standing at the end of the fill (a fill taken
+    // later in the fill is not there) and the dead stones still on it.
     let mut filled = board.clone();
-    for f in &fills {
-        filled.set_stone(f.point, f.color);
+    for i in 0..grid.len() {
+        let p = grid.point(i);
+        if board.color_at(p).is_none() {
+            if let Some(c) = live.color_at(p) {
+                filled.set_stone(p, c);
+            }
+        }
     }
     let score = score(
         &filled,
@@ -444,6 +488,7 @@ fn finish(
         first_to_fill,
         score,
         filled,
+        fill_read,
     }
 }
 
@@ -474,6 +519,7 @@ fn settled(game: &Game, dead: &[Point]) -> Judgement {
         fills: Vec::new(),
         first_to_fill: game.to_move(),
         filled: board.clone(),
+        fill_read: false,
     }
 }
 
@@ -601,10 +647,10 @@ fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
 fn fill_neutral(
     live: &mut Board,
     grid: &Grid,
+    seki: &[bool],
     first: Color,
     last_move: Option<Fill>,
-) -> (Vec<Fill>, Vec<Point>) {
-    let seki = seki_points(live, grid);
+) -> Vec<Fill> {
     let mut fills = Vec::new();
     let mut mover = first;
     let mut passes = 0;
@@ -649,10 +695,5 @@ fn fill_neutral(
         }
         mover = mover.opponent();
     }
-    let owners = ingo_rules::owners(live, &[]);
-    let left = (0..grid.len())
-        .map(|i| grid.point(i))
-        .filter(|&p| owners[grid.index(p)] == Owner::Shared && live.color_at(p).is_none())
-        .collect();
-    (fills, left)
+    fills
 }

@@ -1,0 +1,636 @@
+//! The last neutral points read out: a minimax search of the fill (填滿計點), for positions
+//! small enough to read.
+//!
+//! The players fill the dame before counting ("單官著完各一虛手著手休止"), and they fill them
+//! as players do: a fill that ataris, or that ataris on the next fill, is answered; a string
+//! left in atari is captured; whoever can takes the last odd dame. The one-move rule (the fill
+//! of `super::fill_neutral`) sees the first of these only; the search sees them as deep as the
+//! fill goes:
+//!
+//! * **The board.** The search plays on the board where the dead stones are the capturer's
+//!   (`live`: a stone filled next to a dead stone gains no liberty from it), and keeps the
+//!   real board beside it, the dead stones standing as stones of their owner: a fill that is
+//!   in atari there is not made, whatever the converted dead stones lend it on `live` (on the
+//!   real board the other side connects to its dead stones and captures the filler).
+//! * **Plain dame** (a lone empty point between the two sides, each of whose neighbouring
+//!   strings has two liberties that no fill can take) are worth one point to whoever fills
+//!   them and change nothing else: the search keeps them as a count ("take a plain dame" is one
+//!   move, whichever it is), so that twenty plain dame cost no more to read than one.
+//! * **The other moves** are read on the board: a fill of a neutral point of the final
+//!   position or of a point next to one (a fill makes its neighbours neutral when they were
+//!   the other side's by adjacency only, "空屬鄰子"), not a seki point, that leaves the filler's
+//!   string two liberties; a capture of a string in atari anywhere (a seki point too), but never
+//!   of a string holding a converted dead stone; the save of a string in atari at its last
+//!   liberty; a pass. Simple ko is kept (no immediate retake of a single stone).
+//! * **The value** of a position where both have passed is its area difference ("子空皆地"):
+//!   stones and the empty points next to one colour only, plus the plain dame each side took.
+//!
+//! The search is exact minimax (alpha-beta with a table of the positions read) within a
+//! budget of [`BUDGET`] positions; past it, the one-move fill stands. `Judgement::fill_read`
+//! says which was used.
+//!
+//! Written here, not taken from a library: no Go library reads the fill of an area count.
+
+use std::collections::HashMap;
+
+use ingo_rules::{Board, Color, Owner, Point};
+
+use super::{can_fill, playout, Fill, Grid};
+
+/// Positions the search may read before it gives up.
+pub(crate) const BUDGET: usize = 2_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mv {
+    Play(Point),
+    Plain,
+    Pass,
+}
+
+#[derive(Clone)]
+struct State {
+    board: Board,
+    /// The same position with the dead stones as they are (the stones of their owner): a fill
+    /// that would be in atari there is not made, whatever the dead stones give it on `board`.
+    real: Board,
+    to_move: Color,
+    passes: u8,
+    plain_left: u32,
+    ko: Option<Point>,
+    /// A capture was made on the line: the owners are counted over the whole board again.
+    captured: bool,
+    /// The last liberties of the strings in atari (captures and saves are read only there
+    /// and on the read points), kept as moves are made.
+    atari: Vec<Point>,
+    /// The points played on the line: the empty points next to them that a play made neutral
+    /// are read too (a capture that opens the other side's area is closed again).
+    placed: Vec<Point>,
+}
+
+/// The last liberty of each string in atari next to `p` or on it, added to `out` once.
+fn ataris_near(board: &Board, p: Point, out: &mut Vec<Point>) {
+    for q in std::iter::once(p).chain(board.neighbors(p)) {
+        if board.color_at(q).is_some() {
+            if let Some(l) = board.atari_liberty(q) {
+                if !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `l` is still the last liberty of a string next to it.
+fn is_atari_liberty(board: &Board, l: Point) -> bool {
+    board.color_at(l).is_none()
+        && board
+            .neighbors(l)
+            .any(|q| board.color_at(q).is_some() && board.atari_liberty(q) == Some(l))
+}
+
+struct Search<'a> {
+    grid: &'a Grid,
+    /// Seki points: never filled (a capture there is still read).
+    seki: &'a [bool],
+    /// Points whose stone stands for a dead stone of the other colour: a string holding one is
+    /// never captured in the search (on the real board it is the other side's dead stone).
+    converted: &'a [bool],
+    /// The plain dame, kept as a count.
+    plain: Vec<bool>,
+    /// The read points, in board order.
+    hot_points: Vec<usize>,
+    /// The other neutral points of the final position: the only points filled (a point that
+    /// becomes neutral later, a territory opened by a capture, is no dame of the players).
+    hot: Vec<bool>,
+    /// Moves in a line past which a position is valued as it stands.
+    max_depth: usize,
+    /// Who each point counts for at the root.
+    root_owners: Vec<Owner>,
+    /// The empty points of the root's regions that hold a read point: the only points whose
+    /// owner a fill changes (a fill touches no other region) until a capture is made.
+    region: Vec<usize>,
+    /// The positions read: value for the side to move, what kind of bound it is, best move.
+    table: HashMap<u64, Entry>,
+    /// The positions on the line being read (a ko that comes back is valued as it stands).
+    line: Vec<u64>,
+    budget: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    value: i32,
+    bound: Bound,
+    best: Mv,
+}
+
+fn key(st: &State) -> u64 {
+    let mut k = st.board.hash();
+    if st.to_move == Color::White {
+        k ^= 0x9E37_79B9_7F4A_7C15;
+    }
+    k ^= u64::from(st.passes).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    k ^= u64::from(st.plain_left).wrapping_mul(0x1656_67B1_9E37_79F9);
+    if let Some(p) = st.ko {
+        k ^= (p.col() as u64 + 1).wrapping_mul(0x27D4_EB2F_1656_67C5)
+            ^ (p.row() as u64 + 1).wrapping_mul(0x85EB_CA77_C2B2_AE63);
+    }
+    k
+}
+
+fn sign(c: Color) -> i32 {
+    if c == Color::Black {
+        1
+    } else {
+        -1
+    }
+}
+
+impl Search<'_> {
+    /// Who each point counts for on `st`: the root's owners with the regions of the read points
+    /// counted again ("空屬鄰子": a region next to one colour is its; a region next to both is
+    /// split point by point by the stones next to each), or the whole board after a capture.
+    fn owners(&self, st: &State) -> Vec<Owner> {
+        let board = &st.board;
+        if st.captured {
+            return ingo_rules::owners(board, &[]);
+        }
+        let mut out = self.root_owners.clone();
+        let mut seen = vec![false; self.grid.len()];
+        let mut part = Vec::new();
+        let mut stack = Vec::new();
+        let color_of = |i: usize| board.color_at(self.grid.point(i));
+        for &start in &self.region {
+            if seen[start] {
+                continue;
+            }
+            if let Some(c) = color_of(start) {
+                out[start] = if c == Color::Black {
+                    Owner::Black
+                } else {
+                    Owner::White
+                };
+                continue;
+            }
+            part.clear();
+            stack.push(start);
+            seen[start] = true;
+            let (mut black, mut white) = (false, false);
+            while let Some(i) = stack.pop() {
+                part.push(i);
+                for j in self.grid.neighbors(i) {
+                    match color_of(j) {
+                        Some(Color::Black) => black = true,
+                        Some(Color::White) => white = true,
+                        None if !seen[j] => {
+                            seen[j] = true;
+                            stack.push(j);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            for &i in &part {
+                out[i] = match (black, white) {
+                    (true, false) => Owner::Black,
+                    (false, true) => Owner::White,
+                    (false, false) => Owner::Shared,
+                    (true, true) => {
+                        let (mut b, mut w) = (false, false);
+                        for j in self.grid.neighbors(i) {
+                            match color_of(j) {
+                                Some(Color::Black) => b = true,
+                                Some(Color::White) => w = true,
+                                None => {}
+                            }
+                        }
+                        match (b, w) {
+                            (true, false) => Owner::Black,
+                            (false, true) => Owner::White,
+                            _ => Owner::Shared,
+                        }
+                    }
+                };
+            }
+        }
+        out
+    }
+
+    /// Area of Black minus area of White on `st`, the plain dame left out (they are counted
+    /// as they are taken).
+    fn value(&self, st: &State) -> i32 {
+        self.owners(st)
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.plain[*i])
+            .map(|(_, o)| match o {
+                Owner::Black => 1,
+                Owner::White => -1,
+                Owner::Shared => 0,
+            })
+            .sum()
+    }
+
+    /// Whether the string on `q` holds a stone that stands for a dead stone.
+    fn holds_converted(&self, board: &Board, q: Point) -> bool {
+        board
+            .string_stones(q)
+            .iter()
+            .any(|s| self.converted[self.grid.index(*s)])
+    }
+
+    /// The moves of the side to move, captures first, then fills and saves, then a plain dame,
+    /// then the pass.
+    fn moves(&self, st: &State) -> Vec<Mv> {
+        let board = &st.board;
+        let c = st.to_move;
+        let owners = self.owners(st);
+        let mut captures = Vec::new();
+        let mut fills = Vec::new();
+        // Only the read points and the last liberties of strings in atari (a capture or a
+        // save): a play inside either side's area changes nothing else.
+        let mut points: Vec<usize> = self.hot_points.clone();
+        let mut near_placed = Vec::new();
+        for &l in &st.atari {
+            let i = self.grid.index(l);
+            if !self.hot[i] {
+                points.push(i);
+            }
+        }
+        for &q in &st.placed {
+            // The neutral points next to a play, and an atari on the other side's play.
+            for r in board.neighbors(q) {
+                let i = self.grid.index(r);
+                if board.color_at(r).is_none() && !self.hot[i] && owners[i] == Owner::Shared {
+                    points.push(i);
+                    near_placed.push(r);
+                }
+            }
+            // (After a capture only: a capture is what opens an area to a play.)
+            if st.captured && board.color_at(q) == Some(c.opponent()) {
+                let libs = board.liberties_upto(q, 3);
+                if libs.len() == 2 {
+                    for &r in &libs {
+                        points.push(self.grid.index(r));
+                        near_placed.push(r);
+                    }
+                }
+            }
+        }
+        points.sort_unstable();
+        points.dedup();
+        for i in points {
+            let p = self.grid.point(i);
+            if board.color_at(p).is_some() || st.ko == Some(p) || self.plain[i] {
+                continue;
+            }
+            let shared = (owners[i] == Owner::Shared && self.hot[i]) || near_placed.contains(&p);
+            if !shared && !st.atari.contains(&p) {
+                continue;
+            }
+            let a = board.analyze(p, c);
+            if a.suicide {
+                continue;
+            }
+            if a.captured_stones > 0 {
+                let takes_converted = board.neighbors(p).any(|q| {
+                    board.color_at(q) == Some(c.opponent())
+                        && board.atari_liberty(q) == Some(p)
+                        && self.holds_converted(board, q)
+                });
+                if !takes_converted {
+                    captures.push(Mv::Play(p));
+                }
+                continue;
+            }
+            if shared {
+                if !self.seki[i] && can_fill(board, p, c) && real_fill(&st.real, p, c) {
+                    fills.push(Mv::Play(p));
+                }
+            } else if board
+                .neighbors(p)
+                .any(|q| board.color_at(q) == Some(c) && board.atari_liberty(q) == Some(p))
+                && playout::after(board, p, c).liberties >= 2
+            {
+                // The save of a string in atari at its last liberty (in its own area, or a
+                // point the other side's fill made neutral).
+                fills.push(Mv::Play(p));
+            }
+        }
+        captures.append(&mut fills);
+        if st.plain_left > 0 {
+            captures.push(Mv::Plain);
+        }
+        captures.push(Mv::Pass);
+        captures
+    }
+
+    /// The state after `mv`, and what the move itself is worth to its player (a plain dame).
+    fn apply(&self, st: &State, mv: Mv, removed: &mut Vec<Point>) -> (Box<State>, i32) {
+        let mut next = Box::new(st.clone());
+        next.to_move = st.to_move.opponent();
+        next.ko = None;
+        match mv {
+            Mv::Pass => {
+                next.passes += 1;
+                (next, 0)
+            }
+            Mv::Plain => {
+                next.passes = 0;
+                next.plain_left -= 1;
+                (next, 1)
+            }
+            Mv::Play(p) => {
+                next.passes = 0;
+                removed.clear();
+                if next.real.color_at(p).is_none() {
+                    next.real.play_unchecked(p, st.to_move, removed);
+                }
+                removed.clear();
+                next.board.play_unchecked(p, st.to_move, removed);
+                next.captured |= !removed.is_empty();
+                next.placed.push(p);
+                // A play puts in atari only the strings next to it (or its own); a capture
+                // only gives liberties.
+                let board = &next.board;
+                next.atari.retain(|&l| is_atari_liberty(board, l));
+                ataris_near(board, p, &mut next.atari);
+                if let [taken] = removed.as_slice() {
+                    if next.board.liberties_upto(p, 2).len() == 1 && next.board.string_size(p) == 1
+                    {
+                        next.ko = Some(*taken);
+                    }
+                }
+                (next, 0)
+            }
+        }
+    }
+
+    /// The negamax value of `st` for its side to move within (`alpha`, `beta`), or `None`
+    /// past the budget.
+    fn negamax(&mut self, st: &State, depth: usize, mut alpha: i32, beta: i32) -> Option<i32> {
+        let s = sign(st.to_move);
+        if st.passes >= 2 || depth >= self.max_depth {
+            return Some(s * self.value(st));
+        }
+        let k = key(st);
+        if self.line.contains(&k) {
+            return Some(s * self.value(st));
+        }
+        let mut first = None;
+        if let Some(e) = self.table.get(&k) {
+            match e.bound {
+                Bound::Exact => return Some(e.value),
+                Bound::Lower if e.value >= beta => return Some(e.value),
+                Bound::Upper if e.value <= alpha => return Some(e.value),
+                _ => {}
+            }
+            first = Some(e.best);
+        }
+        if self.table.len() >= self.budget {
+            return None;
+        }
+        let alpha0 = alpha;
+        let mut moves = self.moves(st);
+        if let Some(f) = first {
+            if let Some(i) = moves.iter().position(|&m| m == f) {
+                let m = moves.remove(i);
+                moves.insert(0, m);
+            }
+        }
+        self.line.push(k);
+        let mut best: Option<(i32, Mv)> = None;
+        let mut removed = Vec::new();
+        for mv in moves {
+            let (next, gain) = self.apply(st, mv, &mut removed);
+            let Some(v) = self.negamax(&next, depth + 1, gain - beta, gain - alpha) else {
+                self.line.pop();
+                return None;
+            };
+            let v = gain - v;
+            // Ties go to the first move found: captures, fills, a plain dame, the pass.
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, mv));
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.line.pop();
+        let (value, mv) = best.unwrap_or((s * self.value(st), Mv::Pass));
+        let bound = if value <= alpha0 {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(
+            k,
+            Entry {
+                value,
+                bound,
+                best: mv,
+            },
+        );
+        Some(value)
+    }
+
+    /// The best move of `st` and its value, each move read with the full window.
+    fn best_move(&mut self, st: &State) -> Option<(i32, Mv)> {
+        let mut best: Option<(i32, Mv)> = None;
+        let mut removed = Vec::new();
+        for mv in self.moves(st) {
+            let (next, gain) = self.apply(st, mv, &mut removed);
+            let v = gain - self.negamax(&next, 1, -INF, INF)?;
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, mv));
+            }
+        }
+        best
+    }
+}
+
+/// Whether a fill of `color` on `p` keeps two liberties (or captures) on the real board, the
+/// dead stones standing.
+fn real_fill(real: &Board, p: Point, color: Color) -> bool {
+    // After a capture on the line the two boards can differ: a point taken on the search's
+    // board may still hold the captured stones on the real one, which then says nothing.
+    if real.color_at(p).is_some() {
+        return true;
+    }
+    let a = playout::after(real, p, color);
+    !a.suicide && (a.captures || a.liberties >= 2)
+}
+
+/// Larger than any value of a board (its number of points).
+const INF: i32 = 1 << 20;
+
+/// The fill of the neutral points of `live` (dead stones as the capturer's, marked in
+/// `converted`) read out by minimax, `first` first, or `None` when it is too large to read
+/// within [`BUDGET`] positions. Returns the fills in order (captures among them) and the
+/// board after them.
+pub(crate) fn read_fill(
+    real: &Board,
+    live: &Board,
+    grid: &Grid,
+    first: Color,
+    seki: &[bool],
+    converted: &[bool],
+) -> Option<(Vec<Fill>, Board)> {
+    let owners = ingo_rules::owners(live, &[]);
+    let n = grid.len();
+    let plain: Vec<bool> = (0..n)
+        .map(|i| {
+            let p = grid.point(i);
+            owners[i] == Owner::Shared
+                && !seki[i]
+                && live.color_at(p).is_none()
+                && live.neighbors(p).all(|q| {
+                    // Two liberties that no fill can take: neutral points filled by the other
+                    // side never put the string in atari.
+                    live.color_at(q).is_some()
+                        && live
+                            .liberties_upto(q, 8)
+                            .iter()
+                            .filter(|l| owners[grid.index(**l)] != Owner::Shared)
+                            .count()
+                            >= 2
+                })
+                && [Color::Black, Color::White]
+                    .iter()
+                    .all(|&c| playout::after(live, p, c).liberties >= 2 && can_fill(live, p, c))
+        })
+        .collect();
+    let plain_points: Vec<Point> = (0..n)
+        .filter(|&i| plain[i])
+        .map(|i| grid.point(i))
+        .collect();
+    let hot: Vec<bool> = (0..n)
+        .map(|i| {
+            owners[i] == Owner::Shared
+                && !seki[i]
+                && !plain[i]
+                && live.color_at(grid.point(i)).is_none()
+        })
+        .collect();
+    let hot_count = hot.iter().filter(|&&h| h).count();
+    // A fill makes the points next to it neutral when they were the other side's by adjacency
+    // only ("空屬鄰子"): those are filled too, so the points next to the neutral ones are read.
+    let hot: Vec<bool> = (0..n)
+        .map(|i| {
+            hot[i]
+                || (!seki[i]
+                    && !plain[i]
+                    && live.color_at(grid.point(i)).is_none()
+                    && grid.neighbors(i).any(|j| hot[j]))
+        })
+        .collect();
+    // The regions of the read points (a save or a capture is read anywhere, but a capture
+    // makes the search count the whole board).
+    let mut in_region = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&i| hot[i]).collect();
+    for &i in &stack {
+        in_region[i] = true;
+    }
+    while let Some(i) = stack.pop() {
+        for j in grid.neighbors(i) {
+            if !in_region[j] && live.color_at(grid.point(j)).is_none() {
+                in_region[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    let region: Vec<usize> = (0..n).filter(|&i| in_region[i]).collect();
+    let hot_points: Vec<usize> = (0..n).filter(|&i| hot[i]).collect();
+    let mut search = Search {
+        hot_points,
+        root_owners: owners.clone(),
+        region,
+        grid,
+        seki,
+        converted,
+        plain,
+        hot,
+        max_depth: 2 * (hot_count + plain_points.len()) + 8,
+        table: HashMap::new(),
+        line: Vec::new(),
+        budget: BUDGET,
+    };
+    let root = State {
+        board: live.clone(),
+        real: real.clone(),
+        to_move: first,
+        passes: 0,
+        plain_left: plain_points.len() as u32,
+        ko: None,
+        captured: false,
+        atari: {
+            let mut v = Vec::new();
+            for i in 0..n {
+                let p = grid.point(i);
+                if live.color_at(p).is_some() && live.string_head(p) == Some(p) {
+                    if let Some(l) = live.atari_liberty(p) {
+                        if !v.contains(&l) {
+                            v.push(l);
+                        }
+                    }
+                }
+            }
+            v
+        },
+        placed: Vec::new(),
+    };
+    search.negamax(&root, 0, -INF, INF)?;
+    // The principal line: the best move of each position on it, read with the full window.
+    let mut fills = Vec::new();
+    let mut out = live.clone();
+    let mut st = Box::new(root);
+    let mut plain_next = plain_points.into_iter();
+    let mut removed = Vec::new();
+    for _ in 0..4 * n + 4 {
+        if st.passes >= 2 {
+            break;
+        }
+        // The table's move where the position was read with the full window, else a search of
+        // each move.
+        let mv = match search.table.get(&key(&st)) {
+            Some(e) if matches!(e.bound, Bound::Exact) => e.best,
+            _ => search.best_move(&st)?.1,
+        };
+        match mv {
+            // The plain dame stand on `out`, not on the search's board: where a capture made
+            // the two differ, the line is not followed (the one-move fill stands).
+            Mv::Play(p) if out.color_at(p).is_some() => return None,
+            Mv::Play(p) => {
+                out.play_unchecked(p, st.to_move, &mut removed);
+                fills.push(Fill {
+                    point: p,
+                    color: st.to_move,
+                });
+            }
+            Mv::Plain => {
+                if let Some(p) = plain_next.next() {
+                    if out.color_at(p).is_some() {
+                        return None;
+                    }
+                    out.play_unchecked(p, st.to_move, &mut removed);
+                    fills.push(Fill {
+                        point: p,
+                        color: st.to_move,
+                    });
+                }
+            }
+            Mv::Pass => {}
+        }
+        st = search.apply(&st, mv, &mut removed).0;
+    }
+    Some((fills, out))
+}
