@@ -57,7 +57,8 @@ struct State {
     passes: u8,
     plain_left: u32,
     ko: Option<Point>,
-    /// A capture was made on the line: the owners are counted over the whole board again.
+    /// A capture was made on the line, or a play outside the read regions (a save): the owners
+    /// are counted over the whole board again.
     captured: bool,
     /// The last liberties of the strings in atari (captures and saves are read only there
     /// and on the read points), kept as moves are made.
@@ -109,6 +110,7 @@ struct Search<'a> {
     /// The empty points of the root's regions that hold a read point: the only points whose
     /// owner a fill changes (a fill touches no other region) until a capture is made.
     region: Vec<usize>,
+    in_region: Vec<bool>,
     /// The positions read: value for the side to move, what kind of bound it is, best move.
     table: HashMap<u64, Entry>,
     /// The positions on the line being read (a ko that comes back is valued as it stands).
@@ -354,7 +356,7 @@ impl Search<'_> {
                 }
                 removed.clear();
                 next.board.play_unchecked(p, st.to_move, removed);
-                next.captured |= !removed.is_empty();
+                next.captured |= !removed.is_empty() || !self.in_region[self.grid.index(p)];
                 next.placed.push(p);
                 // A play puts in atari only the strings next to it (or its own); a capture
                 // only gives liberties.
@@ -554,6 +556,7 @@ pub(crate) fn read_fill(
         hot_points,
         root_owners: owners.clone(),
         region,
+        in_region,
         grid,
         seki,
         converted,
