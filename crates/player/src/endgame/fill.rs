@@ -31,7 +31,9 @@
 //!
 //! Written here, not taken from a library: no Go library reads the fill of an area count.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use ingo_rules::{Board, Color, Owner, Point};
 
@@ -115,6 +117,8 @@ struct Search<'a> {
     table: HashMap<u64, Entry>,
     /// The positions on the line being read (a ko that comes back is valued as it stands).
     line: Vec<u64>,
+    /// Who each point counts for, by position (the stones' hash).
+    owners_seen: RefCell<HashMap<u64, Rc<Vec<Owner>>>>,
     budget: usize,
 }
 
@@ -158,7 +162,18 @@ impl Search<'_> {
     /// Who each point counts for on `st`: the root's owners with the regions of the read points
     /// counted again ("空屬鄰子": a region next to one colour is its; a region next to both is
     /// split point by point by the stones next to each), or the whole board after a capture.
-    fn owners(&self, st: &State) -> Vec<Owner> {
+    fn owners(&self, st: &State) -> Rc<Vec<Owner>> {
+        // One count a position: a node and the leaf after two passes share their board.
+        let key = st.board.hash();
+        if let Some(o) = self.owners_seen.borrow().get(&key) {
+            return Rc::clone(o);
+        }
+        let o = Rc::new(self.count_owners(st));
+        self.owners_seen.borrow_mut().insert(key, Rc::clone(&o));
+        o
+    }
+
+    fn count_owners(&self, st: &State) -> Vec<Owner> {
         let board = &st.board;
         if st.captured {
             return ingo_rules::owners(board, &[]);
@@ -565,6 +580,7 @@ pub(crate) fn read_fill(
         max_depth: 2 * (hot_count + plain_points.len()) + 8,
         table: HashMap::new(),
         line: Vec::new(),
+        owners_seen: RefCell::new(HashMap::new()),
         budget: BUDGET,
     };
     let root = State {
