@@ -1476,6 +1476,11 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let ingo_cpu = cpu_start
         .zip(cpu_time())
         .map(|(a, b)| b.saturating_sub(a).as_secs_f64() / per);
+    // The records each judge gets wrong first, then the figures: the last line is the ratio
+    // (ingo's margin agreement with --no-gnugo).
+    for w in &ingo.wrong {
+        writeln!(out, "ingo_wrong: {w}")?;
+    }
     writeln!(out, "positions={}", positions.len())?;
     writeln!(out, "ingo_playouts={}", a.playouts)?;
     writeln!(out, "ingo_ms_per_position={:.3}", ingo_s * 1e3)?;
@@ -1525,6 +1530,9 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 .map(|(s, (b, e))| s + e.saturating_sub(b));
             agreement.add(p, gnugo_score(&reply, &p.game));
         }
+        for w in &agreement.wrong {
+            writeln!(out, "gnugo_wrong: {w}")?;
+        }
         let gnugo_s = spent.as_secs_f64() / positions.len() as f64;
         writeln!(out, "gnugo_ms_per_position={:.3}", gnugo_s * 1e3)?;
         let gnugo_cpu = spent_cpu.map(|d| d.as_secs_f64() / positions.len() as f64);
@@ -1537,12 +1545,6 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         if let (Some(g), Some(i)) = (gnugo_cpu, ingo_cpu) {
             writeln!(out, "ratio_cpu={:.1}", g / i)?;
         }
-        for w in &agreement.wrong {
-            writeln!(out, "gnugo_wrong: {w}")?;
-        }
-    }
-    for w in &ingo.wrong {
-        writeln!(out, "ingo_wrong: {w}")?;
     }
     Ok(())
 }

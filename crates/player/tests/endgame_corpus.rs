@@ -162,12 +162,13 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
         let all = std::env::var_os("INGO_ENDGAME_ALL").is_some();
         if verbose && (!margin_ok || all) {
             println!(
-                "{} recorded {} counted {} dead {} fills {} seki {} to-move {}",
+                "{} recorded {} counted {} dead {} fills {} ({}) seki {} to-move {}",
                 row.path,
                 row.result,
                 j.score.result_string(),
                 j.dead.len(),
                 j.fills.len(),
+                if j.fill_read { "read" } else { "one move deep" },
                 j.seki_points.len(),
                 j.first_to_fill,
             );
@@ -233,12 +234,12 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
     }
     assert_eq!(t.unreplayable, 0, "{t:?}");
     assert!(t.records >= 70, "{t:?}");
-    // Floors just below the figures measured last (75 of 76 winners, 98.7%; 57 of 76 margins,
-    // 75.0%, with the time penalties the records state, and the fill made with the dead
-    // stones on the board): the winner target (98%) is met, its margin target (85%)
-    // is not, see docs/endgame.md.
+    // Floors just below the figures measured last (75 of 76 winners, 98.7%; 58 of 76 margins,
+    // 76.3%, with the time penalties the records state, the fill made with the dead stones on
+    // the board and read out by search): the winner target (98%) is met, its margin
+    // target (85%) is not, see docs/endgame.md.
     assert!(t.winner * 100 >= 98 * t.records, "winner {t:?}");
-    assert!(t.margin * 100 >= 74 * t.records, "margin {t:?}");
+    assert!(t.margin * 100 >= 76 * t.records, "margin {t:?}");
 }
 
 #[test]
