@@ -133,3 +133,54 @@ fn memory_reports_bytes_per_ply() {
     // A ply is 24 bytes in the history, plus its share of the tables and snapshots.
     assert!((24.0..1000.0).contains(&per_ply), "{out}");
 }
+
+/// The shared corpus next to the work tree (`shared/sgf-corpus`), when it is there.
+fn shared_corpus() -> Option<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [
+        "../../../shared/sgf-corpus",
+        "../../../../shared/sgf-corpus",
+    ]
+    .iter()
+    .map(|rel| here.join(rel))
+    .find(|d| d.join("INDEX.tsv").is_file())
+}
+
+#[test]
+fn endgame_counts_ing_cup_records_beside_gnu_go() {
+    let Some(dir) = shared_corpus() else {
+        eprintln!("no corpus next to the work tree: skipped");
+        return;
+    };
+    let dir = dir.to_string_lossy().into_owned();
+    // The five records of the first Ing Cup's first games that ended by a count (01/02, 01/03,
+    // 01/04, 01/06, 01/09): ingo gets all five (docs/endgame.md).
+    let args = [
+        "endgame",
+        "--corpus",
+        dir.as_str(),
+        "--prefix",
+        "aeb-pro/Ing/01/0",
+        "--repeat",
+        "1",
+    ];
+    let mut no_gnugo = args.to_vec();
+    no_gnugo.push("--no-gnugo");
+    let out = ingo_bench(&no_gnugo);
+    assert_eq!(field(&out, "positions"), "5", "{out}");
+    assert_eq!(field(&out, "ingo_winner_agrees"), "5/5 (100.0%)", "{out}");
+    assert_eq!(field(&out, "ingo_margin_agrees"), "5/5 (100.0%)", "{out}");
+    assert!(!out.contains("ingo_wrong"), "{out}");
+    if Path::new("/usr/games/gnugo").is_file() {
+        let out = ingo_bench(&args);
+        assert_eq!(
+            field(&out, "gnugo_count"),
+            "area (--chinese-rules)",
+            "{out}"
+        );
+        // GNU Go counting by area gets 01/09 one point wrong (B+2).
+        assert_eq!(field(&out, "gnugo_margin_agrees"), "4/5 (80.0%)", "{out}");
+        assert!(out.contains("gnugo_wrong: "), "{out}");
+        last_line_is_a_rate(&out, "ratio_cpu");
+    }
+}
