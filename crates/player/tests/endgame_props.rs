@@ -10,7 +10,11 @@ use proptest::prelude::*;
 
 /// A random game: `picks` choose among the empty points (an illegal choice is a pass).
 fn random_game(picks: &[u16], to_move: Color) -> Game {
-    let board = Board::with_dims(9, 9).expect("9×9");
+    random_game_on(9, picks, to_move)
+}
+
+fn random_game_on(size: usize, picks: &[u16], to_move: Color) -> Game {
+    let board = Board::with_dims(size, size).expect("a square board");
     let mut g = Game::new(
         Setup {
             board,
@@ -36,7 +40,7 @@ fn random_game(picks: &[u16], to_move: Color) -> Game {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
     fn judgement_holds_its_invariants(
@@ -84,5 +88,26 @@ proptest! {
         // The count is the rules' count of the filled board without the dead stones.
         let counted = ingo_rules::score(&j.filled, &j.dead, g.rules().komi, g.penalties(), Color::Black);
         prop_assert_eq!(counted, j.score);
+    }
+
+    /// A 19×19 board early in a game (a suspension after a few moves): hundreds of neutral
+    /// points, filled without looking ahead, and the count is still the rules' count.
+    #[test]
+    fn an_early_board_is_filled_and_counted(
+        picks in proptest::collection::vec(any::<u16>(), 0..30),
+        seed in any::<u64>(),
+    ) {
+        let g = random_game_on(19, &picks, Color::Black);
+        let config = EndgameConfig { playouts: 4, seed, first_to_fill: None };
+        let j = judge_end(&g, &config);
+        let counted = ingo_rules::score(&j.filled, &j.dead, g.rules().komi, g.penalties(), Color::Black);
+        prop_assert_eq!(counted, j.score);
+        // Without captures (every string of an early board has room), the fills and the
+        // points left shared are distinct empty points of the board.
+        let empty = g.board().empty_count();
+        prop_assert!(j.fills.len() + j.seki_points.len() <= empty);
+        for f in &j.fills {
+            prop_assert!(!j.seki_points.contains(&f.point));
+        }
     }
 }

@@ -42,6 +42,10 @@ use super::{can_fill, playout, Fill, Grid};
 /// Positions the search may read before it gives up.
 pub(crate) const BUDGET: usize = 2_000;
 
+/// The most points (plain dame aside) the search tries to read: past 24 it never finishes
+/// within [`BUDGET`] on the counted records.
+const MAX_READ_POINTS: usize = 24;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mv {
     Play(Point),
@@ -539,6 +543,10 @@ pub(crate) fn read_fill(
         })
         .collect();
     let hot_count = hot.iter().filter(|&&h| h).count();
+    // Far more points to read than the budget can hold: the one-move fill, at once.
+    if hot_count > MAX_READ_POINTS {
+        return None;
+    }
     // A fill makes the points next to it neutral when they were the other side's by adjacency
     // only ("空屬鄰子"): those are filled too, so the points next to the neutral ones are read.
     let hot: Vec<bool> = (0..n)

@@ -191,6 +191,9 @@ fn unreachable_point() -> Point {
     Point::new(0, 0).unwrap_or_else(|| unreachable!("0,0 is a point"))
 }
 
+/// The most neutral points among which [`choose_fill`] looks one move ahead.
+const LOOKAHEAD_POINTS: usize = 64;
+
 /// The tie winner of `game`'s rules for this game (even or handicap).
 fn tie_winner(game: &Game) -> Color {
     let rules: &Rules = game.rules();
@@ -558,6 +561,12 @@ fn threatens(board: &Board, p: Point, color: Color) -> bool {
 /// that puts a string of the mover in atari (a fill that gives the other side such a forcing
 /// fill costs the mover a turn), then any fill the mover can make ([`can_fill`]).
 fn choose_fill(live: &Board, neutral: &[Point], mover: Color) -> Option<Point> {
+    // A board with this many neutral points is no end of a game (a suspension early on, or a
+    // record that stops in the middle): the first fill in board order, without looking ahead,
+    // which keeps the fill linear in the neutral points instead of cubic.
+    if neutral.len() > LOOKAHEAD_POINTS {
+        return neutral.iter().copied().find(|&p| can_fill(live, p, mover));
+    }
     let mut best: Option<(u8, Point)> = None;
     let mut removed = Vec::new();
     for &p in neutral {
