@@ -134,21 +134,9 @@ fn memory_reports_bytes_per_ply() {
     assert!((24.0..1000.0).contains(&per_ply), "{out}");
 }
 
-/// The shared corpus next to the work tree (`shared/sgf-corpus`), when it is there.
-fn shared_corpus() -> Option<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        "../../../shared/sgf-corpus",
-        "../../../../shared/sgf-corpus",
-    ]
-    .iter()
-    .map(|rel| here.join(rel))
-    .find(|d| d.join("INDEX.tsv").is_file())
-}
-
 #[test]
 fn endgame_counts_ing_cup_records_beside_gnu_go() {
-    let Some(dir) = shared_corpus() else {
+    let Some(dir) = ingo_testkit::shared_corpus(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
         eprintln!("no corpus next to the work tree: skipped");
         return;
     };
@@ -171,8 +159,11 @@ fn endgame_counts_ing_cup_records_beside_gnu_go() {
     assert_eq!(field(&out, "ingo_winner_agrees"), "5/5 (100.0%)", "{out}");
     assert_eq!(field(&out, "ingo_margin_agrees"), "5/5 (100.0%)", "{out}");
     assert!(!out.contains("ingo_wrong"), "{out}");
-    if Path::new("/usr/games/gnugo").is_file() {
-        let out = ingo_bench(&args);
+    if let Some(gnugo) = ingo_testkit::gnugo() {
+        let gnugo = gnugo.to_string_lossy().into_owned();
+        let mut with_gnugo = args.to_vec();
+        with_gnugo.extend(["--gnugo", gnugo.as_str()]);
+        let out = ingo_bench(&with_gnugo);
         assert_eq!(
             field(&out, "gnugo_count"),
             "area (--chinese-rules)",

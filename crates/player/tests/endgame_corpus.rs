@@ -20,17 +20,9 @@ use ingo_player::endgame::{judge_end, EndgameConfig};
 use ingo_rules::{Color, Preset, Rules};
 use ingo_sgf::ReplayMode;
 
-/// The corpus: `shared/` next to the work tree (`../../../shared` from this crate in the main
-/// checkout, one level more from a helper's worktree under `wt/`).
+/// The corpus: `shared/` next to the work tree.
 fn corpus_dir() -> Option<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        "../../../shared/sgf-corpus",
-        "../../../../shared/sgf-corpus",
-    ]
-    .iter()
-    .map(|rel| here.join(rel))
-    .find(|d| d.join("INDEX.tsv").is_file())
+    ingo_testkit::shared_corpus(Path::new(env!("CARGO_MANIFEST_DIR")))
 }
 
 /// A counted result `B+3` / `W+0.5`: the winner and the margin in half points.

@@ -289,39 +289,77 @@ pub fn owners(board: &Board, dead: &[Point]) -> Vec<Owner> {
         .collect();
     let mut seen = vec![false; w * h];
     // One region and one stack for all regions: a final position has dozens of small ones.
-    let mut region = Vec::new();
-    let mut stack = Vec::new();
+    let mut scratch = RegionScratch::default();
     for start in 0..w * h {
         if color[start].is_some() || seen[start] {
             continue;
         }
-        region.clear();
-        stack.push(start);
-        seen[start] = true;
-        let (mut black, mut white) = (false, false);
-        while let Some(i) = stack.pop() {
-            region.push(i);
-            for j in nbrs(i) {
-                match color[j] {
-                    Some(Color::Black) => black = true,
-                    Some(Color::White) => white = true,
-                    None if !seen[j] => {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                    None => {}
+        region_owners(
+            start,
+            |i| color[i],
+            nbrs,
+            &mut seen,
+            &mut scratch,
+            |i, o| out[i] = Some(o),
+        );
+    }
+    out.into_iter()
+        .map(|o| o.unwrap_or(Owner::Shared))
+        .collect()
+}
+
+/// The buffers [`region_owners`] reuses from one region to the next.
+#[derive(Default, Debug)]
+pub struct RegionScratch {
+    region: Vec<usize>,
+    stack: Vec<usize>,
+}
+
+/// Who each point of one region of empty points counts for: the region of `start` (points
+/// numbered `0..n`, `color(i)` the stone on point `i` or `None`, `nbrs(i)` its neighbours), each
+/// of its points marked in `seen` and given to `out` with its owner. A region next to one colour
+/// is its; next to both, each point counts by the stones next to it ("空屬鄰子"): Black's next
+/// to Black only, White's next to White only, shared otherwise. The one rule of [`owners`],
+/// for a caller that recounts some regions only (the end-of-game search).
+pub fn region_owners<I: IntoIterator<Item = usize>>(
+    start: usize,
+    color: impl Fn(usize) -> Option<Color>,
+    nbrs: impl Fn(usize) -> I,
+    seen: &mut [bool],
+    scratch: &mut RegionScratch,
+    mut out: impl FnMut(usize, Owner),
+) {
+    let RegionScratch { region, stack } = scratch;
+    region.clear();
+    stack.clear();
+    stack.push(start);
+    seen[start] = true;
+    let (mut black, mut white) = (false, false);
+    while let Some(i) = stack.pop() {
+        region.push(i);
+        for j in nbrs(i) {
+            match color(j) {
+                Some(Color::Black) => black = true,
+                Some(Color::White) => white = true,
+                None if !seen[j] => {
+                    seen[j] = true;
+                    stack.push(j);
                 }
+                None => {}
             }
         }
-        for &i in &region {
-            out[i] = Some(match (black, white) {
+    }
+    for &i in region.iter() {
+        out(
+            i,
+            match (black, white) {
                 (true, false) => Owner::Black,
                 (false, true) => Owner::White,
                 (false, false) => Owner::Shared,
                 (true, true) => {
                     let (mut b, mut wh) = (false, false);
                     for j in nbrs(i) {
-                        match color[j] {
+                        match color(j) {
                             Some(Color::Black) => b = true,
                             Some(Color::White) => wh = true,
                             None => {}
@@ -333,12 +371,9 @@ pub fn owners(board: &Board, dead: &[Point]) -> Vec<Owner> {
                         _ => Owner::Shared,
                     }
                 }
-            });
-        }
+            },
+        );
     }
-    out.into_iter()
-        .map(|o| o.unwrap_or(Owner::Shared))
-        .collect()
 }
 
 /// Counts `board` with the stones on `dead` removed.

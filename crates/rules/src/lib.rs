@@ -44,7 +44,10 @@ mod zobrist;
 
 pub use board::{AsciiError, Board, BoardSizeError, Cell, PlayAnalysis};
 pub use color::{ByColor, Color, ParseColorError};
-pub use count::{owners, score, tally, FillIn, Owner, Score, Tally, MAX_PENALTY_POINTS};
+pub use count::{
+    owners, region_owners, score, tally, FillIn, Owner, RegionScratch, Score, Tally,
+    MAX_PENALTY_POINTS,
+};
 pub use game::{
     Game, GameEnd, GameError, Phase, PlayError, PlayErrorKind, PlayedMove, Setup, SetupError,
 };

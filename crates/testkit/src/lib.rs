@@ -1,6 +1,7 @@
 //! Support shared by ingo's tests, used as a dev-dependency only (this crate is not published).
 //!
-//! A test that needs GNU Go calls [`gnugo`]: one lookup ([`ingo_gtp::find_gnugo`]: `$GNUGO`,
+//! A test that reads the shared corpus of real records calls [`shared_corpus`]. A test that
+//! needs GNU Go calls [`gnugo`]: one lookup ([`ingo_gtp::find_gnugo`]: `$GNUGO`,
 //! then `PATH`, then Debian's `/usr/games/gnugo`) and one rule for when it is missing, the same in
 //! every crate.
 //!
@@ -36,4 +37,19 @@ pub fn gnugo() -> Option<PathBuf> {
         );
     }
     found
+}
+
+/// The shared corpus of real game records (`shared/sgf-corpus`, with its `INDEX.tsv`) next to
+/// the work tree: `../../../shared` from a crate of the main checkout (`manifest_dir`, the
+/// test's `CARGO_MANIFEST_DIR`), one level more from a helper's worktree under `wt/`. `None`
+/// when it is not there (a checkout without `shared/`): the tests that read it then skip.
+#[must_use]
+pub fn shared_corpus(manifest_dir: &std::path::Path) -> Option<PathBuf> {
+    [
+        "../../../shared/sgf-corpus",
+        "../../../../shared/sgf-corpus",
+    ]
+    .iter()
+    .map(|rel| manifest_dir.join(rel))
+    .find(|d| d.join("INDEX.tsv").is_file())
 }

@@ -184,8 +184,7 @@ impl Search<'_> {
         }
         let mut out = self.root_owners.clone();
         let mut seen = vec![false; self.grid.len()];
-        let mut part = Vec::new();
-        let mut stack = Vec::new();
+        let mut scratch = ingo_rules::RegionScratch::default();
         let color_of = |i: usize| board.color_at(self.grid.point(i));
         for &start in &self.region {
             if seen[start] {
@@ -199,46 +198,14 @@ impl Search<'_> {
                 };
                 continue;
             }
-            part.clear();
-            stack.push(start);
-            seen[start] = true;
-            let (mut black, mut white) = (false, false);
-            while let Some(i) = stack.pop() {
-                part.push(i);
-                for j in self.grid.neighbors(i) {
-                    match color_of(j) {
-                        Some(Color::Black) => black = true,
-                        Some(Color::White) => white = true,
-                        None if !seen[j] => {
-                            seen[j] = true;
-                            stack.push(j);
-                        }
-                        None => {}
-                    }
-                }
-            }
-            for &i in &part {
-                out[i] = match (black, white) {
-                    (true, false) => Owner::Black,
-                    (false, true) => Owner::White,
-                    (false, false) => Owner::Shared,
-                    (true, true) => {
-                        let (mut b, mut w) = (false, false);
-                        for j in self.grid.neighbors(i) {
-                            match color_of(j) {
-                                Some(Color::Black) => b = true,
-                                Some(Color::White) => w = true,
-                                None => {}
-                            }
-                        }
-                        match (b, w) {
-                            (true, false) => Owner::Black,
-                            (false, true) => Owner::White,
-                            _ => Owner::Shared,
-                        }
-                    }
-                };
-            }
+            ingo_rules::region_owners(
+                start,
+                color_of,
+                |i| self.grid.neighbors(i),
+                &mut seen,
+                &mut scratch,
+                |i, o| out[i] = o,
+            );
         }
         out
     }
