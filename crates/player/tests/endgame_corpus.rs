@@ -226,12 +226,12 @@ fn counted_ing_cup_records_keep_their_agreement_floor() {
     }
     assert_eq!(t.unreplayable, 0, "{t:?}");
     assert!(t.records >= 70, "{t:?}");
-    // Floors just below the figures measured last (75 of 76 winners, 98.7%; 58 of 76 margins,
-    // 76.3%, with the time penalties the records state, the fill made with the dead stones on
-    // the board and read out by search): the winner target (98%) is met, its margin
-    // target (85%) is not, see docs/endgame.md.
+    // Floors just below the figures measured last (75 of 76 winners, 98.7%; 59 of 76 margins,
+    // 77.6%, with the time penalties the records state, the fill made with the dead stones on
+    // the board and read out by search, and seki ended by a fill): the winner target
+    // (98%) is met, its margin target (85%) is not, see docs/endgame.md.
     assert!(t.winner * 100 >= 98 * t.records, "winner {t:?}");
-    assert!(t.margin * 100 >= 76 * t.records, "margin {t:?}");
+    assert!(t.margin * 100 >= 77 * t.records, "margin {t:?}");
 }
 
 #[test]
@@ -265,3 +265,39 @@ fn other_counted_19x19_records_name_the_recorded_winner() {
 
 /// The winner floor (percent) on the other counted records.
 const FLOOR_OTHERS: usize = 82;
+
+/// The seki of `01/19` (the first Ing Cup, B+3) ends in the fill: Black's stone J7 lives only
+/// on J8 and J6, which it shares with White's string K8 … N6, and K5 is shared with Black's
+/// J5 J4, so the final position has three seki points. Black's fill H7 connects J7 to its
+/// living group, which ends the seki: J8, J6 and K5 are then dame like any other, filled in
+/// turn, and the count is the recorded B+3 (three shared points would make the margin even).
+#[test]
+fn a_fill_that_connects_a_string_of_a_seki_ends_it() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("no corpus next to the work tree: skipped");
+        return;
+    };
+    let path = dir.join("aeb-pro/Ing/01/19.sgf");
+    let record = ingo_sgf::parse_file(&path)
+        .expect("01/19 reads")
+        .into_iter()
+        .next()
+        .expect("one game");
+    let rep = ingo_sgf::replay(&record, record.rules_or(Preset::Ing), ReplayMode::Strict)
+        .expect("01/19 replays");
+    let j = judge_end(&rep.game, &EndgameConfig::default());
+    let p = |name: &str| ingo_rules::Point::from_gtp(name, 19, 19).expect("vertex");
+    let at = |name: &str| j.fills.iter().position(|f| f.point == p(name));
+    let h7 = at("H7").expect("H7 is filled");
+    assert_eq!(j.fills[h7].color, Color::Black);
+    for name in ["J8", "J6", "K5"] {
+        let k = at(name).unwrap_or_else(|| panic!("{name} is filled: {:?}", j.fills));
+        assert!(
+            k > h7,
+            "{name} is filled after H7 ends the seki: {:?}",
+            j.fills
+        );
+    }
+    assert!(j.seki_points.is_empty(), "{:?}", j.seki_points);
+    assert_eq!(j.score.result_string(), "B+3");
+}

@@ -37,7 +37,7 @@ use std::rc::Rc;
 
 use ingo_rules::{Board, Color, Owner, Point};
 
-use super::{can_fill, playout, Fill, Grid};
+use super::{can_fill, playout, seki_points_given, Fill, Grid};
 
 /// Positions the search may read before it gives up.
 pub(crate) const BUDGET: usize = 2_000;
@@ -97,7 +97,8 @@ fn is_atari_liberty(board: &Board, l: Point) -> bool {
 
 struct Search<'a> {
     grid: &'a Grid,
-    /// Seki points: never filled (a capture there is still read).
+    /// The seki points of the final position: not filled while they still are seki points (a
+    /// capture there is still read).
     seki: &'a [bool],
     /// Points whose stone stands for a dead stone of the other colour: a string holding one is
     /// never captured in the search (on the real board it is the other side's dead stone).
@@ -241,6 +242,8 @@ impl Search<'_> {
         let owners = self.owners(st);
         let mut captures = Vec::new();
         let mut fills = Vec::new();
+        // The seki points of the final position that still are (counted once, when asked).
+        let seki_now = std::cell::OnceCell::new();
         // Only the read points and the last liberties of strings in atari (a capture or a
         // save): a play inside either side's area changes nothing else.
         let mut points: Vec<usize> = self.hot_points.clone();
@@ -298,7 +301,9 @@ impl Search<'_> {
                 continue;
             }
             if shared {
-                if !self.seki[i] && can_fill(board, p, c) && real_fill(&st.real, p, c) {
+                let seki = self.seki[i]
+                    && seki_now.get_or_init(|| seki_points_given(board, self.grid, &owners))[i];
+                if !seki && can_fill(board, p, c) && real_fill(&st.real, p, c) {
                     fills.push(Mv::Play(p));
                 }
             } else if board
@@ -501,13 +506,10 @@ pub(crate) fn read_fill(
         .filter(|&i| plain[i])
         .map(|i| grid.point(i))
         .collect();
+    // The seki points are read too: a fill that connects a string of the seki to a living
+    // group ends it (`moves` asks again at each position).
     let hot: Vec<bool> = (0..n)
-        .map(|i| {
-            owners[i] == Owner::Shared
-                && !seki[i]
-                && !plain[i]
-                && live.color_at(grid.point(i)).is_none()
-        })
+        .map(|i| owners[i] == Owner::Shared && !plain[i] && live.color_at(grid.point(i)).is_none())
         .collect();
     let hot_count = hot.iter().filter(|&&h| h).count();
     // Far more points to read than the budget can hold: the one-move fill, at once.
@@ -519,8 +521,7 @@ pub(crate) fn read_fill(
     let hot: Vec<bool> = (0..n)
         .map(|i| {
             hot[i]
-                || (!seki[i]
-                    && !plain[i]
+                || (!plain[i]
                     && live.color_at(grid.point(i)).is_none()
                     && grid.neighbors(i).any(|j| hot[j]))
         })

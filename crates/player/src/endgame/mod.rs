@@ -425,7 +425,7 @@ fn finish(
                 (fills, true)
             }
             None => (
-                fill_neutral(&mut live, grid, &seki, first_to_fill, last_move),
+                fill_neutral(&mut live, grid, first_to_fill, last_move),
                 false,
             ),
         };
@@ -604,7 +604,15 @@ fn choose_fill(live: &Board, neutral: &[Point], mover: Color) -> Option<Point> {
 /// has an eye or territory behind it; the points it shares are filled while the filler keeps
 /// two liberties ([`can_fill`]), which stops at the last liberties of a seki with eyes.
 fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
-    let owners = ingo_rules::owners(live, &[]);
+    seki_points_given(live, grid, &ingo_rules::owners(live, &[]))
+}
+
+/// [`seki_points`] with the owners of `live` already counted. A seki point is one of the
+/// position as it stands: a fill that connects a string without liberties of its own to a
+/// living group ends the seki, and its shared points are then filled like any dame (the fill
+/// asks again after every fill, and keeps the seki points of the final position that still
+/// are: a fill ends a seki, it does not make one).
+pub(crate) fn seki_points_given(live: &Board, grid: &Grid, owners: &[Owner]) -> Vec<bool> {
     let n = grid.len();
     let mut own_libs: std::collections::HashMap<Option<Point>, usize> =
         std::collections::HashMap::new();
@@ -653,13 +661,8 @@ fn seki_points(live: &Board, grid: &Grid) -> Vec<bool> {
 /// atari, else fills the point [`choose_fill`] picks among those that count for nobody and are
 /// not seki points ([`seki_points`]); a side that has none passes; two passes in a row end
 /// the fill. Returns the fills and the points left shared (seki).
-fn fill_neutral(
-    live: &mut Board,
-    grid: &Grid,
-    seki: &[bool],
-    first: Color,
-    last_move: Option<Fill>,
-) -> Vec<Fill> {
+fn fill_neutral(live: &mut Board, grid: &Grid, first: Color, last_move: Option<Fill>) -> Vec<Fill> {
+    let first_seki = seki_points(live, grid);
     let mut fills = Vec::new();
     let mut mover = first;
     let mut passes = 0;
@@ -668,6 +671,12 @@ fn fill_neutral(
     // Each fill takes an empty point, so this ends; the bound is for safety.
     for _ in 0..2 * grid.len() + 2 {
         let owners = ingo_rules::owners(live, &[]);
+        // The seki of the final position that still stand (a fill can end one, not make one).
+        let seki: Vec<bool> = seki_points_given(live, grid, &owners)
+            .iter()
+            .zip(&first_seki)
+            .map(|(now, then)| *now && *then)
+            .collect();
         // A fill that puts a string of the mover in atari must be answered first: the mover
         // connects at the last liberty (in its own area or on a neutral point), which costs it
         // its turn of filling and so shifts the parity of the last neutral points.
