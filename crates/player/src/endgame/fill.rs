@@ -18,10 +18,13 @@
 //!   move, whichever it is), so that twenty plain dame cost no more to read than one.
 //! * **The other moves** are read on the board: a fill of a neutral point of the final
 //!   position or of a point next to one (a fill makes its neighbours neutral when they were
-//!   the other side's by adjacency only, "空屬鄰子"), not a seki point, that leaves the filler's
-//!   string two liberties; a capture of a string in atari anywhere (a seki point too), but never
-//!   of a string holding a converted dead stone; the save of a string in atari at its last
-//!   liberty; a pass. Simple ko is kept (no immediate retake of a single stone).
+//!   the other side's by adjacency only, "空屬鄰子") that leaves the filler's string two
+//!   liberties, but not of a seki point of the final position while it still is one (a fill
+//!   that connects a string of the seki to a living group ends it); a capture of a string in
+//!   atari anywhere (a seki point too), but never of a string holding a converted dead stone;
+//!   the save of a string in atari at its last liberty; after a capture, the neutral points
+//!   next to a play and an atari on the capturing stone (the capture opened an area, which is
+//!   closed again); a pass. Simple ko is kept (no immediate retake of a single stone).
 //! * **The value** of a position where both have passed is its area difference ("子空皆地"):
 //!   stones and the empty points next to one colour only, plus the plain dame each side took.
 //!
