@@ -113,7 +113,7 @@ impl VerifyTotals {
 }
 
 /// The lines `ingo score` prints about the judgement: dead stones, seki, and the neutral
-/// points filled in turn.
+/// points filled in turn, and whether that fill was read out by search or made one move deep.
 pub fn judgement_text(j: &Judgement, board: &Board) -> String {
     let h = board.height();
     let names = |v: &[ingo_rules::Point]| {
@@ -136,8 +136,10 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
         j.first_to_fill,
         if fills.is_empty() {
             "none".to_string()
+        } else if j.fill_read {
+            format!("{} (read out to the end)", fills.join(", "))
         } else {
-            fills.join(", ")
+            format!("{} (one move deep: too many to read)", fills.join(", "))
         }
     )
 }

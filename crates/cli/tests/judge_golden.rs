@@ -164,6 +164,31 @@ fn score_prints_the_fill_in() {
     assert_eq!(code, 2, "a dead stone where there is none is an error");
 }
 
+/// `ingo score` says how the neutral points were filled: read out to the end by the search
+/// (the dame next to White's own point F5 first), or one move deep on a board far from the
+/// end (five stones on 9×9: every empty point is neutral, too many to read).
+#[test]
+fn score_says_how_the_neutral_points_were_filled() {
+    let (out, code) = ingo(&["score", "dame_next_to_own_point.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "neutral points filled in turn, white first: W E5, B D5, W H5 (read out to the end)\n"
+        ),
+        "{out}"
+    );
+    let (out, code) = ingo(&["score", "unfinished.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("neutral points filled in turn"))
+        .unwrap_or_else(|| panic!("no fill line:\n{out}"));
+    assert!(
+        line.ends_with("(one move deep: too many to read)"),
+        "{line}"
+    );
+}
+
 /// A time penalty stated only in the game comment (`GC[8 komi, +2 time penalty]`): the count of
 /// `judge --verify` and of `score` takes it off, as the written result did, and `score` says
 /// where it read it. Without it the count would be B+1 against the record's W+1.
