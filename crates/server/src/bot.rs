@@ -38,23 +38,38 @@ pub fn playouts_of(name: &str) -> Option<u64> {
 }
 
 async fn bot_user(state: &AppState, playouts: u64) -> Result<UserRow, ApiError> {
-    let name = format!("{BOT_PREFIX}{playouts}");
-    if let Some(u) = db::user_by_name(&state.store, &name).await? {
+    machine_account(state, &format!("{BOT_PREFIX}{playouts}"), "級外").await
+}
+
+/// The account a program plays as (the built-in player, a configured engine), made on first use
+/// with no usable password. An account that exists takes `rank` when it has another: the
+/// operator may have changed an engine's rank, and the account shows the rank its games are
+/// handicapped by.
+pub(crate) async fn machine_account(
+    state: &AppState,
+    name: &str,
+    rank: &str,
+) -> Result<UserRow, ApiError> {
+    if let Some(mut u) = db::user_by_name(&state.store, name).await? {
+        if u.rank != rank {
+            db::set_user_rank(&state.store, u.id, rank).await?;
+            u.rank = rank.to_string();
+        }
         return Ok(u);
     }
     let u = UserRow {
         id: new_id(),
-        name: name.clone(),
+        name: name.to_string(),
         // Not a PHC string: no password verifies against it.
         password_hash: "!".into(),
-        rank: "級外".into(),
+        rank: rank.to_string(),
         created_ms: now_ms(),
     };
     if !db::create_user(&state.store, &u).await? {
         // Made by another request meanwhile.
-        return db::user_by_name(&state.store, &name)
+        return db::user_by_name(&state.store, name)
             .await?
-            .ok_or_else(|| ApiError::internal("bot account vanished"));
+            .ok_or_else(|| ApiError::internal("program account vanished"));
     }
     Ok(u)
 }
@@ -121,10 +136,7 @@ async fn new_game(
         komi_halves: i64::from(ingo_rules::Rules::ing().komi.halves()),
         handicap_passes: 0,
         time_control: tc.to_string(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
+        state: GameState::playing(),
         started_ms: now_ms(),
     };
     db::create_game(&state.store, &game).await?;

@@ -342,21 +342,7 @@ async fn accept(
         user.user.id,
         rank(&user.user.rank),
     )?;
-    let game = GameRow {
-        id: new_id(),
-        black,
-        white,
-        size: c.size,
-        preset: c.preset.clone(),
-        komi_halves,
-        handicap_passes: passes,
-        time_control: c.time_control.clone(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
-        started_ms: now_ms(),
-    };
+    let game = game_of(&c, black, white, komi_halves, passes);
     if !db::accept_challenge(&state.store, c.id, &game).await? {
         return Err(ApiError::conflict(
             "challenge-closed",
@@ -610,21 +596,7 @@ async fn accept_seat(
     let (Some(&(b1, _)), Some(&(w1, _))) = (black.first(), white.first()) else {
         return Err(ApiError::internal("a team challenge with an empty side"));
     };
-    let game = GameRow {
-        id: new_id(),
-        black: b1,
-        white: w1,
-        size: c.size,
-        preset: c.preset.clone(),
-        komi_halves,
-        handicap_passes: passes,
-        time_control: c.time_control.clone(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
-        started_ms: now_ms(),
-    };
+    let game = game_of(c, b1, w1, komi_halves, passes);
     if !db::start_team_game(&state.store, c.id, &game, kind.name(), &members).await? {
         // Another last acceptor started it at the same moment: answer that game.
         let now = db::challenge_by_id(&state.store, c.id).await?;
@@ -674,5 +646,22 @@ fn agreement_of_request(
                 "agreement is \"all\" (every member), \"majority\" or \"any\" (any member).",
             )
         }),
+    }
+}
+
+/// The game an accepted challenge starts: its size, rules and time control, the seats and
+/// handicap it was decided with, a fresh id, in play from now.
+fn game_of(c: &ChallengeRow, black: i64, white: i64, komi_halves: i64, passes: i64) -> GameRow {
+    GameRow {
+        id: new_id(),
+        black,
+        white,
+        size: c.size,
+        preset: c.preset.clone(),
+        komi_halves,
+        handicap_passes: passes,
+        time_control: c.time_control.clone(),
+        state: GameState::playing(),
+        started_ms: now_ms(),
     }
 }

@@ -467,31 +467,7 @@ async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
 }
 
 async fn engine_user(state: &AppState, config: &EngineConfig) -> Result<UserRow, ApiError> {
-    let name = config.account();
-    let rank = config.rank.to_string();
-    if let Some(mut u) = db::user_by_name(&state.store, &name).await? {
-        // The operator may have changed the engine's rank since the account was made: the
-        // account shows the rank its games are handicapped by.
-        if u.rank != rank {
-            db::set_user_rank(&state.store, u.id, &rank).await?;
-            u.rank = rank;
-        }
-        return Ok(u);
-    }
-    let u = UserRow {
-        id: new_id(),
-        name: name.clone(),
-        // Not a PHC string: no password verifies against it.
-        password_hash: "!".into(),
-        rank,
-        created_ms: now_ms(),
-    };
-    if !db::create_user(&state.store, &u).await? {
-        return db::user_by_name(&state.store, &name)
-            .await?
-            .ok_or_else(|| ApiError::internal("engine account vanished"));
-    }
-    Ok(u)
+    crate::bot::machine_account(state, &config.account(), &config.rank.to_string()).await
 }
 
 #[derive(Deserialize)]
@@ -573,10 +549,7 @@ async fn new_game(
         komi_halves,
         handicap_passes: passes,
         time_control: tc.to_string(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
+        state: GameState::playing(),
         started_ms: now_ms(),
     };
     {

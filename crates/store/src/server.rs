@@ -109,6 +109,17 @@ pub struct GameState {
     pub ended_ms: Option<i64>,
 }
 
+impl GameState {
+    /// The state of a game that has just begun: in play, nothing proposed, no result.
+    #[must_use]
+    pub fn playing() -> GameState {
+        GameState {
+            status: "playing".into(),
+            ..GameState::default()
+        }
+    }
+}
+
 /// One stored move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRow {
@@ -758,33 +769,50 @@ pub async fn challenge_team(
     store: &Store,
     challenge_id: i64,
 ) -> Result<Option<(String, Vec<SeatRow>)>, StoreError> {
-    let kind = sqlx::query("SELECT kind FROM server_challenge_teams WHERE challenge_id = $1")
-        .bind(challenge_id)
-        .fetch_optional(store.pool())
-        .await?;
-    let Some(kind) = kind else {
-        return Ok(None);
-    };
-    let kind: String = kind.try_get("kind")?;
-    let rows = sqlx::query(
+    team_of(
+        store,
+        "SELECT kind FROM server_challenge_teams WHERE challenge_id = $1",
         "SELECT side, seat, user_id, accepted FROM server_challenge_seats \
          WHERE challenge_id = $1 ORDER BY side, seat",
-    )
-    .bind(challenge_id)
-    .fetch_all(store.pool())
-    .await?;
-    let seats = rows
-        .iter()
-        .map(|r| {
+        challenge_id,
+        |r| {
             Ok(SeatRow {
                 side: r.try_get("side")?,
                 seat: r.try_get("seat")?,
                 user_id: r.try_get("user_id")?,
                 accepted: r.try_get::<i64, _>("accepted")? != 0,
             })
-        })
+        },
+    )
+    .await
+}
+
+/// The kind of a team (`kind_sql`, one row with `kind`, or none for a game or challenge of one
+/// player a side) and its rows (`rows_sql`, each read by `row`), both selected by `id`.
+async fn team_of<T>(
+    store: &Store,
+    kind_sql: &'static str,
+    rows_sql: &'static str,
+    id: i64,
+    row: impl Fn(&sqlx::any::AnyRow) -> Result<T, sqlx::Error>,
+) -> Result<Option<(String, Vec<T>)>, StoreError> {
+    let kind = sqlx::query(kind_sql)
+        .bind(id)
+        .fetch_optional(store.pool())
+        .await?;
+    let Some(kind) = kind else {
+        return Ok(None);
+    };
+    let kind: String = kind.try_get("kind")?;
+    let rows = sqlx::query(rows_sql)
+        .bind(id)
+        .fetch_all(store.pool())
+        .await?;
+    let rows = rows
+        .iter()
+        .map(row)
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    Ok(Some((kind, seats)))
+    Ok(Some((kind, rows)))
 }
 
 /// `user_id` accepts their seat of an open team challenge. Returns `false` when they have no
@@ -898,32 +926,21 @@ pub async fn game_team(
     store: &Store,
     game_id: i64,
 ) -> Result<Option<(String, Vec<MemberRow>)>, StoreError> {
-    let kind = sqlx::query("SELECT kind FROM server_game_teams WHERE game_id = $1")
-        .bind(game_id)
-        .fetch_optional(store.pool())
-        .await?;
-    let Some(kind) = kind else {
-        return Ok(None);
-    };
-    let kind: String = kind.try_get("kind")?;
-    let rows = sqlx::query(
+    team_of(
+        store,
+        "SELECT kind FROM server_game_teams WHERE game_id = $1",
         "SELECT color, seat, user_id FROM server_game_members WHERE game_id = $1 \
          ORDER BY color, seat",
-    )
-    .bind(game_id)
-    .fetch_all(store.pool())
-    .await?;
-    let members = rows
-        .iter()
-        .map(|r| {
+        game_id,
+        |r| {
             Ok(MemberRow {
                 color: r.try_get("color")?,
                 seat: r.try_get("seat")?,
                 user_id: r.try_get("user_id")?,
             })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    Ok(Some((kind, members)))
+        },
+    )
+    .await
 }
 
 /// Finished team games in which `user_id` sat in a seat other than the first (the first seats

@@ -125,6 +125,47 @@ async fn drop_stale(conn: &mut sqlx::PgConnection, now_s: i64) {
     }
 }
 
+/// A user row for a test: a fresh id, `name`, a password hash no password verifies against,
+/// `rank`.
+#[must_use]
+pub fn user_row(name: &str, rank: &str) -> crate::server::UserRow {
+    crate::server::UserRow {
+        id: new_id(),
+        name: name.into(),
+        password_hash: "$argon2id$fake".into(),
+        rank: rank.into(),
+        created_ms: 1,
+    }
+}
+
+/// A 9×9 game in play under Ing's rules (komi 8, ten minutes of basic time) for a test.
+#[must_use]
+pub fn game_row(black: i64, white: i64) -> crate::server::GameRow {
+    crate::server::GameRow {
+        id: new_id(),
+        black,
+        white,
+        size: 9,
+        preset: "ing".into(),
+        komi_halves: 16,
+        handicap_passes: 0,
+        time_control: "ing-pp:10m".into(),
+        state: crate::server::GameState::playing(),
+        started_ms: 100,
+    }
+}
+
+/// Move `n` of a test game: `color` plays `v` at 100 + `n` ms.
+#[must_use]
+pub fn move_row(n: i64, color: &str, v: &str) -> crate::server::MoveRow {
+    crate::server::MoveRow {
+        move_number: n,
+        color: color.into(),
+        mv: v.into(),
+        at_ms: 100 + n,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,8 @@
 //! state; and the connection serves the next move after a conflict. On SQLite and PostgreSQL.
 #![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
-use ingo_store::server::{self, Appended, GameRow, GameState, MoveRow, UserRow};
-use ingo_store::testing::TestDb;
+use ingo_store::server::{self, Appended, GameRow, GameState, UserRow};
+use ingo_store::testing::{game_row, move_row as mv, TestDb};
 use ingo_store::{new_id, Store};
 
 async fn a_game(store: &Store) -> GameRow {
@@ -20,32 +20,9 @@ async fn a_game(store: &Store) -> GameRow {
         assert!(server::create_user(store, &u).await.unwrap());
         ids.push(u.id);
     }
-    let g = GameRow {
-        id: new_id(),
-        black: ids[0],
-        white: ids[1],
-        size: 9,
-        preset: "ing".into(),
-        komi_halves: 16,
-        handicap_passes: 0,
-        time_control: "ing-pp:10m".into(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
-        started_ms: 100,
-    };
+    let g = game_row(ids[0], ids[1]);
     server::create_game(store, &g).await.unwrap();
     g
-}
-
-fn mv(n: i64, color: &str, v: &str) -> MoveRow {
-    MoveRow {
-        move_number: n,
-        color: color.into(),
-        mv: v.into(),
-        at_ms: 100 + n,
-    }
 }
 
 fn with_penalty(state: &GameState, black: i64) -> GameState {

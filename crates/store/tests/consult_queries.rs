@@ -3,19 +3,13 @@
 #![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
 use ingo_store::consult::{self, VoteRow};
-use ingo_store::server::{self, ChallengeRow, GameRow, GameState, MemberRow, SeatRow, UserRow};
-use ingo_store::testing::TestDb;
-use ingo_store::{new_id, Store};
+use ingo_store::server::{self, ChallengeRow, GameRow, MemberRow, SeatRow, UserRow};
+use ingo_store::testing::{game_row, TestDb};
 
 fn user(name: &str) -> UserRow {
-    UserRow {
-        id: new_id(),
-        name: name.into(),
-        password_hash: "$argon2id$fake".into(),
-        rank: "2d".into(),
-        created_ms: 1,
-    }
+    ingo_store::testing::user_row(name, "2d")
 }
+use ingo_store::{new_id, Store};
 
 fn vote(game_id: i64, u: &UserRow, number: i64, mv: &str, at_ms: i64) -> VoteRow {
     VoteRow {
@@ -77,21 +71,7 @@ async fn consult_queries(store: &Store) {
         Some("majority".into())
     );
     assert_eq!(consult::challenge_agreement(store, 1).await.unwrap(), None);
-    let game = GameRow {
-        id: new_id(),
-        black: a.id,
-        white: c.id,
-        size: 9,
-        preset: "ing".into(),
-        komi_halves: 16,
-        handicap_passes: 0,
-        time_control: "ing-pp:10m".into(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
-        started_ms: 100,
-    };
+    let game = game_row(a.id, c.id);
     let member = |color: &str, n: i64, u: &UserRow| MemberRow {
         color: color.into(),
         seat: n,

@@ -2,21 +2,13 @@
 //! `0201_pair.sql`), each run on SQLite and on PostgreSQL.
 #![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
-use ingo_store::server::{
-    self, ChallengeRow, ChatRow, GameRow, GameState, MemberRow, SeatRow, UserRow,
-};
-use ingo_store::testing::TestDb;
-use ingo_store::{new_id, Store};
+use ingo_store::server::{self, ChallengeRow, ChatRow, MemberRow, SeatRow, UserRow};
+use ingo_store::testing::{game_row, TestDb};
 
 fn user(name: &str) -> UserRow {
-    UserRow {
-        id: new_id(),
-        name: name.into(),
-        password_hash: "$argon2id$fake".into(),
-        rank: "2d".into(),
-        created_ms: 1,
-    }
+    ingo_store::testing::user_row(name, "2d")
 }
+use ingo_store::{new_id, Store};
 
 fn challenge(challenger: i64) -> ChallengeRow {
     ChallengeRow {
@@ -30,24 +22,6 @@ fn challenge(challenger: i64) -> ChallengeRow {
         status: "open".into(),
         game_id: None,
         created_ms: 5,
-    }
-}
-
-fn game_row(black: i64, white: i64) -> GameRow {
-    GameRow {
-        id: new_id(),
-        black,
-        white,
-        size: 9,
-        preset: "ing".into(),
-        komi_halves: 16,
-        handicap_passes: 0,
-        time_control: "ing-pp:10m".into(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
-        started_ms: 100,
     }
 }
 

@@ -1,46 +1,13 @@
 //! The play server's queries (`ingo_store::server`), each run on SQLite and on PostgreSQL.
 #![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
-use ingo_store::server::{self, Appended, ChallengeRow, GameRow, GameState, MoveRow, UserRow};
-use ingo_store::testing::TestDb;
-use ingo_store::{new_id, Store};
+use ingo_store::server::{self, Appended, ChallengeRow, GameState, UserRow};
+use ingo_store::testing::{game_row, move_row as mv, TestDb};
 
 fn user(name: &str) -> UserRow {
-    UserRow {
-        id: new_id(),
-        name: name.into(),
-        password_hash: "$argon2id$fake".into(),
-        rank: "5d".into(),
-        created_ms: 1,
-    }
+    ingo_store::testing::user_row(name, "5d")
 }
-
-fn game_row(black: i64, white: i64) -> GameRow {
-    GameRow {
-        id: new_id(),
-        black,
-        white,
-        size: 9,
-        preset: "ing".into(),
-        komi_halves: 16,
-        handicap_passes: 0,
-        time_control: "ing-pp:10m".into(),
-        state: GameState {
-            status: "playing".into(),
-            ..GameState::default()
-        },
-        started_ms: 100,
-    }
-}
-
-fn mv(n: i64, color: &str, v: &str) -> MoveRow {
-    MoveRow {
-        move_number: n,
-        color: color.into(),
-        mv: v.into(),
-        at_ms: 100 + n,
-    }
-}
+use ingo_store::{new_id, Store};
 
 async fn every_query(store: &Store) {
     // Accounts: a name is taken once.
