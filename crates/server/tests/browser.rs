@@ -57,10 +57,6 @@ const RELOAD_AFTER: usize = 14;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_play_a_ko_game_to_the_count() {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
-        return;
-    }
     bounded(Duration::from_secs(300), flow()).await;
 }
 
@@ -80,21 +76,11 @@ async fn flow() {
     // Alice challenges: 9×9, nigiri, Ing's penalty-point clock.
     alice.goto(&format!("{base}/#/")).await.unwrap();
     let form = wait_css(&alice, "#challenge-form").await;
-    form.find(css("select[name=size]"))
-        .await
-        .unwrap()
-        .select_by_value("9")
-        .await
-        .unwrap();
+    select(&form, "size", "9").await;
     let tc = form.find(css("input[name=time_control]")).await.unwrap();
     tc.clear().await.unwrap();
     tc.send_keys("ing-pp:1h").await.unwrap();
-    form.find(css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    submit(&form).await;
 
     // Bob sees it in the lobby and accepts; both land on the game page.
     bob.goto(&format!("{base}/#/")).await.unwrap();
@@ -653,9 +639,6 @@ fn spread(v: &mut [f64]) -> (f64, f64, f64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_judge_page_marks_the_first_illegal_move() {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        return;
-    }
     bounded(Duration::from_secs(120), async {
         let app = spawn_app().await;
         let driver = ChromeDriver::start().await;
@@ -747,9 +730,6 @@ async fn the_judge_page_marks_the_first_illegal_move() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_built_in_player_from_the_lobby() {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        return;
-    }
     bounded(Duration::from_secs(120), async {
         let app = spawn_app().await;
         let driver = ChromeDriver::start().await;
@@ -757,36 +737,11 @@ async fn a_game_against_the_built_in_player_from_the_lobby() {
         register(&b, &app.base, "carol", "5k").await;
         b.goto(&format!("{}/#/", app.base)).await.unwrap();
         let form = wait_css(&b, "#bot-form").await;
-        form.find(css("select[name=size]"))
-            .await
-            .unwrap()
-            .select_by_value("9")
-            .await
-            .unwrap();
-        form.find(css("select[name=playouts]"))
-            .await
-            .unwrap()
-            .select_by_value("100")
-            .await
-            .unwrap();
-        form.find(css("select[name=color]"))
-            .await
-            .unwrap()
-            .select_by_value("black")
-            .await
-            .unwrap();
-        form.find(css("button[type=submit]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        wait_until(
-            &b,
-            "the game page",
-            "return location.hash.startsWith('#/game/') || null",
-        )
-        .await;
+        select(&form, "size", "9").await;
+        select(&form, "playouts", "100").await;
+        select(&form, "color", "black").await;
+        submit(&form).await;
+        wait_game_page(&b).await;
         wait_move_count(&b, 0).await;
         click_point(&b, 9, "E5").await;
         // The built-in player answers through the same move path as a person.

@@ -19,9 +19,6 @@ use ingo_store::testing::TestDb;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_an_engine_from_the_lobby() {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        return;
-    }
     bounded(Duration::from_secs(120), async {
         // The referee's fake engine, playing random legal moves.
         let script = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -66,36 +63,11 @@ async fn a_game_against_an_engine_from_the_lobby() {
             .await
             .unwrap();
         assert_eq!(label.as_str(), Some("fake (3k)"));
-        form.find(css("select[name=size]"))
-            .await
-            .unwrap()
-            .select_by_value("9")
-            .await
-            .unwrap();
-        form.find(css("select[name=playouts]"))
-            .await
-            .unwrap()
-            .select_by_value("engine:fake")
-            .await
-            .unwrap();
-        form.find(css("select[name=color]"))
-            .await
-            .unwrap()
-            .select_by_value("black")
-            .await
-            .unwrap();
-        form.find(css("button[type=submit]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        wait_until(
-            &b,
-            "the game page",
-            "return location.hash.startsWith('#/game/') || null",
-        )
-        .await;
+        select(&form, "size", "9").await;
+        select(&form, "playouts", "engine:fake").await;
+        select(&form, "color", "black").await;
+        submit(&form).await;
+        wait_game_page(&b).await;
         wait_move_count(&b, 0).await;
         click_point(&b, 9, "E5").await;
         // The engine answers through the same move path as a person.

@@ -12,71 +12,67 @@ mod browser_util;
 use std::time::Duration;
 
 use browser_util::*;
-use ingo_server::client::Client as ApiClient;
 use serde_json::json;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pair_go_side_chat_in_the_browser() {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
-        return;
-    }
-    bounded(Duration::from_secs(180), flow()).await;
+/// The four players of a team game: ann, ben and cat in browsers, registered with `ranks`;
+/// dan, a program on the API (2段).
+struct Players {
+    app: App,
+    _driver: ChromeDriver,
+    ann: Browser,
+    ben: Browser,
+    cat: Browser,
+    dan: ingo_server::client::Client,
 }
 
-async fn flow() {
+async fn players(ranks: [&str; 3]) -> Players {
     let app = spawn_app().await;
     let driver = ChromeDriver::start().await;
     let ann = driver.browser(1280, 1000).await;
     let ben = driver.browser(1000, 900).await;
     let cat = driver.browser(1000, 900).await;
+    for (b, name, rank) in [
+        (&ann, "ann", ranks[0]),
+        (&ben, "ben", ranks[1]),
+        (&cat, "cat", ranks[2]),
+    ] {
+        register(b, &app.base, name, rank).await;
+    }
+    let dan = api_player(&app, "dan", "2d").await;
+    Players {
+        app,
+        _driver: driver,
+        ann,
+        ben,
+        cat,
+        dan,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pair_go_side_chat_in_the_browser() {
+    bounded(Duration::from_secs(180), flow()).await;
+}
+
+async fn flow() {
+    let Players {
+        app,
+        _driver,
+        ann,
+        ben,
+        cat,
+        mut dan,
+    } = players(["2d", "2d", "2d"]).await;
     let base = app.base.clone();
-    register(&ann, &base, "ann", "2d").await;
-    register(&ben, &base, "ben", "2d").await;
-    register(&cat, &base, "cat", "2d").await;
-    // The fourth player is a program on the API.
-    let mut dan = ApiClient::new(app.addr);
-    assert_eq!(
-        dan.register("dan", "correct horse", "2d")
-            .await
-            .unwrap()
-            .status,
-        201
-    );
 
     // Ann challenges for pair go: ben her partner, cat and dan the opponents.
     ann.goto(&format!("{base}/#/")).await.unwrap();
     let form = wait_css(&ann, "#challenge-form").await;
-    form.find(css("select[name=size]"))
-        .await
-        .unwrap()
-        .select_by_value("9")
-        .await
-        .unwrap();
-    form.find(css("select[name=kind]"))
-        .await
-        .unwrap()
-        .select_by_value("pair")
-        .await
-        .unwrap();
-    form.find(css("input[name=partners]"))
-        .await
-        .unwrap()
-        .send_keys("ben")
-        .await
-        .unwrap();
-    form.find(css("input[name=opponents]"))
-        .await
-        .unwrap()
-        .send_keys("cat, dan")
-        .await
-        .unwrap();
-    form.find(css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    select(&form, "size", "9").await;
+    select(&form, "kind", "pair").await;
+    type_into(&form, "partners", "ben").await;
+    type_into(&form, "opponents", "cat, dan").await;
+    submit(&form).await;
 
     // Ben and cat accept their seats in the lobby, then dan over the API: the game starts and
     // every browser goes to it.
@@ -235,32 +231,20 @@ async fn flow() {
 /// keyboard, and the move is played; the other side never sees the proposal.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn consultation_proposals_in_the_browser() {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
-        return;
-    }
     bounded(Duration::from_secs(180), consultation_flow()).await;
 }
 
 async fn consultation_flow() {
-    let app = spawn_app().await;
-    let driver = ChromeDriver::start().await;
-    let ann = driver.browser(1280, 1000).await;
-    let ben = driver.browser(1000, 900).await;
-    let cat = driver.browser(1000, 900).await;
-    let base = app.base.clone();
     // ann and ben (1段) are the weaker side: by ranks they take Black.
-    register(&ann, &base, "ann", "1d").await;
-    register(&ben, &base, "ben", "1d").await;
-    register(&cat, &base, "cat", "2d").await;
-    let mut dan = ApiClient::new(app.addr);
-    assert_eq!(
-        dan.register("dan", "correct horse", "2d")
-            .await
-            .unwrap()
-            .status,
-        201
-    );
+    let Players {
+        app,
+        _driver,
+        ann,
+        ben,
+        cat,
+        mut dan,
+    } = players(["1d", "1d", "2d"]).await;
+    let base = app.base.clone();
 
     ann.goto(&format!("{base}/#/")).await.unwrap();
     let form = wait_css(&ann, "#challenge-form").await;
@@ -269,12 +253,7 @@ async fn consultation_flow() {
         ("handicap", "ranks"),
         ("kind", "consultation"),
     ] {
-        form.find(css(&format!("select[name={name}]")))
-            .await
-            .unwrap()
-            .select_by_value(value)
-            .await
-            .unwrap();
+        select(&form, name, value).await;
     }
     // The agreement is offered for consultation, every member by default.
     let agreement = wait_until(
@@ -284,24 +263,9 @@ async fn consultation_flow() {
     )
     .await;
     assert_eq!(agreement, json!("all"));
-    form.find(css("input[name=partners]"))
-        .await
-        .unwrap()
-        .send_keys("ben")
-        .await
-        .unwrap();
-    form.find(css("input[name=opponents]"))
-        .await
-        .unwrap()
-        .send_keys("cat, dan")
-        .await
-        .unwrap();
-    form.find(css("button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    type_into(&form, "partners", "ben").await;
+    type_into(&form, "opponents", "cat, dan").await;
+    submit(&form).await;
     for b in [&ben, &cat] {
         b.goto(&format!("{base}/#/")).await.unwrap();
         let accept = wait_css(b, "[data-challenge] button.accept").await;

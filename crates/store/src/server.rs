@@ -400,21 +400,42 @@ pub async fn accept_challenge(
     challenge_id: i64,
     game: &GameRow,
 ) -> Result<bool, StoreError> {
-    let _writing = writer(store).await;
-    let mut tx = store.writes().begin().await?;
-    let r = sqlx::query(
+    start_game(
+        store,
         "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
          WHERE id = $1 AND status = 'open'",
+        challenge_id,
+        game,
+        None,
     )
-    .bind(challenge_id)
-    .bind(game.id)
-    .execute(&mut *tx)
-    .await?;
+    .await
+}
+
+/// Closes a challenge as accepted by `close_sql` (binding the challenge's id and the game's;
+/// no row changed: the challenge was no longer open, and nothing is written) and stores its
+/// game, with its team when it has one, in one transaction.
+async fn start_game(
+    store: &Store,
+    close_sql: &'static str,
+    challenge_id: i64,
+    game: &GameRow,
+    team: Option<(&str, &[MemberRow])>,
+) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let mut tx = store.writes().begin().await?;
+    let r = sqlx::query(close_sql)
+        .bind(challenge_id)
+        .bind(game.id)
+        .execute(&mut *tx)
+        .await?;
     if r.rows_affected() != 1 {
         tx.rollback().await?;
         return Ok(false);
     }
     insert_game(&mut tx, game).await?;
+    if let Some((kind, members)) = team {
+        insert_team(&mut tx, game.id, kind, members).await?;
+    }
     tx.commit().await?;
     Ok(true)
 }
@@ -851,25 +872,16 @@ pub async fn start_team_game(
     kind: &str,
     members: &[MemberRow],
 ) -> Result<bool, StoreError> {
-    let _writing = writer(store).await;
-    let mut tx = store.writes().begin().await?;
-    let r = sqlx::query(
+    start_game(
+        store,
         "UPDATE server_challenges SET status = 'accepted', game_id = $2 \
          WHERE id = $1 AND status = 'open' AND NOT EXISTS \
          (SELECT 1 FROM server_challenge_seats s WHERE s.challenge_id = $1 AND s.accepted = 0)",
+        challenge_id,
+        game,
+        Some((kind, members)),
     )
-    .bind(challenge_id)
-    .bind(game.id)
-    .execute(&mut *tx)
-    .await?;
-    if r.rows_affected() != 1 {
-        tx.rollback().await?;
-        return Ok(false);
-    }
-    insert_game(&mut tx, game).await?;
-    insert_team(&mut tx, game.id, kind, members).await?;
-    tx.commit().await?;
-    Ok(true)
+    .await
 }
 
 async fn insert_team(

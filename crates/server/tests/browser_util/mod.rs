@@ -25,8 +25,13 @@ pub const WAIT: Duration = Duration::from_secs(20);
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// Runs `f`, failing the test when it takes longer than `limit`.
+/// Runs `f`, failing the test when it takes longer than `limit`; skips it when
+/// `INGO_SKIP_BROWSER` is set (a machine without Chromium).
 pub async fn bounded<F: Future<Output = ()>>(limit: Duration, f: F) {
+    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
+        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
+        return;
+    }
     tokio::time::timeout(limit, f)
         .await
         .expect("the browser test finished within its time bound");
@@ -347,4 +352,57 @@ pub fn shot_path(name: &str) -> PathBuf {
 pub async fn screenshot(b: &Client, name: &str) {
     let png = b.screenshot().await.unwrap();
     std::fs::write(shot_path(name), png).unwrap();
+}
+
+/// Chooses `value` in the `select` named `name` of `form`.
+pub async fn select(form: &Element, name: &str, value: &str) {
+    form.find(css(&format!("select[name={name}]")))
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
+/// Types `text` into the `input` named `name` of `form`.
+pub async fn type_into(form: &Element, name: &str, text: &str) {
+    form.find(css(&format!("input[name={name}]")))
+        .await
+        .unwrap()
+        .send_keys(text)
+        .await
+        .unwrap();
+}
+
+/// Presses the submit button of `form`.
+pub async fn submit(form: &Element) {
+    form.find(css("button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Waits for the page of a game (after a challenge or a game against a program starts it).
+pub async fn wait_game_page(b: &Client) {
+    wait_until(
+        b,
+        "the game page",
+        "return location.hash.startsWith('#/game/') || null",
+    )
+    .await;
+}
+
+/// A player on the API (a program, not a browser), registered as `name` of `rank`.
+pub async fn api_player(app: &App, name: &str, rank: &str) -> ApiClient {
+    let mut c = ApiClient::new(app.addr);
+    assert_eq!(
+        c.register(name, "correct horse", rank)
+            .await
+            .unwrap()
+            .status,
+        201
+    );
+    c
 }
