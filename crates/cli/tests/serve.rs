@@ -5,49 +5,19 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
+
+mod serve_util;
 
 use ingo_server::client::Client;
 use serde_json::{json, Value};
-
-/// A running `ingo serve`, killed on drop.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use serve_util::{ingo_serve, runtime, spawn, Server};
 
 fn start(db: &str, dir: &std::path::Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
-        .args(["serve", "--db", db, "--listen", "127.0.0.1:0"])
-        .current_dir(dir)
-        .env_remove("INGO_DB")
-        .env_remove("INGO_LISTEN")
-        .env_remove("INGO_CONFIG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("ingo serve starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the first line of ingo serve");
-    // "ingo serve: listening on http://127.0.0.1:PORT (database …)"
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    Server { child, addr }
+    let mut serve = ingo_serve(dir);
+    serve.args(["--db", db, "--listen", "127.0.0.1:0"]);
+    spawn(serve)
 }
 
 /// The moves of a long game without captures: Black fills the lower rows, White the upper
@@ -105,13 +75,6 @@ async fn two_players_in_a_game(addr: SocketAddr, size: u32) -> (Client, Client, 
     } else {
         (b, a, gid)
     }
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime")
 }
 
 #[test]
@@ -280,26 +243,9 @@ fn serve_reads_a_configuration_file() {
     )
     .unwrap();
     let mut server = {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
-            .args(["serve", "--config"])
-            .arg(&conf)
-            .current_dir(dir.path())
-            .env_remove("INGO_DB")
-            .env_remove("INGO_LISTEN")
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .and_then(|a| a.parse().ok())
-            .unwrap();
-        Server { child, addr }
+        let mut serve = ingo_serve(dir.path());
+        serve.arg("--config").arg(&conf);
+        spawn(serve)
     };
     assert!(dir.path().join("from-file.db").is_file());
     let rt = runtime();

@@ -4,30 +4,20 @@
 //! told the game's moves after the restart.
 #![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+mod serve_util;
 
 use ingo_server::client::Client;
 use serde_json::{json, Value};
+use serve_util::{ingo_serve, runtime, spawn, Server};
 
 fn serve(config: &Path, dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ingo"));
-    c.args([
-        "serve",
-        "--db",
-        "play.db",
-        "--listen",
-        "127.0.0.1:0",
-        "--config",
-    ])
-    .arg(config)
-    .current_dir(dir)
-    .env_remove("INGO_DB")
-    .env_remove("INGO_LISTEN")
-    .env_remove("INGO_CONFIG");
+    let mut c = ingo_serve(dir);
+    c.args(["--db", "play.db", "--listen", "127.0.0.1:0", "--config"])
+        .arg(config);
     c
 }
 
@@ -66,36 +56,8 @@ fn a_bad_engine_entry_is_named_with_its_field() {
     assert!(e.contains("twice"), "{e}");
 }
 
-/// A running `ingo serve`, killed on drop.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start(config: &Path, dir: &Path) -> Server {
-    let mut child = serve(config, dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    Server { child, addr }
+    spawn(serve(config, dir))
 }
 
 async fn wait_for(c: &mut Client, gid: i64, pred: impl Fn(&Value) -> bool) -> Value {
@@ -157,10 +119,7 @@ fn an_engine_game_survives_kill_9() {
         ),
     )
     .unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let mut server = start(&config, dir.path());
     let mut w = Client::new(server.addr);
     let gid = rt.block_on(async {
@@ -276,42 +235,16 @@ fn an_engine_game_survives_kill_9() {
 #[test]
 fn ingo_gtp_plays_as_an_engine_given_by_flag() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
-        .args([
-            "serve",
-            "--db",
-            "play.db",
-            "--listen",
-            "127.0.0.1:0",
-            "--engine",
-        ])
+    let mut serve = ingo_serve(dir.path());
+    serve
+        .args(["--db", "play.db", "--listen", "127.0.0.1:0", "--engine"])
         .arg(format!(
             "ingo=\"{}\" gtp --playouts 30 --seed 1",
             env!("CARGO_BIN_EXE_ingo")
-        ))
-        .current_dir(dir.path())
-        .env_remove("INGO_DB")
-        .env_remove("INGO_LISTEN")
-        .env_remove("INGO_CONFIG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr: SocketAddr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|a| a.parse().ok())
-        .unwrap();
-    let _server = Server { child, addr };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+        ));
+    let server = spawn(serve);
+    let addr = server.addr;
+    let rt = runtime();
     rt.block_on(async {
         let mut p = Client::new(addr);
         assert_eq!(
