@@ -170,15 +170,7 @@ async fn side_chat_privacy(app: App) {
     }
 }
 
-#[tokio::test]
-async fn side_chat_privacy_on_sqlite() {
-    bounded(async { side_chat_privacy(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn side_chat_privacy_on_postgres() {
-    bounded(async { side_chat_privacy(postgres().await).await }).await;
-}
+on_both_databases!(side_chat_privacy: side_chat_privacy_on_sqlite, side_chat_privacy_on_postgres);
 
 /// A game of one player a side has no side chat; its chat is stored all the same.
 #[tokio::test]

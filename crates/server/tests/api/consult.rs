@@ -340,15 +340,7 @@ async fn every_member_agrees(app: App) {
     assert_eq!(s["phase"], "ended");
 }
 
-#[tokio::test]
-async fn every_member_agrees_on_sqlite() {
-    bounded(async { every_member_agrees(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn every_member_agrees_on_postgres() {
-    bounded(async { every_member_agrees(postgres().await).await }).await;
-}
+on_both_databases!(every_member_agrees: every_member_agrees_on_sqlite, every_member_agrees_on_postgres);
 
 /// A majority: two of three agree and the move is played; the challenge says how it agrees.
 #[tokio::test]

@@ -141,15 +141,7 @@ async fn game_to_count(app: App) {
     );
 }
 
-#[tokio::test]
-async fn game_to_count_on_sqlite() {
-    bounded(async { game_to_count(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn game_to_count_on_postgres() {
-    bounded(async { game_to_count(postgres().await).await }).await;
-}
+on_both_databases!(game_to_count: game_to_count_on_sqlite, game_to_count_on_postgres);
 
 /// A dispute: at the suspension a player resumes play instead of accepting, proves a stone
 /// dead on the board, and four passes then end the game with every stone on the board alive.
@@ -282,15 +274,7 @@ async fn duplicate_move_applies_once(app: App) {
     assert_eq!(rows.len(), 1);
 }
 
-#[tokio::test]
-async fn duplicate_move_applies_once_on_sqlite() {
-    bounded(async { duplicate_move_applies_once(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn duplicate_move_applies_once_on_postgres() {
-    bounded(async { duplicate_move_applies_once(postgres().await).await }).await;
-}
+on_both_databases!(duplicate_move_applies_once: duplicate_move_applies_once_on_sqlite, duplicate_move_applies_once_on_postgres);
 
 /// Ing's penalty-point overtime on the server's clock (basic time 6 s, so 1/6 is 1 s): White
 /// thinks 6.4 s and gets 2 penalty points; then Black never moves and, with nobody connected,

@@ -13,6 +13,22 @@ use ingo_store::testing::TestDb;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The two tests of one scenario: `scenario(app)` on a fresh SQLite file (`on_sqlite`) and on a
+/// fresh PostgreSQL database (`on_postgres`), each with the time bound of [`bounded`].
+macro_rules! on_both_databases {
+    ($scenario:ident: $on_sqlite:ident, $on_postgres:ident) => {
+        #[tokio::test]
+        async fn $on_sqlite() {
+            bounded(async { $scenario(sqlite().await).await }).await;
+        }
+
+        #[tokio::test]
+        async fn $on_postgres() {
+            bounded(async { $scenario(postgres().await).await }).await;
+        }
+    };
+}
+
 mod chat;
 mod consult;
 mod games;

@@ -269,15 +269,7 @@ async fn pair_go_to_a_count(app: App) {
     assert_eq!(s2["result"], s["result"]);
 }
 
-#[tokio::test]
-async fn pair_go_to_a_count_on_sqlite() {
-    bounded(async { pair_go_to_a_count(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn pair_go_to_a_count_on_postgres() {
-    bounded(async { pair_go_to_a_count(postgres().await).await }).await;
-}
+on_both_databases!(pair_go_to_a_count: pair_go_to_a_count_on_sqlite, pair_go_to_a_count_on_postgres);
 
 /// Challenges of teams: who may accept or decline, and the forms refused.
 #[tokio::test]
@@ -551,12 +543,4 @@ async fn last_seats_accept_at_once(app: App) {
     }
 }
 
-#[tokio::test]
-async fn last_seats_accept_at_once_on_sqlite() {
-    bounded(async { last_seats_accept_at_once(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn last_seats_accept_at_once_on_postgres() {
-    bounded(async { last_seats_accept_at_once(postgres().await).await }).await;
-}
+on_both_databases!(last_seats_accept_at_once: last_seats_accept_at_once_on_sqlite, last_seats_accept_at_once_on_postgres);

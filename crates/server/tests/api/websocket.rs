@@ -87,15 +87,7 @@ async fn live_updates(app: App) {
     assert!(list.as_array().unwrap().iter().all(|g| g["id"] != gid));
 }
 
-#[tokio::test]
-async fn live_updates_on_sqlite() {
-    bounded(async { live_updates(sqlite().await).await }).await;
-}
-
-#[tokio::test]
-async fn live_updates_on_postgres() {
-    bounded(async { live_updates(postgres().await).await }).await;
-}
+on_both_databases!(live_updates: live_updates_on_sqlite, live_updates_on_postgres);
 
 #[tokio::test]
 async fn lobby_page_and_lists() {
