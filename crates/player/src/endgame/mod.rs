@@ -425,7 +425,7 @@ fn finish(
                 (fills, true)
             }
             None => (
-                fill_neutral(&mut live, grid, first_to_fill, last_move),
+                fill_neutral(&mut live, grid, &seki, first_to_fill, last_move),
                 false,
             ),
         };
@@ -659,10 +659,15 @@ pub(crate) fn seki_points_given(live: &Board, grid: &Grid, owners: &[Owner]) -> 
 /// Fills the neutral points of `live` (the dead stones on it are the capturer's) in turn,
 /// `first` first: each turn the side to move answers a fill that left one of its strings in
 /// atari, else fills the point [`choose_fill`] picks among those that count for nobody and are
-/// not seki points ([`seki_points`]); a side that has none passes; two passes in a row end
-/// the fill. Returns the fills and the points left shared (seki).
-fn fill_neutral(live: &mut Board, grid: &Grid, first: Color, last_move: Option<Fill>) -> Vec<Fill> {
-    let first_seki = seki_points(live, grid);
+/// not seki points (`first_seki`, the final position's, while they still are); a side that has
+/// none passes; two passes in a row end the fill. Returns the fills.
+fn fill_neutral(
+    live: &mut Board,
+    grid: &Grid,
+    first_seki: &[bool],
+    first: Color,
+    last_move: Option<Fill>,
+) -> Vec<Fill> {
     let mut fills = Vec::new();
     let mut mover = first;
     let mut passes = 0;
@@ -674,7 +679,7 @@ fn fill_neutral(live: &mut Board, grid: &Grid, first: Color, last_move: Option<F
         // The seki of the final position that still stand (a fill can end one, not make one).
         let seki: Vec<bool> = seki_points_given(live, grid, &owners)
             .iter()
-            .zip(&first_seki)
+            .zip(first_seki)
             .map(|(now, then)| *now && *then)
             .collect();
         // A fill that puts a string of the mover in atari must be answered first: the mover
