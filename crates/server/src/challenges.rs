@@ -184,18 +184,7 @@ async fn create(
     let kind = req.kind.as_deref().unwrap_or("single");
     if kind != "single" {
         let (kind, seats) = team_seats(&state, &user, kind, &req).await?;
-        let c = ChallengeRow {
-            id: new_id(),
-            challenger: user.user.id,
-            opponent: None,
-            size: req.size,
-            preset: preset.name().into(),
-            handicap: req.handicap,
-            time_control: tc.to_string(),
-            status: "open".into(),
-            game_id: None,
-            created_ms: now_ms(),
-        };
+        let c = new_challenge(user.user.id, None, req.size, req.handicap, preset, &tc);
         if let Some(agreement) = agreement_of_request(kind, req.agreement.as_deref())? {
             // Before the challenge: a consultation challenge never exists without it.
             ingo_store::consult::set_challenge_agreement(&state.store, c.id, agreement.name())
@@ -225,18 +214,7 @@ async fn create(
             Some(o.id)
         }
     };
-    let c = ChallengeRow {
-        id: new_id(),
-        challenger: user.user.id,
-        opponent,
-        size: req.size,
-        preset: preset.name().into(),
-        handicap: req.handicap,
-        time_control: tc.to_string(),
-        status: "open".into(),
-        game_id: None,
-        created_ms: now_ms(),
-    };
+    let c = new_challenge(user.user.id, opponent, req.size, req.handicap, preset, &tc);
     db::create_challenge(&state.store, &c).await?;
     Ok((StatusCode::CREATED, Json(json_of(&state, &c).await?)))
 }
@@ -663,5 +641,29 @@ fn game_of(c: &ChallengeRow, black: i64, white: i64, komi_halves: i64, passes: i
         time_control: c.time_control.clone(),
         state: GameState::playing(),
         started_ms: now_ms(),
+    }
+}
+
+/// A new open challenge of `challenger` (to `opponent`, or to anybody), with its size, rules,
+/// handicap and time control already checked.
+fn new_challenge(
+    challenger: i64,
+    opponent: Option<i64>,
+    size: i64,
+    handicap: String,
+    preset: Preset,
+    tc: &TimeControl,
+) -> ChallengeRow {
+    ChallengeRow {
+        id: new_id(),
+        challenger,
+        opponent,
+        size,
+        preset: preset.name().into(),
+        handicap,
+        time_control: tc.to_string(),
+        status: "open".into(),
+        game_id: None,
+        created_ms: now_ms(),
     }
 }
