@@ -384,11 +384,14 @@ pub fn judge_all(
         )?;
     }
     if opts.verify {
+        // With the records' lines (text) or beside the JSON lines, once: a terminal shows both
+        // streams, and the totals written to both appeared twice.
         let totals = summary.verify.text();
-        if !json_out {
+        if json_out {
+            writeln!(err, "{totals}")?;
+        } else {
             writeln!(out, "{totals}")?;
         }
-        eprintln!("{totals}");
     }
     Ok(summary)
 }

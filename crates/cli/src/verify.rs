@@ -16,6 +16,9 @@ pub struct Verify {
     pub winner_agrees: bool,
     /// Same winner and the same margin.
     pub agrees: bool,
+    /// What the two results alone prove about the record's count, when they differ by an odd
+    /// number of points ([`shared_parity_note`]).
+    pub note: Option<String>,
 }
 
 impl Verify {
@@ -26,6 +29,7 @@ impl Verify {
             "counted": self.counted,
             "agrees": self.agrees,
             "winner_agrees": self.winner_agrees,
+            "note": self.note,
         })
     }
 
@@ -38,8 +42,13 @@ impl Verify {
         } else {
             "other winner"
         };
+        let note = self
+            .note
+            .as_deref()
+            .map(|n| format!("; {n}"))
+            .unwrap_or_default();
         format!(
-            ", verify: recorded {} counted {} ({verdict})",
+            ", verify: recorded {} counted {} ({verdict}{note})",
             self.recorded, self.counted
         )
     }
@@ -65,11 +74,39 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
     };
     let j = judge_end(game, &EndgameConfig::default());
     let winner_agrees = j.score.winner == winner;
+    let recorded_halves = match winner {
+        ingo_rules::Color::Black => halves,
+        ingo_rules::Color::White => -halves,
+    };
     Some(Verify {
         recorded: re.trim().to_string(),
         counted: j.score.result_string(),
         winner_agrees,
         agrees: winner_agrees && j.score.margin_halves.abs() == halves,
+        note: shared_parity_note(recorded_halves, j.score.margin_halves, j.score.shared),
+    })
+}
+
+/// When a recorded margin and a counted one (signed, Black ahead positive, in half points)
+/// differ by an odd number of points, the two counts had numbers of shared points of opposite
+/// parity, whatever the stones: a point that changes hands moves the margin by two points, a
+/// point that changes between owned and shared (分空, half to each side) by one, and the other
+/// terms (komi, compensation and penalty points at two a stone, "負子、還子、罰子，每子二點")
+/// are the same in both counts or even. The note says so, with the causes a referee looks
+/// for: a seki judged otherwise, or a last dame both players missed, which counts as shared
+/// ("最後一單官，如雙方皆未發現…應作分空論"). `None` when the difference is even (or a
+/// fraction, which the komi explains, not the board).
+pub fn shared_parity_note(
+    recorded_halves: i32,
+    counted_halves: i32,
+    shared: usize,
+) -> Option<String> {
+    let d = (recorded_halves - counted_halves).rem_euclid(4);
+    (d == 2).then(|| {
+        let parity = if shared.is_multiple_of(2) { "an odd" } else { "an even" };
+        format!(
+            "the margins differ by an odd number of points, which only a different number of shared points (分空) gives: the record's count had {parity} number, this one has {shared} (a seki judged otherwise, or a last dame both players missed)"
+        )
     })
 }
 
@@ -142,4 +179,23 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
             format!("{} (one move deep: too many to read)", fills.join(", "))
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared_parity_note;
+
+    #[test]
+    fn an_odd_difference_in_points_needs_other_shared_points() {
+        // W+1 recorded (−2 halves) against B+0 counted: one point apart.
+        let n = shared_parity_note(-2, 0, 0).expect("one point apart");
+        assert!(n.contains("the record's count had an odd number, this one has 0"), "{n}");
+        // B+2 against W+1: three points apart; the count has one shared point.
+        let n = shared_parity_note(4, -2, 1).expect("three points apart");
+        assert!(n.contains("had an even number, this one has 1"), "{n}");
+        // Two points apart (a point that changed hands), equal, or half a point (the komi).
+        assert_eq!(shared_parity_note(6, 2, 0), None);
+        assert_eq!(shared_parity_note(-6, -6, 3), None);
+        assert_eq!(shared_parity_note(3, 2, 0), None);
+    }
 }

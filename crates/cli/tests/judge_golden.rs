@@ -204,6 +204,45 @@ fn penalties_stated_in_words_are_counted() {
     assert!(out.contains(r#""agrees":true"#), "{out}");
 }
 
+/// A record whose written margin differs from the board's count by an odd number of points
+/// (B+2 against B+1): `judge --verify` says that the record's count had an odd number of
+/// shared points where the board has none, in text and in JSON; an even difference (B+3, the
+/// same record rewritten) gets no such note, since one point that changed hands explains it.
+#[test]
+fn verify_says_when_the_record_needs_other_shared_points() {
+    let (out, code) = ingo(&["judge", "--verify", "record_count_off_by_one.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("verify: recorded B+2 counted B+1 (same winner, other margin; the margins differ by an odd number of points, which only a different number of shared points (分空) gives: the record's count had an odd number, this one has 0"),
+        "{out}"
+    );
+    let (out, _) = ingo(&["judge", "--verify", "--json", "record_count_off_by_one.sgf"]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    let note = line["verify"]["note"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(note.contains("had an odd number, this one has 0"), "{note}");
+
+    let dir = std::env::temp_dir().join(format!("ingo-parity-test-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("temp dir");
+    let even = dir.join("even.sgf");
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/record_count_off_by_one.sgf"),
+    )
+    .expect("data");
+    fs::write(&even, text.replace("RE[B+2]", "RE[B+3]")).expect("write");
+    let (out, _) = ingo(&[
+        "judge",
+        "--verify",
+        "--json",
+        even.to_str().expect("UTF-8 path"),
+    ]);
+    assert!(out.contains(r#""agrees":false"#), "{out}");
+    assert!(out.contains(r#""note":null"#), "{out}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn render_and_score_write_pictures() {
     let dir = std::env::temp_dir().join(format!("ingo-render-test-{}", std::process::id()));
