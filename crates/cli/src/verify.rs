@@ -189,7 +189,10 @@ mod tests {
     fn an_odd_difference_in_points_needs_other_shared_points() {
         // W+1 recorded (−2 halves) against B+0 counted: one point apart.
         let n = shared_parity_note(-2, 0, 0).expect("one point apart");
-        assert!(n.contains("the record's count had an odd number, this one has 0"), "{n}");
+        assert!(
+            n.contains("the record's count had an odd number, this one has 0"),
+            "{n}"
+        );
         // B+2 against W+1: three points apart; the count has one shared point.
         let n = shared_parity_note(4, -2, 1).expect("three points apart");
         assert!(n.contains("had an even number, this one has 1"), "{n}");

@@ -346,15 +346,13 @@ const DOUBLE_KO_SEKI: &str = "
     . . . O X . . . . . . . .
     . . . O X . . . . . . . .";
 
-/// What a referee counts. ingo does not give it yet: its playouts hold the two inner strings
-/// and the two ko stones about half of the time each (who takes a ko first in a random game,
-/// and Ing's limit on the disturber, decide), and Black's ko stone E13 falls just under half
-/// (49%): ingo counts B+39. See docs/endgame.md, "The cases it gets wrong".
+/// What a referee counts: the shape is proved a seki (the playouts alone hold the two inner
+/// strings and the ko stones about half of the time each: who takes a ko first in a random
+/// game decides), the fill never takes a ko stone, and the count is by adjacency.
 #[test]
-#[ignore = "known wrong: the playouts hold the ko stones about half of the time (docs/endgame.md)"]
 fn double_ko_seki_stands_and_counts_by_adjacency() {
     for to_move in [Color::Black, Color::White] {
-        let (_, j) = judge(DOUBLE_KO_SEKI, to_move);
+        let (g, j) = judge(DOUBLE_KO_SEKI, to_move);
         assert!(
             j.dead.is_empty(),
             "{to_move}: {:?} {:#?}",
@@ -366,9 +364,42 @@ fn double_ko_seki_stands_and_counts_by_adjacency() {
             "{:?}",
             j.fills
         );
+        // In seki: both inner strings (13 and 21 stones) and both ko stones.
+        let seki = j.stones(Status::Seki);
+        assert_eq!(seki.len(), 13 + 21 + 2, "{seki:?}");
+        for p in pts(&g, "B13 E13 D11 F13 K10") {
+            assert!(seki.contains(&p), "{p:?} {seki:?}");
+        }
         // Black: 33 stones + 74 points of the right + A13 + D13 = 109; White: 37 stones +
         // 21 points of the left + J13 + E11 = 60. 109 − 60 − 8 = 41.
         assert_eq!((j.score.area.black, j.score.area.white), (109, 60));
         assert_eq!(j.score.result_string(), "B+41");
+    }
+}
+
+/// The rules' test position T7 (docs/rules.md): a double-ko seki whose two strings share the
+/// dame B3 instead of having an eye each. White's ko stone B5 (Black takes it at C5) and
+/// Black's C1 (White takes it at B1) stand in the seki with both strings; B3 stays shared.
+/// Before the shape was proved, the fill took both ko stones (the count came out the same on
+/// this board, the status did not).
+#[test]
+fn double_ko_seki_with_a_shared_dame_t7() {
+    const T7: &str = "
+        X O . O
+        X X O O
+        X . O O
+        X X O O
+        X . X O";
+    for to_move in [Color::Black, Color::White] {
+        let (g, j) = judge(T7, to_move);
+        assert!(j.dead.is_empty(), "{to_move}: {:?}", j.dead);
+        assert!(j.fills.is_empty(), "{to_move}: {:?}", j.fills);
+        assert_eq!(j.seki_points, pts(&g, "B3"));
+        assert_eq!(j.stones(Status::Seki).len(), 17);
+        assert!(j.stones(Status::Seki).contains(&pts(&g, "B5")[0]));
+        assert!(j.stones(Status::Seki).contains(&pts(&g, "C1")[0]));
+        // Black: 8 stones and B1; White: 9 stones and C5; B3 half each. 9 − 10 − 8 = −9.
+        assert_eq!((j.score.area.black, j.score.area.white), (9, 10));
+        assert_eq!(j.score.result_string(), "W+9");
     }
 }

@@ -21,7 +21,9 @@
 //!   the other side's by adjacency only, "空屬鄰子") that leaves the filler's string two
 //!   liberties, but not of a seki point of the final position while it still is one (a fill
 //!   that connects a string of the seki to a living group ends it); a capture of a string in
-//!   atari anywhere (a seki point too), but never of a string holding a converted dead stone;
+//!   atari anywhere (a seki point too), but never of a string holding a converted dead stone
+//!   or a stone of a double-ko seki (its ko stones are in atari, and a take starts the cycle
+//!   that leaves the seki standing);
 //!   the save of a string in atari at its last liberty; after a capture, the neutral points
 //!   next to a play and an atari on the capturing stone (the capture opened an area, which is
 //!   closed again); a pass. Simple ko is kept (no immediate retake of a single stone).
@@ -103,9 +105,10 @@ struct Search<'a> {
     /// The seki points of the final position: not filled while they still are seki points (a
     /// capture there is still read).
     seki: &'a [bool],
-    /// Points whose stone stands for a dead stone of the other colour: a string holding one is
-    /// never captured in the search (on the real board it is the other side's dead stone).
-    converted: &'a [bool],
+    /// Points whose stone is never captured in the search: the stones that stand for a dead
+    /// stone of the other colour (on the real board it is the other side's dead stone), and
+    /// the stones of a double-ko seki.
+    untakable: &'a [bool],
     /// The plain dame, kept as a count.
     plain: Vec<bool>,
     /// The read points, in board order.
@@ -229,12 +232,12 @@ impl Search<'_> {
             .sum()
     }
 
-    /// Whether the string on `q` holds a stone that stands for a dead stone.
-    fn holds_converted(&self, board: &Board, q: Point) -> bool {
+    /// Whether the string on `q` holds a stone the search never captures.
+    fn holds_untakable(&self, board: &Board, q: Point) -> bool {
         board
             .string_stones(q)
             .iter()
-            .any(|s| self.converted[self.grid.index(*s)])
+            .any(|s| self.untakable[self.grid.index(*s)])
     }
 
     /// The moves of the side to move, captures first, then fills and saves, then a plain dame,
@@ -293,12 +296,12 @@ impl Search<'_> {
                 continue;
             }
             if a.captured_stones > 0 {
-                let takes_converted = board.neighbors(p).any(|q| {
+                let takes_untakable = board.neighbors(p).any(|q| {
                     board.color_at(q) == Some(c.opponent())
                         && board.atari_liberty(q) == Some(p)
-                        && self.holds_converted(board, q)
+                        && self.holds_untakable(board, q)
                 });
-                if !takes_converted {
+                if !takes_untakable {
                     captures.push(Mv::Play(p));
                 }
                 continue;
@@ -470,7 +473,7 @@ fn real_fill(real: &Board, p: Point, color: Color) -> bool {
 const INF: i32 = 1 << 20;
 
 /// The fill of the neutral points of `live` (dead stones as the capturer's, marked in
-/// `converted`) read out by minimax, `first` first, or `None` when it is too large to read
+/// `untakable` with the stones of a double-ko seki) read out by minimax, `first` first, or `None` when it is too large to read
 /// within [`BUDGET`] positions. Returns the fills in order (captures among them) and the
 /// board after them.
 pub(crate) fn read_fill(
@@ -479,7 +482,7 @@ pub(crate) fn read_fill(
     grid: &Grid,
     first: Color,
     seki: &[bool],
-    converted: &[bool],
+    untakable: &[bool],
 ) -> Option<(Vec<Fill>, Board)> {
     let owners = ingo_rules::owners(live, &[]);
     let n = grid.len();
@@ -553,7 +556,7 @@ pub(crate) fn read_fill(
         in_region,
         grid,
         seki,
-        converted,
+        untakable,
         plain,
         hot,
         max_depth: 2 * (hot_count + plain_points.len()) + 8,

@@ -5,7 +5,8 @@
 //! The method (`docs/endgame.md` has the details and the cases it gets wrong):
 //!
 //! 1. **Proof first.** Strings that are unconditionally alive by Benson's algorithm are alive,
-//!    whatever the playouts say.
+//!    whatever the playouts say; the strings and ko stones of a double-ko seki, proved from
+//!    its shape, are in seki (`double_ko`).
 //! 2. **Search for the rest.** Playouts from the final position under the game's own rules
 //!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
 //!    stones into atari without capturing; a string that its owner holds at the end of fewer
@@ -23,6 +24,7 @@
 //!    (`ingo_sgf::Record::time_penalties`), given to the game before it is judged.
 
 mod benson;
+mod double_ko;
 mod fill;
 mod playout;
 
@@ -251,6 +253,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         let w = benson::unconditionally_alive(board, &grid, Color::White);
         b.iter().zip(&w).map(|(x, y)| *x || *y).collect()
     };
+    let double_ko_seki = double_ko::double_ko_seki(board, &grid);
 
     // Playouts: how often each point ends as Black's or White's area.
     let mut held_by = vec![[0u32; 2]; n];
@@ -292,12 +295,14 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             1.0
         };
-        let status = if !proved[i] && held < 0.5 {
+        let status = if double_ko_seki[i] {
+            Status::Seki
+        } else if !proved[i] && held < 0.5 {
             Status::Dead
         } else {
             Status::Alive
         };
-        (status, proved[i], held)
+        (status, proved[i] || double_ko_seki[i], held)
     });
     finish(game, config, &grid, strings, string_of)
 }
@@ -417,9 +422,17 @@ fn finish(
     let converted: Vec<bool> = (0..grid.len())
         .map(|i| string_of[i] != usize::MAX && strings[string_of[i]].status == Status::Dead)
         .collect();
+    // Strings already in seki here are those of a double-ko seki, proved from the shape: the
+    // fill never takes their ko stones.
+    let untakable: Vec<bool> = (0..grid.len())
+        .map(|i| {
+            converted[i]
+                || (string_of[i] != usize::MAX && strings[string_of[i]].status == Status::Seki)
+        })
+        .collect();
     let seki = seki_points(&live, grid);
     let (fills, fill_read) =
-        match fill::read_fill(board, &live, grid, first_to_fill, &seki, &converted) {
+        match fill::read_fill(board, &live, grid, first_to_fill, &seki, &untakable) {
             Some((fills, after)) => {
                 live = after;
                 (fills, true)

@@ -1,0 +1,285 @@
+//! The double-ko seki (雙劫循環的雙活), proved from its shape: two strings of opposite colours,
+//! each with one eye of its own and one ko, where the stone each side can take in the other's
+//! ko touches the taker's own string. Random play cannot judge it: whoever takes a ko first in
+//! a playout captures about half of the time, so the playouts hold both strings about half of
+//! the time. The shape itself settles it.
+//!
+//! The argument, for Black's string `S` (eye `e`, ko point `k`, the Black stone `t` whose only
+//! liberty is `k`) and White's string `U` (eye `f`, ko point `l`, White's stone `u` whose only
+//! liberty is `l`), with `t` touching `U` and `u` touching `S`:
+//!
+//! * `S` has no liberty but `e` and `k`, and `e` is surrounded by `S` alone, so White can
+//!   capture `S` only by taking the ko at `k` (capturing `t`) and then playing `e`.
+//! * White's take at `k` leaves `S` in atari at `e`, and frees `t`'s point, which touches `U`:
+//!   `U` now has three liberties. Black answers at once by taking the other ko at `l`
+//!   (capturing `u`, another ko: no ko threat is needed), which frees `u`'s point next to `S`,
+//!   so `S` is back to two liberties, and `U` to two: the same shape, mirrored.
+//! * White retaking at `u`'s point and Black at `t`'s point returns the first position: a cycle
+//!   in which each side captures twice ("同型反覆"), which the rules end after one round
+//!   ("除窮任擇": disturbing beyond one cycle is not allowed), the strings still standing. The
+//!   same holds with the colours exchanged.
+//!
+//! The same holds when the two strings share their other liberty instead of having an eye each
+//! (the rules' test position T7, "衡劫"): filling the shared point puts the filler's own string
+//! in atari with the other side to take it, so neither fills it, and the kos go as above.
+//!
+//! Neither string can be captured and neither side gains by starting, so the two strings and
+//! the two ko stones stand, in seki. Every empty point of the shape touches one colour only
+//! (`e` and `k` Black's, `f` and `l` White's), so it is counted by adjacency and nothing is
+//! shared (in the T7 form, the shared liberty is shared). The shape must be exact: any other liberty, a ko stone of two stones, or a ko stone
+//! that does not touch the other string, and it is not this proof.
+
+#[cfg(test)]
+use ingo_rules::Point;
+use ingo_rules::{Board, Color};
+
+use super::Grid;
+
+/// A string of the board: its stones and its liberties (indices of the grid).
+struct Str {
+    color: Color,
+    stones: Vec<usize>,
+    libs: Vec<usize>,
+}
+
+/// The half of a double-ko seki that belongs to one string: the string, its ko stone, and the
+/// string the ko stone touches.
+struct Half {
+    string: usize,
+    ko_stone: usize,
+    touches: Vec<usize>,
+    /// The string's other liberty.
+    other: usize,
+    /// That liberty is an eye of the string alone (else it must be the liberty the two
+    /// strings share).
+    eye: bool,
+}
+
+/// Which points hold a stone of a double-ko seki (both strings and both ko stones).
+pub(crate) fn double_ko_seki(board: &Board, grid: &Grid) -> Vec<bool> {
+    let n = grid.len();
+    let mut string_of = vec![usize::MAX; n];
+    let mut strings: Vec<Str> = Vec::new();
+    for i in 0..n {
+        let Some(color) = board.color_at(grid.point(i)) else {
+            continue;
+        };
+        if string_of[i] != usize::MAX {
+            continue;
+        }
+        let id = strings.len();
+        let mut stones = vec![i];
+        let mut libs = Vec::new();
+        string_of[i] = id;
+        let mut k = 0;
+        while k < stones.len() {
+            let j = stones[k];
+            k += 1;
+            for m in grid.neighbors(j) {
+                match board.color_at(grid.point(m)) {
+                    None => {
+                        if !libs.contains(&m) {
+                            libs.push(m);
+                        }
+                    }
+                    Some(c) if c == color && string_of[m] == usize::MAX => {
+                        string_of[m] = id;
+                        stones.push(m);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        strings.push(Str {
+            color,
+            stones,
+            libs,
+        });
+    }
+
+    // Each string with exactly two liberties: a ko point whose ko stone is a single stone of
+    // the same colour in atari there, and an eye of its own or a liberty shared with the
+    // other string.
+    let is_ko = |id: usize, ko: usize| -> Option<usize> {
+        // Every neighbour of the ko point is the string's, or one single stone of its colour
+        // whose only liberty is the ko point.
+        let mut ko_stone = None;
+        for q in grid.neighbors(ko) {
+            let other = string_of[q];
+            if other == id {
+                continue;
+            }
+            let t = strings.get(other)?;
+            if t.color != strings[id].color || t.stones.len() != 1 || t.libs != [ko] {
+                return None;
+            }
+            if ko_stone.replace(other).is_some() {
+                return None;
+            }
+        }
+        ko_stone
+    };
+    let halves: Vec<Half> = strings
+        .iter()
+        .enumerate()
+        .filter_map(|(id, s)| {
+            let [a, b] = s.libs.as_slice() else {
+                return None;
+            };
+            let (ko_stone, other) = match (is_ko(id, *a), is_ko(id, *b)) {
+                (Some(t), None) => (t, *b),
+                (None, Some(t)) => (t, *a),
+                _ => return None,
+            };
+            let eye = grid.neighbors(other).all(|q| string_of[q] == id);
+            let touches: Vec<usize> = grid
+                .neighbors(strings[ko_stone].stones[0])
+                .map(|q| string_of[q])
+                .filter(|&o| o != usize::MAX && strings[o].color != s.color)
+                .collect();
+            Some(Half {
+                string: id,
+                ko_stone,
+                touches,
+                other,
+                eye,
+            })
+        })
+        .collect();
+
+    let mut out = vec![false; n];
+    for h in &halves {
+        // The other half: a string of the other colour that this ko stone touches, whose own ko
+        // stone touches this string.
+        let pair = halves.iter().find(|o| {
+            h.touches.contains(&o.string)
+                && o.touches.contains(&h.string)
+                && strings[o.string].color != strings[h.string].color
+                && (h.eye || h.other == o.other)
+                && (o.eye || h.other == o.other)
+        });
+        if let Some(o) = pair {
+            for id in [h.string, h.ko_stone, o.string, o.ko_stone] {
+                for &i in &strings[id].stones {
+                    out[i] = true;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The points of a double-ko seki on `board`, as points (for tests and diagnostics).
+#[cfg(test)]
+pub(crate) fn double_ko_seki_points(board: &Board) -> Vec<Point> {
+    let grid = Grid::new(board);
+    double_ko_seki(board, &grid)
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b)
+        .map(|(i, _)| grid.point(i))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::double_ko_seki_points;
+    use ingo_rules::{Board, Point};
+
+    /// The double-ko seki of the tests of the judgement (13×13, `endgame_positions.rs`), top
+    /// rows only: Black's string B13 … D10 with the eye A13 and the ko D13 (its stone E13),
+    /// White's F13 … K10 with the eye J13 and the ko E11 (its stone D11).
+    const SHAPE: &str = "
+        . X X . X O O O . O X . .
+        X X X X O O O O O O X . .
+        X X X O . O O O O O X . .
+        X X X X O O O O O O X . .
+        O O O O X X X X X X X . .
+        . . . O X . . . . . . . .
+        . . . O X . . . . . . . .";
+
+    fn names(board: &Board, v: &[Point]) -> String {
+        v.iter()
+            .map(|p| p.to_gtp(board.height()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn found(ascii: &str) -> (Board, Vec<Point>) {
+        let board = Board::from_ascii(ascii).expect("board");
+        let v = double_ko_seki_points(&board);
+        (board, v)
+    }
+
+    #[test]
+    fn both_strings_and_both_ko_stones_are_found() {
+        let (board, v) = found(SHAPE);
+        let text = names(&board, &v);
+        for p in ["B7", "E7", "D5", "F7", "K7", "K4", "E4"] {
+            assert!(text.split(' ').any(|n| n == p), "{p} missing: {text}");
+        }
+        // 13 Black stones of the inner string + E7, 21 White of the inner string + D5.
+        assert_eq!(v.len(), 13 + 1 + 21 + 1, "{text}");
+        // The outer walls are not part of it.
+        assert!(!text.split(' ').any(|n| n == "A3" || n == "L7"), "{text}");
+    }
+
+    /// The rules' test position T7 (衡劫): the two strings share the liberty B3 instead of
+    /// having an eye each; White's ko stone B5 (point C5), Black's C1 (point B1).
+    #[test]
+    fn the_two_strings_may_share_their_other_liberty() {
+        let (board, v) = found(
+            "
+            X O . O
+            X X O O
+            X . O O
+            X X O O
+            X . X O",
+        );
+        assert_eq!(v.len(), 17, "{}", names(&board, &v));
+        // Black fills the shared point B3: the shape is gone (Black's string has one liberty).
+        let (_, v) = found(
+            "
+            X O . O
+            X X O O
+            X X O O
+            X X O O
+            X . X O",
+        );
+        assert!(v.is_empty(), "{v:?}");
+    }
+
+    #[test]
+    fn the_shape_must_be_exact() {
+        // White's eye J13 filled by a Black stone: White's string has one liberty of its own
+        // only (and the Black stone is in atari): no double ko.
+        let (_, v) = found(&SHAPE.replacen(". O X . .\n", "X O X . .\n", 1));
+        assert!(v.is_empty(), "{v:?}");
+        // E12 Black instead of White: the stone E13 joins Black's string, and D13 is no ko.
+        let (_, v) = found(&SHAPE.replacen("X X X X O O O O O O X", "X X X X X O O O O O X", 1));
+        assert!(v.is_empty(), "{v:?}");
+        // A third liberty for Black's string (C12 empty).
+        let (_, v) = found(&SHAPE.replacen("X X X X O O", "X X . X O O", 1));
+        assert!(v.is_empty(), "{v:?}");
+        // The rules' T9, double-ko death (虛劫): Black has a real eye (A3) and a ko, White
+        // only the ko and no liberty of its own; not a seki.
+        let (_, v) = found(
+            "
+            X O . O
+            X X O O
+            . X O O
+            X X O O
+            X . X O",
+        );
+        assert!(v.is_empty(), "{v:?}");
+        // A board with no ko at all.
+        let (_, v) = found(
+            "
+            . X O .
+            X X O O
+            O O . .
+            . . . .",
+        );
+        assert!(v.is_empty(), "{v:?}");
+    }
+}
