@@ -187,16 +187,17 @@ mod tests {
     use ingo_rules::{Board, Point};
 
     /// The double-ko seki of the tests of the judgement (13×13, `endgame_positions.rs`), top
-    /// rows only: Black's string B13 … D10 with the eye A13 and the ko D13 (its stone E13),
-    /// White's F13 … K10 with the eye J13 and the ko E11 (its stone D11).
+    /// rows only and seen in a mirror, so that the shape is found whichever way it faces:
+    /// Black's string with the eye N7 and the ko K7 (its stone J7), White's with the eye E7
+    /// and the ko J5 (its stone K5).
     const SHAPE: &str = "
-        . X X . X O O O . O X . .
-        X X X X O O O O O O X . .
-        X X X O . O O O O O X . .
-        X X X X O O O O O O X . .
-        O O O O X X X X X X X . .
-        . . . O X . . . . . . . .
-        . . . O X . . . . . . . .";
+        . . X O . O O O X . X X .
+        . . X O O O O O O X X X X
+        . . X O O O O O . O X X X
+        . . X O O O O O O X X X X
+        . . X X X X X X X O O O O
+        . . . . . . . . X O . . .
+        . . . . . . . . X O . . .";
 
     fn names(board: &Board, v: &[Point]) -> String {
         v.iter()
@@ -215,13 +216,13 @@ mod tests {
     fn both_strings_and_both_ko_stones_are_found() {
         let (board, v) = found(SHAPE);
         let text = names(&board, &v);
-        for p in ["B7", "E7", "D5", "F7", "K7", "K4", "E4"] {
+        for p in ["M7", "J7", "K5", "H7", "D7", "D4", "J4"] {
             assert!(text.split(' ').any(|n| n == p), "{p} missing: {text}");
         }
-        // 13 Black stones of the inner string + E7, 21 White of the inner string + D5.
+        // 13 Black stones of the inner string and its ko stone, 21 White and its ko stone.
         assert_eq!(v.len(), 13 + 1 + 21 + 1, "{text}");
         // The outer walls are not part of it.
-        assert!(!text.split(' ').any(|n| n == "A3" || n == "L7"), "{text}");
+        assert!(!text.split(' ').any(|n| n == "N3" || n == "C7"), "{text}");
     }
 
     /// The rules' test position T7 (衡劫): the two strings share the liberty B3 instead of
@@ -251,15 +252,17 @@ mod tests {
 
     #[test]
     fn the_shape_must_be_exact() {
-        // White's eye J13 filled by a Black stone: White's string has one liberty of its own
+        // White's eye E7 filled by a Black stone: White's string has one liberty of its own
         // only (and the Black stone is in atari): no double ko.
-        let (_, v) = found(&SHAPE.replacen(". O X . .\n", "X O X . .\n", 1));
+        let (_, v) = found(&SHAPE.replacen(". . X O . O", ". . X O X O", 1));
         assert!(v.is_empty(), "{v:?}");
-        // E12 Black instead of White: the stone E13 joins Black's string, and D13 is no ko.
-        let (_, v) = found(&SHAPE.replacen("X X X X O O O O O O X", "X X X X X O O O O O X", 1));
+        // J6 Black instead of White: the stone J7 joins Black's string, and K7 is no ko.
+        let (_, v) =
+            found(&SHAPE.replacen(". . X O O O O O O X X X X", ". . X O O O O O X X X X X", 1));
         assert!(v.is_empty(), "{v:?}");
-        // A third liberty for Black's string (C12 empty).
-        let (_, v) = found(&SHAPE.replacen("X X X X O O", "X X . X O O", 1));
+        // A third liberty for Black's string (L6 empty).
+        let (_, v) =
+            found(&SHAPE.replacen(". . X O O O O O O X X X X", ". . X O O O O O O X . X X", 1));
         assert!(v.is_empty(), "{v:?}");
         // The rules' T9, double-ko death (虛劫): Black has a real eye (A3) and a ko, White
         // only the ko and no liberty of its own; not a seki.
