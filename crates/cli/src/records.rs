@@ -30,17 +30,12 @@ pub fn position(
     preset: Option<Preset>,
     upto: Option<usize>,
 ) -> anyhow::Result<Position> {
-    let ingo_sgf::FileReplay { record, replay } =
-        ingo_sgf::replay_file(path, upto, |record| match preset {
-            Some(p) => {
-                let mut r = p.rules();
-                if let Some(k) = record.komi {
-                    r.komi = k;
-                }
-                r
-            }
-            None => record.rules_or(Preset::Ing),
-        })?;
+    let ingo_sgf::FileReplay { record, replay } = ingo_sgf::replay_file(path, upto, |record| {
+        preset.map_or_else(
+            || record.rules_or(Preset::Ing),
+            |p| record.with_komi(p.rules()),
+        )
+    })?;
     let mut warnings: Vec<String> = record.warnings.iter().map(|w| w.to_string()).collect();
     if let Some(why) = &record.incomplete {
         warnings.push(format!(

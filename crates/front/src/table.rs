@@ -634,9 +634,7 @@ impl Table {
                     error,
                 })?;
         }
-        for c in Color::ALL {
-            g.set_penalty(c, *self.game.penalties().get(c));
-        }
+        g.set_penalties(self.game.penalties());
         self.settings.rules = rules;
         self.game = g;
         self.proposal = None;

@@ -186,16 +186,10 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> 
         ));
     }
     let size = record.width;
-    let rules = match preset {
-        Some(p) => {
-            let mut r = p.rules();
-            if let Some(k) = record.komi {
-                r.komi = k;
-            }
-            r
-        }
-        None => record.rules_or(Preset::Ing),
-    };
+    let rules = preset.map_or_else(
+        || record.rules_or(Preset::Ing),
+        |p| record.with_komi(p.rules()),
+    );
     let replay = ingo_sgf::replay(record, rules, ReplayMode::Strict)
         .map_err(|e| ApiError::unprocessable("bad-sgf", e.to_string()))?;
     let mut out = positions_of(&replay.game)?;

@@ -74,8 +74,7 @@ async fn flow() {
     register(&sam, &base, "sam", "5k").await;
 
     // Alice challenges: 9×9, nigiri, Ing's penalty-point clock.
-    alice.goto(&format!("{base}/#/")).await.unwrap();
-    let form = wait_css(&alice, "#challenge-form").await;
+    let form = challenge_form(&alice, &base).await;
     select(&form, "size", "9").await;
     let tc = form.find(css("input[name=time_control]")).await.unwrap();
     tc.clear().await.unwrap();
@@ -555,11 +554,7 @@ impl Loads {
                 fresh.close().await.unwrap();
             }
             let fresh = driver.browser(1280, 1000).await;
-            fresh
-                .goto(&format!("http://localhost:{port}/#/"))
-                .await
-                .unwrap();
-            wait_css(&fresh, "#challenge-form").await;
+            challenge_form(&fresh, &format!("http://localhost:{port}")).await;
             tokio::time::sleep(Duration::from_secs(2)).await;
             fresh.goto(&url).await.unwrap();
             wait_move_count(&fresh, moves).await;

@@ -66,8 +66,7 @@ async fn flow() {
     let base = app.base.clone();
 
     // Ann challenges for pair go: ben her partner, cat and dan the opponents.
-    ann.goto(&format!("{base}/#/")).await.unwrap();
-    let form = wait_css(&ann, "#challenge-form").await;
+    let form = challenge_form(&ann, &base).await;
     select(&form, "size", "9").await;
     select(&form, "kind", "pair").await;
     type_into(&form, "partners", "ben").await;
@@ -246,8 +245,7 @@ async fn consultation_flow() {
     } = players(["1d", "1d", "2d"]).await;
     let base = app.base.clone();
 
-    ann.goto(&format!("{base}/#/")).await.unwrap();
-    let form = wait_css(&ann, "#challenge-form").await;
+    let form = challenge_form(&ann, &base).await;
     for (name, value) in [
         ("size", "9"),
         ("handicap", "ranks"),

@@ -186,8 +186,12 @@ impl Record {
     /// The rules to replay this record under: the preset `RU` maps to, else `default`, with the
     /// record's komi when it has one.
     pub fn rules_or(&self, default: Preset) -> Rules {
-        let preset = self.rules.map_or(default, |m| m.preset);
-        let mut rules = preset.rules();
+        self.with_komi(self.rules.map_or(default, |m| m.preset).rules())
+    }
+
+    /// `rules` with the record's komi when it has one (a preset chosen instead of the
+    /// record's `RU` still counts with the komi the game was played with).
+    pub fn with_komi(&self, mut rules: Rules) -> Rules {
         if let Some(komi) = self.komi {
             rules.komi = komi;
         }

@@ -171,12 +171,7 @@ pub(crate) fn replay_parts(
     }
     // The record's length is known: reserve that, not the two moves per point of a new game.
     let mut game = Game::with_room_for(setup, rules, count);
-    for color in [Color::Black, Color::White] {
-        let points = *record.penalties.get(color);
-        if points != 0 {
-            game.set_penalty(color, points);
-        }
-    }
+    game.set_penalties(record.penalties);
     let mut in_game = setup_events.iter().filter(|e| e.after_move > 0).peekable();
     let mut replay_state = ReplayState::default();
     for (i, rm) in moves.iter().take(count).enumerate() {

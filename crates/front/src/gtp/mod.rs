@@ -122,11 +122,7 @@ pub enum LoadError {
 /// of 2 to 25 lines, or a move of the record is illegal under `rules`.
 pub fn load_position(path: &Path, upto: Option<usize>, rules: Rules) -> Result<Game, LoadError> {
     let loaded = ingo_sgf::replay_file(path, upto.map(|n| n.saturating_sub(1)), |record| {
-        let mut rules = rules;
-        if let Some(komi) = record.komi {
-            rules.komi = komi;
-        }
-        rules
+        record.with_komi(rules)
     })?;
     let record = &loaded.record;
     if record.width != record.height || !(2..=25).contains(&record.width) {

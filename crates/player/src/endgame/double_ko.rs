@@ -29,139 +29,96 @@
 //! shared (in the T7 form, the shared liberty is shared). The shape must be exact: any other liberty, a ko stone of two stones, or a ko stone
 //! that does not touch the other string, and it is not this proof.
 
-#[cfg(test)]
-use ingo_rules::Point;
-use ingo_rules::{Board, Color};
+use ingo_rules::{Board, Color, Point};
 
 use super::Grid;
 
-/// A string of the board: its stones and its liberties (indices of the grid).
-struct Str {
-    color: Color,
-    stones: Vec<usize>,
-    libs: Vec<usize>,
-}
-
-/// The half of a double-ko seki that belongs to one string: the string, its ko stone, and the
-/// string the ko stone touches.
+/// The half of a double-ko seki that belongs to one string: the string (by its head), its ko
+/// stone, the heads of the other colour's strings the ko stone touches, and the string's other
+/// liberty.
 struct Half {
-    string: usize,
-    ko_stone: usize,
-    touches: Vec<usize>,
-    /// The string's other liberty.
-    other: usize,
+    head: Point,
+    color: Color,
+    ko_stone: Point,
+    touches: Vec<Point>,
+    /// The string's liberty besides the ko point.
+    other: Point,
     /// That liberty is an eye of the string alone (else it must be the liberty the two
     /// strings share).
     eye: bool,
 }
 
-/// Which points hold a stone of a double-ko seki (both strings and both ko stones).
-pub(crate) fn double_ko_seki(board: &Board, grid: &Grid) -> Vec<bool> {
-    let n = grid.len();
-    let mut string_of = vec![usize::MAX; n];
-    let mut strings: Vec<Str> = Vec::new();
-    for i in 0..n {
-        let Some(color) = board.color_at(grid.point(i)) else {
-            continue;
-        };
-        if string_of[i] != usize::MAX {
-            continue;
-        }
-        let id = strings.len();
-        let mut stones = vec![i];
-        let mut libs = Vec::new();
-        string_of[i] = id;
-        let mut k = 0;
-        while k < stones.len() {
-            let j = stones[k];
-            k += 1;
-            for m in grid.neighbors(j) {
-                match board.color_at(grid.point(m)) {
-                    None => {
-                        if !libs.contains(&m) {
-                            libs.push(m);
-                        }
-                    }
-                    Some(c) if c == color && string_of[m] == usize::MAX => {
-                        string_of[m] = id;
-                        stones.push(m);
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-        strings.push(Str {
-            color,
-            stones,
-            libs,
-        });
+/// The half of a double-ko seki of the string whose head is `p`, if it has one: exactly two
+/// liberties, a ko point whose ko stone is a single stone of the string's colour in atari
+/// there, and an eye of its own or a liberty shared with the other string.
+fn half(board: &Board, p: Point) -> Option<Half> {
+    let color = board.color_at(p)?;
+    if board.string_head(p) != Some(p) {
+        return None;
     }
-
-    // Each string with exactly two liberties: a ko point whose ko stone is a single stone of
-    // the same colour in atari there, and an eye of its own or a liberty shared with the
-    // other string.
-    let is_ko = |id: usize, ko: usize| -> Option<usize> {
-        // Every neighbour of the ko point is the string's, or one single stone of its colour
-        // whose only liberty is the ko point.
-        let mut ko_stone = None;
-        for q in grid.neighbors(ko) {
-            let other = string_of[q];
-            if other == id {
+    let libs = board.liberties_upto(p, 3);
+    let [a, b] = libs.as_slice() else {
+        return None;
+    };
+    // Every neighbour of the ko point is the string's, or one single stone of its colour whose
+    // only liberty is the ko point.
+    let ko_stone_at = |ko: Point| -> Option<Point> {
+        let mut stone = None;
+        for q in board.neighbors(ko) {
+            if board.string_head(q) == Some(p) {
                 continue;
             }
-            let t = strings.get(other)?;
-            if t.color != strings[id].color || t.stones.len() != 1 || t.libs != [ko] {
-                return None;
-            }
-            if ko_stone.replace(other).is_some() {
+            if board.color_at(q) != Some(color)
+                || board.string_size(q) != 1
+                || board.atari_liberty(q) != Some(ko)
+                || stone.replace(q).is_some()
+            {
                 return None;
             }
         }
-        ko_stone
+        stone
     };
-    let halves: Vec<Half> = strings
-        .iter()
-        .enumerate()
-        .filter_map(|(id, s)| {
-            let [a, b] = s.libs.as_slice() else {
-                return None;
-            };
-            let (ko_stone, other) = match (is_ko(id, *a), is_ko(id, *b)) {
-                (Some(t), None) => (t, *b),
-                (None, Some(t)) => (t, *a),
-                _ => return None,
-            };
-            let eye = grid.neighbors(other).all(|q| string_of[q] == id);
-            let touches: Vec<usize> = grid
-                .neighbors(strings[ko_stone].stones[0])
-                .map(|q| string_of[q])
-                .filter(|&o| o != usize::MAX && strings[o].color != s.color)
-                .collect();
-            Some(Half {
-                string: id,
-                ko_stone,
-                touches,
-                other,
-                eye,
-            })
-        })
-        .collect();
+    let (ko_stone, other) = match (ko_stone_at(*a), ko_stone_at(*b)) {
+        (Some(t), None) => (t, *b),
+        (None, Some(t)) => (t, *a),
+        _ => return None,
+    };
+    Some(Half {
+        head: p,
+        color,
+        ko_stone,
+        touches: board
+            .neighbors(ko_stone)
+            .filter(|&q| board.color_at(q) == Some(color.opponent()))
+            .filter_map(|q| board.string_head(q))
+            .collect(),
+        other,
+        eye: board
+            .neighbors(other)
+            .all(|q| board.string_head(q) == Some(p)),
+    })
+}
 
-    let mut out = vec![false; n];
+/// Which points hold a stone of a double-ko seki (both strings and both ko stones).
+pub(crate) fn double_ko_seki(board: &Board, grid: &Grid) -> Vec<bool> {
+    let halves: Vec<Half> = (0..grid.len())
+        .filter_map(|i| half(board, grid.point(i)))
+        .collect();
+    let mut out = vec![false; grid.len()];
     for h in &halves {
         // The other half: a string of the other colour that this ko stone touches, whose own ko
         // stone touches this string.
         let pair = halves.iter().find(|o| {
-            h.touches.contains(&o.string)
-                && o.touches.contains(&h.string)
-                && strings[o.string].color != strings[h.string].color
+            o.color != h.color
+                && h.touches.contains(&o.head)
+                && o.touches.contains(&h.head)
                 && (h.eye || h.other == o.other)
                 && (o.eye || h.other == o.other)
         });
         if let Some(o) = pair {
-            for id in [h.string, h.ko_stone, o.string, o.ko_stone] {
-                for &i in &strings[id].stones {
-                    out[i] = true;
+            for p in [h.head, h.ko_stone, o.head, o.ko_stone] {
+                for s in board.string_stones(p) {
+                    out[grid.index(s)] = true;
                 }
             }
         }

@@ -248,12 +248,14 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
     let board = game.board();
     let grid = Grid::new(board);
     let n = grid.len();
+    // Proved: alive by Benson's algorithm, or in a double-ko seki (which the playouts need not
+    // judge either).
+    let double_ko_seki = double_ko::double_ko_seki(board, &grid);
     let proved: Vec<bool> = {
         let b = benson::unconditionally_alive(board, &grid, Color::Black);
         let w = benson::unconditionally_alive(board, &grid, Color::White);
-        b.iter().zip(&w).map(|(x, y)| *x || *y).collect()
+        (0..n).map(|i| b[i] || w[i] || double_ko_seki[i]).collect()
     };
-    let double_ko_seki = double_ko::double_ko_seki(board, &grid);
 
     // Playouts: how often each point ends as Black's or White's area.
     let mut held_by = vec![[0u32; 2]; n];
@@ -302,7 +304,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             Status::Alive
         };
-        (status, proved[i] || double_ko_seki[i], held)
+        (status, proved[i], held)
     });
     finish(game, config, &grid, strings, string_of)
 }
@@ -419,16 +421,14 @@ fn finish(
         }),
         ingo_rules::Move::Pass => None,
     });
+    let status_at = |i: usize| strings.get(string_of[i]).map(|s| s.status);
     let converted: Vec<bool> = (0..grid.len())
-        .map(|i| string_of[i] != usize::MAX && strings[string_of[i]].status == Status::Dead)
+        .map(|i| status_at(i) == Some(Status::Dead))
         .collect();
     // Strings already in seki here are those of a double-ko seki, proved from the shape: the
     // fill never takes their ko stones.
     let untakable: Vec<bool> = (0..grid.len())
-        .map(|i| {
-            converted[i]
-                || (string_of[i] != usize::MAX && strings[string_of[i]].status == Status::Seki)
-        })
+        .map(|i| converted[i] || status_at(i) == Some(Status::Seki))
         .collect();
     let seki = seki_points(&live, grid);
     let (fills, fill_read) =

@@ -354,6 +354,12 @@ pub async fn screenshot(b: &Client, name: &str) {
     std::fs::write(shot_path(name), png).unwrap();
 }
 
+/// Opens the lobby of the server at `base` in `b` and waits for its challenge form.
+pub async fn challenge_form(b: &Client, base: &str) -> Element {
+    b.goto(&format!("{base}/#/")).await.unwrap();
+    wait_css(b, "#challenge-form").await
+}
+
 /// Chooses `value` in the `select` named `name` of `form`.
 pub async fn select(form: &Element, name: &str, value: &str) {
     form.find(css(&format!("select[name={name}]")))
