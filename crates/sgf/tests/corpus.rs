@@ -2,13 +2,13 @@
 //!
 //! * every game played under Ing's rules replays under `Rules::ing()` without an illegal move;
 //! * every professional game with a recorded illegal ko retake is refused exactly there;
-//! * every file of the corpus is read and replayed without a panic, with a summary printed
-//!   (`cargo test -p ingo-sgf --test corpus -- --nocapture`).
+//! * every file of the corpus is read and replayed without a panic, and the games that do not
+//!   replay cleanly are exactly the pinned ones of `tests/data/corpus_refused.tsv`, with their
+//!   reasons (a summary is printed: `cargo test -p ingo-sgf --test corpus -- --nocapture`).
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::time::Instant;
 
 use ingo_rules::{Color, PlayErrorKind, Preset, Rules};
 use ingo_sgf::{parse_file, replay, ErrorKind, ReplayMode, SgfError};
@@ -33,14 +33,20 @@ fn data_lines(name: &str) -> Vec<String> {
 
 /// The declared count of a data file (its `# Count: N` header line).
 fn declared_count(name: &str) -> usize {
+    declared(name, "Count")
+}
+
+/// A number a data file declares in a header line `# KEY: N`.
+fn declared(name: &str, key: &str) -> usize {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("data file");
+    let prefix = format!("# {key}: ");
     text.lines()
-        .find_map(|l| l.strip_prefix("# Count: "))
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
         .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("{name} has no '# Count: N' line"))
+        .unwrap_or_else(|| panic!("{name} has no '# {key}: N' line"))
 }
 
 /// docs/rules.md §10 T19: games refereed under Ing's rules replay without an illegal move.
@@ -136,16 +142,11 @@ fn illegal_ko_retakes_are_refused() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// What a file came to.
-enum Outcome {
-    Unreadable(String),
-    Read(Vec<GameOutcome>),
-}
-
-enum GameOutcome {
-    Clean,
-    Illegal(PlayErrorKind),
-    NotReplayed(String),
+/// What a game of the corpus came to, when not a clean replay: one row of
+/// `tests/data/corpus_refused.tsv` (tab-separated: path, game index, verdict, reason, the refused
+/// move as `number colour point` or `-`).
+fn refusal_row(rel: &str, game: usize, verdict: &str, reason: &str, at: &str) -> String {
+    format!("{rel}\t{game}\t{verdict}\t{reason}\t{at}")
 }
 
 fn error_category(e: &SgfError) -> String {
@@ -161,34 +162,48 @@ fn error_category(e: &SgfError) -> String {
     }
 }
 
-fn read_and_replay(path: &Path) -> Outcome {
+/// Reads and replays one file: its number of games, and a row for each game (or for the file)
+/// that did not replay cleanly.
+fn read_and_replay(path: &Path, rel: &str) -> (usize, Vec<String>) {
     let records = match parse_file(path) {
         Ok(r) => r,
-        Err(e) => return Outcome::Unreadable(error_category(&e)),
+        Err(e) => {
+            return (
+                0,
+                vec![refusal_row(rel, 0, "unreadable", &error_category(&e), "-")],
+            )
+        }
     };
-    Outcome::Read(
-        records
-            .iter()
-            .map(|record| {
-                let rules = record.rules_or(Preset::Ing);
-                match replay(record, rules, ReplayMode::Strict) {
-                    Ok(r) => match r.illegal {
-                        None => GameOutcome::Clean,
-                        Some(i) => GameOutcome::Illegal(i.reason),
-                    },
-                    Err(e) => GameOutcome::NotReplayed(error_category(&e)),
-                }
-            })
-            .collect(),
-    )
+    let rows = records
+        .iter()
+        .enumerate()
+        .filter_map(|(game, record)| {
+            let rules = record.rules_or(Preset::Ing);
+            match replay(record, rules, ReplayMode::Strict) {
+                Ok(r) => r.illegal.map(|i| {
+                    let at = format!("{} {} {}", i.move_number, i.color, i.point_gtp);
+                    refusal_row(rel, game, "illegal", i.reason.code(), &at)
+                }),
+                Err(e) => Some(refusal_row(
+                    rel,
+                    game,
+                    "not-replayed",
+                    &error_category(&e),
+                    "-",
+                )),
+            }
+        })
+        .collect();
+    (records.len(), rows)
 }
 
 /// Every file of the corpus is read and replayed (under the rules its `RU` maps to, Ing's when
-/// it has none or an unknown one) without a panic.
+/// it has none or an unknown one) without a panic, and the games that do not replay cleanly are
+/// exactly those of `tests/data/corpus_refused.tsv`, each with its reason and move: a record
+/// newly refused, newly accepted or refused for another reason fails, named by its path.
 #[test]
-fn whole_corpus_reads_and_replays_without_panic() {
+fn whole_corpus_reads_and_replays_as_pinned() {
     let dir = corpus_dir();
-    let start = Instant::now();
     let files = sgf_files(&dir);
     let index_rows = std::fs::read_to_string(dir.join("INDEX.tsv"))
         .expect("INDEX.tsv")
@@ -199,74 +214,66 @@ fn whole_corpus_reads_and_replays_without_panic() {
     assert_eq!(files.len(), index_rows, "files found vs INDEX.tsv rows");
 
     let mut panics = Vec::new();
-    let mut unreadable: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut illegal: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
-    let mut not_replayed: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let (mut parsed, mut games, mut clean) = (0usize, 0usize, 0usize);
+    let mut measured = Vec::new();
+    let mut games = 0usize;
     for path in &files {
         let rel = path
             .strip_prefix(&dir)
             .unwrap_or(path)
             .display()
             .to_string();
-        match catch_unwind(AssertUnwindSafe(|| read_and_replay(path))) {
+        match catch_unwind(AssertUnwindSafe(|| read_and_replay(path, &rel))) {
             Err(_) => panics.push(rel),
-            Ok(Outcome::Unreadable(why)) => unreadable.entry(why).or_default().push(rel),
-            Ok(Outcome::Read(outcomes)) => {
-                parsed += 1;
-                for o in outcomes {
-                    games += 1;
-                    match o {
-                        GameOutcome::Clean => clean += 1,
-                        GameOutcome::Illegal(k) => {
-                            illegal.entry(k.code()).or_default().push(rel.clone())
-                        }
-                        GameOutcome::NotReplayed(why) => {
-                            not_replayed.entry(why).or_default().push(rel.clone())
-                        }
-                    }
-                }
+            Ok((n, rows)) => {
+                games += n;
+                measured.extend(rows);
             }
         }
     }
-    let elapsed = start.elapsed();
-
-    let mut report = format!(
-        "SGF corpus: {} files, {parsed} read ({games} games), {clean} games replayed cleanly \
-         under their own RU (Ing when none), {:.1} s\n",
-        files.len(),
-        elapsed.as_secs_f64()
-    );
-    let list = |report: &mut String, title: &str, groups: Vec<(String, &Vec<String>)>| {
-        if groups.is_empty() {
-            return;
-        }
-        report.push_str(&format!("{title}:\n"));
-        for (why, paths) in groups {
-            let shown: Vec<&str> = paths.iter().take(3).map(String::as_str).collect();
-            report.push_str(&format!(
-                "  {why}: {} (e.g. {}{})\n",
-                paths.len(),
-                shown.join(", "),
-                if paths.len() > 3 { ", …" } else { "" }
-            ));
-        }
-    };
-    list(
-        &mut report,
-        "refused moves by reason",
-        illegal.iter().map(|(k, v)| (k.to_string(), v)).collect(),
-    );
-    list(
-        &mut report,
-        "games not replayed",
-        not_replayed.iter().map(|(k, v)| (k.clone(), v)).collect(),
-    );
-    list(
-        &mut report,
-        "unreadable files",
-        unreadable.iter().map(|(k, v)| (k.clone(), v)).collect(),
-    );
-    println!("{report}");
     assert!(panics.is_empty(), "panics on:\n{}", panics.join("\n"));
+    measured.sort();
+
+    let mut by_reason: BTreeMap<String, usize> = BTreeMap::new();
+    for row in &measured {
+        let cols: Vec<&str> = row.split('\t').collect();
+        *by_reason
+            .entry(format!("{} {}", cols[2], cols[3]))
+            .or_default() += 1;
+    }
+    println!(
+        "SGF corpus: {} files, {games} games, {} replayed cleanly under their own RU (Ing when \
+         none); not clean: {by_reason:?}",
+        files.len(),
+        games
+            - measured
+                .iter()
+                .filter(|r| !r.contains("\tunreadable\t"))
+                .count()
+    );
+
+    let pinned = data_lines("corpus_refused.tsv");
+    let pinned_games = declared("corpus_refused.tsv", "Games");
+    let missing: Vec<&String> = pinned.iter().filter(|r| !measured.contains(r)).collect();
+    let new: Vec<&String> = measured.iter().filter(|r| !pinned.contains(r)).collect();
+    if games != pinned_games || !missing.is_empty() || !new.is_empty() {
+        // The measured table, for review and copying over the pinned one.
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus_refused.tsv");
+        std::fs::write(&out, measured.join("\n") + "\n").expect("write the measured table");
+        panic!(
+            "the corpus no longer replays as pinned in tests/data/corpus_refused.tsv \
+             ({games} games read, {pinned_games} pinned; measured table in {}):\n\
+             pinned but not measured (newly accepted, or refused otherwise):\n{}\n\
+             measured but not pinned (newly refused, or refused otherwise):\n{}",
+            out.display(),
+            missing
+                .iter()
+                .map(|r| format!("  {r}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            new.iter()
+                .map(|r| format!("  {r}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
 }
