@@ -1,5 +1,6 @@
 //! One game between two GTP engines, refereed: the referee's own [`Game`] judges every move,
-//! its own [`Clock`] runs on the wall time it measures, and it counts the result itself.
+//! its own [`Clock`] runs on the time it reads from a [`TimeSource`] (the machine's clock,
+//! [`WallClock`], unless a test gives another), and it counts the result itself.
 
 use std::{
     collections::BTreeSet,
@@ -25,6 +26,49 @@ use crate::{
     engine_id::EngineId,
     error::{ConfigError, RefereeError},
 };
+
+/// Where the referee reads the time that its [`Clock`] charges: the time since an origin of the
+/// source's choosing. [`play_game`] reads the machine's clock ([`WallClock`]);
+/// [`play_game_timed`] takes any source, so that a test can script the time each move takes
+/// and know to the nanosecond what is charged, whatever the machine's speed.
+///
+/// The time charged for a move is the reading after the engine's answer arrived minus the
+/// reading just before `genmove` was written. The waits for an engine (the `genmove` timeout,
+/// the clock's deadline plus [`Timeouts::grace`]) are computed from these readings but spent on
+/// the machine's clock, since that is what an engine that hangs takes.
+pub trait TimeSource {
+    /// The time since the source's origin. It must never decrease.
+    fn now(&self) -> Duration;
+}
+
+/// The machine's monotonic clock ([`Instant`]), from the moment it was made: the referee's
+/// [`TimeSource`] in a real match.
+#[derive(Clone, Copy, Debug)]
+pub struct WallClock {
+    origin: Instant,
+}
+
+impl WallClock {
+    /// A clock whose origin is now.
+    #[must_use]
+    pub fn new() -> WallClock {
+        WallClock {
+            origin: Instant::now(),
+        }
+    }
+}
+
+impl Default for WallClock {
+    fn default() -> WallClock {
+        WallClock::new()
+    }
+}
+
+impl TimeSource for WallClock {
+    fn now(&self) -> Duration {
+        self.origin.elapsed()
+    }
+}
 
 /// One side of a game: which engine plays it, how to start it, and its clock.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,9 +250,11 @@ pub struct GameReport {
     pub ranks: ByColor<Option<Rank>>,
     /// Each side's time control.
     pub time: ByColor<TimeControl>,
-    /// Thinking time each side used, as the clock measured it.
+    /// Thinking time each side used, as the clock measured it (on the referee's
+    /// [`TimeSource`]).
     pub time_used: ByColor<Duration>,
-    /// Wall time of the whole game, engine start-up included.
+    /// Time of the whole game on the referee's [`TimeSource`] (the wall time in a real match),
+    /// engine start-up included.
     pub duration: Duration,
     /// Per-move SGF properties (`BL`/`WL`, `OB`/`OW`, comments), by history index.
     pub moves: Vec<MoveInfo>,
@@ -410,7 +456,9 @@ struct Referee<'a> {
     game: Game,
     clock: Clock,
     players: ByColor<RunningEngine>,
-    start: Instant,
+    time: &'a dyn TimeSource,
+    /// The reading of `time` when the game started: [`Referee::now`] counts from it.
+    start: Duration,
     moves: Vec<MoveInfo>,
     notes: Vec<String>,
     /// The move count at which the last suspension was settled, so each is settled once.
@@ -430,7 +478,8 @@ struct Referee<'a> {
 ///    [`GameSpec::tell_time`] is off. `name` and `version` name the players.
 /// 2. Moves alternate: `time_left COLOR SECS STONES` (for a timed side told the time), then `genmove COLOR`
 ///    with a timeout of the clock's deadline plus [`Timeouts::grace`]; the clock runs from
-///    just before the command is written to the arrival of the answer. The move is played on
+///    just before the command is written to the arrival of the answer, on the machine's clock
+///    ([`WallClock`]; [`play_game_timed`] takes another [`TimeSource`]). The move is played on
 ///    the referee's game and sent to the other engine with `play COLOR VERTEX`. Ing's
 ///    penalty points go into the count ([`Game::set_penalty`]); a flag fall is a loss on time.
 ///    When [`Game::handicap_pass_due`], the referee passes for White without asking it and
@@ -457,6 +506,20 @@ pub fn play_game(
     spec: &GameSpec,
     on_move: &mut dyn FnMut(&Game),
 ) -> Result<GameReport, RefereeError> {
+    play_game_timed(spec, &WallClock::new(), on_move)
+}
+
+/// [`play_game`] with the time read from `time` instead of the machine's clock: the clocks of
+/// both sides, the time told to the engines, [`GameReport::time_used`] and
+/// [`GameReport::duration`] all come from its readings (see [`TimeSource`] for what is charged).
+///
+/// # Errors
+/// As [`play_game`].
+pub fn play_game_timed(
+    spec: &GameSpec,
+    time: &dyn TimeSource,
+    on_move: &mut dyn FnMut(&Game),
+) -> Result<GameReport, RefereeError> {
     let board = Board::new(spec.size)
         .ok()
         .filter(|_| spec.size >= 2)
@@ -474,7 +537,7 @@ pub fn play_game(
             reason,
         }
     })?;
-    let start = Instant::now();
+    let start = time.now();
     let players = ByColor {
         black: spawn(&spec.black)?,
         white: spawn(&spec.white)?,
@@ -484,6 +547,7 @@ pub fn play_game(
         game,
         clock,
         players,
+        time,
         start,
         moves: Vec::new(),
         notes: Vec::new(),
@@ -530,7 +594,7 @@ pub fn play_game(
         ranks: ByColor::new_with(|c| spec.player(c).spec.rank),
         time: ByColor::new_with(|c| spec.player(c).time),
         time_used,
-        duration: start.elapsed(),
+        duration: time.now().saturating_sub(start),
         moves,
         notes,
         voids_so_far: spec.voids_so_far,
@@ -566,8 +630,9 @@ fn spawn(p: &PlayerSpec) -> Result<RunningEngine, RefereeError> {
 }
 
 impl Referee<'_> {
+    /// The time since the game started, on the referee's [`TimeSource`].
     fn now(&self) -> Duration {
-        self.start.elapsed()
+        self.time.now().saturating_sub(self.start)
     }
 
     fn failure(&self, color: Color, kind: FailureKind, code: &'static str, detail: String) -> Stop {
@@ -833,7 +898,9 @@ impl Referee<'_> {
                 return Err(self.engine_error(color, e, (FailureKind::Garbage, "genmove-failed")));
             }
         };
-        let t1 = t0 + reply.elapsed;
+        // The answer's time on the referee's own source, not the engine's measure of it
+        // (`reply.elapsed`): one source for every reading of the clock.
+        let t1 = self.now().max(t0);
         let event = self.clock.stop(s, t1).map_err(internal)?;
         let points = i32::try_from(self.clock.penalty_points(s)).unwrap_or(i32::MAX);
         self.game.set_penalty(color, points);
@@ -842,7 +909,7 @@ impl Referee<'_> {
                 "{} answered `{}` after {:.3} s, past its time: loss on time.",
                 color_name(color),
                 reply.text.trim(),
-                reply.elapsed.as_secs_f64()
+                (t1 - t0).as_secs_f64()
             ));
             self.game.lose_on_time(color).map_err(internal)?;
             return Ok(());

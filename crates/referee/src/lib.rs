@@ -6,7 +6,9 @@
 //!   what a match is; [`MatchConfig::assignment`] gives the colours, handicap and komi of each
 //!   game.
 //! * [`play_game`]: one game from a [`GameSpec`], giving a [`GameReport`] (the referee's
-//!   [`Game`](ingo_rules::Game), the outcome, the failure if any, and the SGF).
+//!   [`Game`](ingo_rules::Game), the outcome, the failure if any, and the SGF), on the
+//!   machine's clock ([`WallClock`]); [`play_game_timed`] reads the time from another
+//!   [`TimeSource`].
 //! * [`run_match`]: N games, in parallel, written to the output directory and resumable, with
 //!   a [`Progress`] callback; results as [`GameRecord`]s and a [`MatchSummary`].
 //! * [`RefereeError`]: what stops a match. An engine's misbehaviour is never an error: it is a
@@ -27,7 +29,10 @@ pub use config::{
 };
 pub use engine_id::EngineId;
 pub use error::{ConfigError, RefereeError};
-pub use game::{play_game, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec};
+pub use game::{
+    play_game, play_game_timed, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec,
+    TimeSource, WallClock,
+};
 pub use record::{EndKind, GameRecord};
 pub use run::{
     game_file_name, record_file_name, run_match, run_match_until, void_file_name, write_atomic,

@@ -1,20 +1,43 @@
 //! Single games with fake engines (`tests/engines/fake_engine.py`): normal play, disputes,
 //! komi fallback, handicap by passes, penalty points, and every failure policy.
+//!
+//! The fake engines' random moves come from Python's seeded generator, so each seeded game ends
+//! on a known board: the test draws it, and the result it expects is counted by hand from that
+//! drawing (docs/rules.md §5: a stone counts for its colour, an empty point next to stones of
+//! one colour only is that colour's, every other empty point is shared and counts for nobody;
+//! margin = Black's area − White's − komi 8 − Black's penalty points + White's). The
+//! referee's own count is never the expected value. Timed games read the time from a scripted
+//! source (`common::Steps`), so what each move is charged does not depend on the machine.
 
 mod common;
 
 use std::{fs, time::Duration};
 
-use common::{config, fake};
+use common::{config, fake, Steps};
 use ingo_referee::{
-    play_game, run_match, EndKind, EngineId, FailureAction, FailureKind, FailurePolicy, GameReport,
-    MatchConfig, NoProgress, Outcome, VoidExhausted,
+    play_game, play_game_timed, run_match, EndKind, EngineId, FailureAction, FailureKind,
+    FailurePolicy, GameRecord, GameReport, MatchConfig, NoProgress, Outcome, VoidExhausted,
 };
-use ingo_rules::{Color, GameEnd, Move, Preset};
+use ingo_rules::{Board, Color, GameEnd, Move, Preset};
 use ingo_sgf::{parse, replay, ReplayMode};
 
 fn play(config: &MatchConfig) -> GameReport {
     play_game(&config.game_spec(1, 0), &mut |_| {}).expect("the game runs")
+}
+
+/// Game 1 of `config`, its time read from `time`.
+fn play_timed(config: &MatchConfig, time: &Steps) -> GameReport {
+    play_game_timed(&config.game_spec(1, 0), time, &mut |_| {}).expect("the game runs")
+}
+
+/// The game ended on the board `diagram` (rows from the top, `X` Black, `O` White).
+fn assert_final_board(report: &GameReport, diagram: &str) {
+    let expected = Board::from_ascii(diagram).expect("a diagram");
+    assert_eq!(
+        report.game.board().to_ascii(),
+        expected.to_ascii(),
+        "the final board"
+    );
 }
 
 /// The SGF reads back and replays into the same final position and count.
@@ -31,6 +54,17 @@ fn check_sgf(report: &GameReport) -> String {
     text
 }
 
+/// Where the fake engines with seeds 1 and 2 and at most 8 stones each end on 5×5: Black C5,
+/// White D4, Black D2, White B4, … (the moves of Python's `random.Random(1)` and `(2)`).
+const RANDOM_1_2: &str = "
+    A B C D E
+  5 X . X . O
+  4 O O O O X
+  3 . . . . .
+  2 O X X X O
+  1 O . X . X
+";
+
 #[test]
 fn random_engines_play_to_a_count() {
     let c = config(
@@ -44,8 +78,13 @@ fn random_engines_play_to_a_count() {
     assert!(r.failure.is_none(), "{:?}", r.failure);
     // Both engines answer `final_status_list dead` with nothing: agreed at the first suspension.
     assert!(matches!(r.game.end(), Some(GameEnd::Agreement(d)) if d.is_empty()));
-    let score = r.game.score().expect("counted");
-    assert_eq!(r.result_string(), score.result_string());
+    assert_final_board(&r, RANDOM_1_2);
+    // Counted by hand, every stone alive. Black: 8 stones and D1 (next to Black only) = 9.
+    // White: 8 stones and A3 (next to A4 and A2) = 9. Shared: B5, D5 (between C5 and E5 or
+    // D4), B3, C3, D3, E3 (row 3 between the two) and B1 (A1 and C1) = 7; 9 + 9 + 7 = 25.
+    // 9 − 9 − komi 8 = −8.
+    assert_eq!(r.result_string(), "W+8");
+    assert_eq!(r.game.score().map(|s| s.shared), Some(7));
     assert_eq!(r.names.black, "Fake 1.0");
     let text = check_sgf(&r);
     assert!(text.contains("PB[Fake 1.0]") && text.contains("RU[GOE]") && text.contains("KM[8]"));
@@ -77,6 +116,23 @@ fn a_dispute_resumes_play_with_cleanup_until_four_passes() {
     assert!(black_log.contains("kgs-genmove_cleanup b"), "{black_log}");
     assert!(!white_log.contains("kgs-genmove_cleanup w"), "{white_log}");
     assert!(r.notes.iter().any(|n| n.contains("disputed, play resumes")));
+    assert_final_board(
+        &r,
+        "
+    A B C D E
+  5 O . . . X
+  4 . X . . .
+  3 . . . . .
+  2 X . O . .
+  1 . X . O O
+",
+    );
+    // Four passes: every stone alive (Black's claim that C3 is dead was never agreed; C3 is
+    // empty anyway). Counted by hand. Black: 4 stones and D5, C4, E4, A3, B3, A1 = 10. White:
+    // 4 stones and C3, D2, E2 = 7. Shared: B5 and A4 (next to A5 and B4), B2 (A2, B1 and C2),
+    // C1 (B1 and D1), and C5, D4, D3, E3, next to no stone = 8; 10 + 7 + 8 = 25.
+    // 10 − 7 − komi 8 = −5.
+    assert_eq!(r.result_string(), "W+5");
     check_sgf(&r);
 }
 
@@ -103,6 +159,20 @@ fn the_referees_judgement_decides_when_neither_engine_names_the_dead() {
     let mut dead = dead.clone();
     dead.sort();
     assert_eq!(dead, judged);
+    // The same game as `random_engines_play_to_a_count`, the referee judging Black's eight
+    // stones dead: what is pinned here is that verdict, and the count that follows from it.
+    assert_final_board(&r, RANDOM_1_2);
+    let mut black_stones: Vec<_> = r
+        .game
+        .board()
+        .points()
+        .filter(|&p| r.game.board().color_at(p) == Some(Color::Black))
+        .collect();
+    black_stones.sort();
+    assert_eq!(dead, black_stones);
+    // Counted by hand: with Black's stones off, every empty point borders White only, and White
+    // has the whole board: 0 − 25 − komi 8 = −33.
+    assert_eq!(r.result_string(), "W+33");
     assert!(
         r.notes
             .iter()
@@ -136,6 +206,22 @@ fn a_refused_komi_falls_back_to_half_a_point_less() {
     assert!(r.notes.iter().any(|n| n.contains("refused komi 8")));
     // The referee counts with 8 all the same.
     assert_eq!(r.game.rules().komi.to_string(), "8");
+    assert_final_board(
+        &r,
+        "
+    A B C D E
+  5 . . . . .
+  4 . O . . O
+  3 X . X . .
+  2 . X . . O
+  1 . . . . .
+",
+    );
+    // Counted by hand, both lists empty. Black: 3 stones and D3, A2, C2, B1 = 7. White: 3
+    // stones and B5, E5, D4, E3, D2, E1 = 9. Shared: A4, C4, B3 (between the colours) and A5,
+    // C5, D5, A1, C1, D1 (next to no stone) = 9; 7 + 9 + 9 = 25. 7 − 9 − komi 8 = −10; with
+    // komi 7.5 it would be W+9.5.
+    assert_eq!(r.result_string(), "W+10");
 }
 
 #[test]
@@ -176,12 +262,13 @@ fn ranks_give_a_handicap_of_white_passes_played_by_the_referee() {
 
 #[test]
 fn penalty_points_go_into_the_count_and_the_sgf() {
-    // Black needs 1.25 s a move under 6 s of basic time with penalty-point overtime: its five
-    // moves (four stones and a pass) take 6.25 s, past the basic time (2 points) but not past
-    // 7 s (4 points).
+    // Every move costs exactly 1.25 s on the scripted time source. Black has 6 s of basic time
+    // with penalty-point overtime (article 7: 2 points when the basic time is used up, 2 more
+    // when the overtime exceeds 1/6 of it, here 1 s): its five moves (four stones and a pass)
+    // take 6.25 s, 0.25 s of overtime: 2 points. White's five moves fit in its 60 s.
     let log = common::out_dir("penalty_log").join("white.log");
     let mut c = config(
-        "--mode list --moves B1,B2,B3,B4 --delay 1.25",
+        "--mode list --moves B1,B2,B3,B4",
         &format!(
             "--mode list --moves D1,D2,D3,D4 --kgs-time --log '{}'",
             log.display()
@@ -190,28 +277,72 @@ fn penalty_points_go_into_the_count_and_the_sgf() {
         "penalty",
     );
     c.time = "ing-pp:6s".parse().expect("time control");
-    let summary = run_match(&c, &mut NoProgress).expect("the match runs");
-    let g = &summary.games[0];
+    c.b.time = Some("ing-pp:60s".parse().expect("time control"));
+    let r = play_timed(&c, &Steps::new(Duration::from_millis(1250)));
+    assert_eq!(r.outcome, Outcome::Decided, "{:?}", r.failure);
+    assert_eq!(
+        (r.time_used.black, r.time_used.white),
+        (Duration::from_millis(6250), Duration::from_millis(6250))
+    );
+    assert_eq!((r.game.penalties().black, r.game.penalties().white), (2, 0));
+    let g = GameRecord::from_report(&r, "game-0001.sgf");
     assert_eq!((g.black_penalty, g.white_penalty), (2, 0), "{g:?}");
-    // Columns A-B Black's (10), C shared, D-E White's (10): 0 − komi 8 − 2 penalty points.
+    assert_eq!((g.black_time_ms, g.white_time_ms), (6250, 6250));
+    assert_final_board(
+        &r,
+        "
+    A B C D E
+  5 . . . . .
+  4 . X . O .
+  3 . X . O .
+  2 . X . O .
+  1 . X . O .
+",
+    );
+    // Counted by hand. Black: 4 stones, A1-A4 and B5 = 9; White: 4 stones, E1-E4 and D5 = 9;
+    // shared: C1-C5 (between the colours, or next to no stone) and A5, E5 (next to no stone)
+    // = 7. 9 − 9 − komi 8 − Black's 2 penalty points = −10.
+    assert_eq!(r.result_string(), "W+10");
     assert_eq!(g.result, "W+10");
     assert_eq!(g.margin, Some(-10.0));
-    assert_eq!(summary.a.penalty_points, 2);
-    let text = fs::read_to_string(c.out_dir.join("game-0001.sgf")).expect("the SGF");
+    let text = r.sgf();
     assert!(text.contains("BP[2]"), "{text}");
     assert!(text.contains("RE[W+10]"));
     assert!(text.contains("TM[6]") && text.contains("OT[Ing PP"));
-    assert!(text.contains("BL["));
-    assert!(text.contains("2 penalty points"));
+    // Black's time left after each of its four stones: 6 − 1.25 k seconds.
+    for left in ["BL[4.75]", "BL[3.5]", "BL[2.25]", "BL[1]"] {
+        assert!(text.contains(left), "{left} in {text}");
+    }
+    assert!(
+        text.contains("Black's basic time is used up: 2 penalty points"),
+        "{text}"
+    );
     let record = &parse(&text).expect("parses")[0];
     assert_eq!(record.penalties.black, 2);
     let replayed = replay(record, Preset::Ing.rules(), ReplayMode::Strict).expect("replays");
     assert_eq!(replayed.game.penalties().black, 2);
-    // White was told the time both ways, and how much it had left before each move.
+    // White was told the time both ways, and how much it had left before each move: 60 s, then
+    // 1.25 s less each time (whole seconds, rounded down).
     let log = fs::read_to_string(&log).expect("log");
-    assert!(log.contains("time_settings 6 0 0\n"), "{log}");
-    assert!(log.contains("kgs-time_settings absolute 6\n"), "{log}");
-    assert!(log.contains("time_left w 6 0\n"), "{log}");
+    assert!(log.contains("time_settings 60 0 0\n"), "{log}");
+    assert!(log.contains("kgs-time_settings absolute 60\n"), "{log}");
+    // Each logged line is `ID COMMAND`.
+    let told: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split_once(' ').map(|(_, command)| command))
+        .filter(|l| l.starts_with("time_left w "))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "time_left w 60 0",
+            "time_left w 58 0",
+            "time_left w 57 0",
+            "time_left w 56 0",
+            "time_left w 55 0"
+        ],
+        "{log}"
+    );
 }
 
 #[test]
@@ -306,17 +437,18 @@ fn a_crash_voids_twice_then_forfeits() {
 fn a_hang_past_the_deadline_loses_on_time_and_the_engine_is_killed() {
     let mut c = config("--mode sleep --after 1", "--seed 10", 5, "timeout");
     c.time = "absolute:1s".parse().expect("time control");
-    let started = std::time::Instant::now();
-    let r = play(&c);
-    assert!(
-        started.elapsed() < Duration::from_secs(8),
-        "{:?}",
-        started.elapsed()
-    );
+    // Black's first move costs 0.25 s of its 1 s; on its second it hangs. The referee waits
+    // for what is left on the clock plus the grace, 0.75 s + 0.3 s, and kills it (not the 10 s
+    // of the test's other timeouts): the failure names the wait.
+    let r = play_timed(&c, &Steps::new(Duration::from_millis(250)));
     let f = r.failure.clone().expect("a failure");
     assert_eq!(
         (f.kind, f.code, f.color),
         (FailureKind::Timeout, "timeout", Color::Black)
+    );
+    assert_eq!(
+        f.detail,
+        "engine did not answer `genmove b` within 1.05s and was killed"
     );
     assert_eq!(r.game.end(), Some(&GameEnd::Time(Color::Black)));
     assert_eq!(r.result_string(), "W+T");
@@ -337,19 +469,25 @@ fn a_hang_can_void_the_game_instead() {
 
 #[test]
 fn a_late_answer_within_the_grace_is_a_plain_loss_on_time_under_any_policy() {
-    let mut c = config(
-        "--mode list --moves C3 --delay 1.4",
-        "--mode pass",
-        5,
-        "late",
-    );
+    let mut c = config("--mode list --moves C3", "--mode pass", 5, "late");
     c.time = "absolute:1s".parse().expect("time control");
     c.timeouts.grace = Duration::from_secs(3);
     c.failure = FailurePolicy::all(FailureAction::Void { max_replays: 5 });
-    let r = play(&c);
+    // The answer comes 1.4 s after `genmove` on the referee's clock: past Black's 1 s, within
+    // the 3 s of grace, so the engine was not killed and no failure policy applies.
+    let r = play_timed(&c, &Steps::new(Duration::from_millis(1400)));
     assert_eq!(r.outcome, Outcome::Decided);
-    assert!(r.failure.is_none());
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    assert_eq!(r.game.end(), Some(&GameEnd::Time(Color::Black)));
     assert_eq!(r.result_string(), "W+T");
+    assert_eq!(r.time_used.black, Duration::from_millis(1400));
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n == "Black answered `C3` after 1.400 s, past its time: loss on time."),
+        "{:?}",
+        r.notes
+    );
 }
 
 #[test]

@@ -1,9 +1,13 @@
 //! Helpers shared by the referee's integration tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::{
+    cell::Cell,
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
-use ingo_referee::MatchConfig;
+use ingo_referee::{MatchConfig, TimeSource};
 
 /// The command line of the fake engine with `args` (see `tests/engines/fake_engine.py`).
 pub fn fake(args: &str) -> String {
@@ -42,4 +46,32 @@ pub fn config(a: &str, b: &str, size: usize, name: &str) -> MatchConfig {
     config.timeouts.grace = std::time::Duration::from_millis(300);
     config.timeouts.untimed_move = std::time::Duration::from_secs(10);
     config
+}
+
+/// A scripted time source for `play_game_timed`: every reading is `step` later than the one
+/// before. The referee reads the time just before it writes `genmove` and again when the answer
+/// has arrived, so every move is charged exactly `step`, however long the engine really took;
+/// the readings in between (the time told with `time_left`) fall between moves and charge
+/// nobody.
+pub struct Steps {
+    step: Duration,
+    now: Cell<Duration>,
+}
+
+impl Steps {
+    /// A source at zero that advances `step` a reading.
+    pub fn new(step: Duration) -> Steps {
+        Steps {
+            step,
+            now: Cell::new(Duration::ZERO),
+        }
+    }
+}
+
+impl TimeSource for Steps {
+    fn now(&self) -> Duration {
+        let now = self.now.get() + self.step;
+        self.now.set(now);
+        now
+    }
 }
