@@ -17,8 +17,8 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
+use ingo_store::new_id;
 use ingo_store::server::{self as db, UserRow};
-use ingo_store::{new_id, now_ms};
 use serde::Deserialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -81,9 +81,11 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
 /// # Errors
 /// On a storage failure.
 pub async fn user_of_token(state: &AppState, token: &str) -> Result<Option<User>, ApiError> {
-    Ok(db::session(&state.store, &token_hash(token), now_ms())
-        .await?
-        .map(|(user, csrf)| User { user, csrf }))
+    Ok(
+        db::session(&state.store, &token_hash(token), state.now_ms())
+            .await?
+            .map(|(user, csrf)| User { user, csrf }),
+    )
 }
 
 impl FromRequestParts<AppState> for User {
@@ -168,7 +170,7 @@ async fn start_session(
 ) -> Result<Response, ApiError> {
     let token = random_token()?;
     let csrf = random_token()?;
-    let now = now_ms();
+    let now = state.now_ms();
     db::create_session(
         &state.store,
         &token_hash(&token),
@@ -229,7 +231,7 @@ async fn register(
         name: req.name,
         password_hash: hash_password(&req.password)?,
         rank: rank.to_string(),
-        created_ms: now_ms(),
+        created_ms: state.now_ms(),
     };
     if !db::create_user(&state.store, &user).await? {
         return Err(ApiError::conflict("name-taken", "That name is taken."));
@@ -246,7 +248,7 @@ async fn login(
     if let Some(Extension(ConnectInfo(a))) = addr {
         keys.push(format!("ip:{}", a.ip()));
     }
-    let now = now_ms();
+    let now = state.now_ms();
     if state.login_limited(&keys, now, false) {
         return Err(ApiError::too_many(
             "Too many failed log-ins; wait a minute before trying again.",

@@ -10,8 +10,8 @@ use axum::http::StatusCode;
 use axum::{Json, Router};
 use ingo_player::{Action, Budget, Config, Player};
 use ingo_rules::{Color, Phase};
+use ingo_store::new_id;
 use ingo_store::server::{self as db, GameRow, GameState, UserRow};
-use ingo_store::{new_id, now_ms};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -63,7 +63,7 @@ pub(crate) async fn machine_account(
         // Not a PHC string: no password verifies against it.
         password_hash: "!".into(),
         rank: rank.to_string(),
-        created_ms: now_ms(),
+        created_ms: state.now_ms(),
     };
     if !db::create_user(&state.store, &u).await? {
         // Made by another request meanwhile.
@@ -137,7 +137,7 @@ async fn new_game(
         handicap_passes: 0,
         time_control: tc.to_string(),
         state: GameState::playing(),
-        started_ms: now_ms(),
+        started_ms: state.now_ms(),
     };
     db::create_game(&state.store, &game).await?;
     state.game(game.id).await?;

@@ -18,8 +18,8 @@ use axum::{Json, Router};
 use ingo_clock::TimeControl;
 use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
 use ingo_rules::Preset;
+use ingo_store::new_id;
 use ingo_store::server::{self as db, ChallengeRow, GameRow, GameState, MemberRow, SeatRow};
-use ingo_store::{new_id, now_ms};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -184,7 +184,15 @@ async fn create(
     let kind = req.kind.as_deref().unwrap_or("single");
     if kind != "single" {
         let (kind, seats) = team_seats(&state, &user, kind, &req).await?;
-        let c = new_challenge(user.user.id, None, req.size, req.handicap, preset, &tc);
+        let c = new_challenge(
+            user.user.id,
+            None,
+            req.size,
+            req.handicap,
+            preset,
+            &tc,
+            state.now_ms(),
+        );
         if let Some(agreement) = agreement_of_request(kind, req.agreement.as_deref())? {
             // Before the challenge: a consultation challenge never exists without it.
             ingo_store::consult::set_challenge_agreement(&state.store, c.id, agreement.name())
@@ -214,7 +222,15 @@ async fn create(
             Some(o.id)
         }
     };
-    let c = new_challenge(user.user.id, opponent, req.size, req.handicap, preset, &tc);
+    let c = new_challenge(
+        user.user.id,
+        opponent,
+        req.size,
+        req.handicap,
+        preset,
+        &tc,
+        state.now_ms(),
+    );
     db::create_challenge(&state.store, &c).await?;
     Ok((StatusCode::CREATED, Json(json_of(&state, &c).await?)))
 }
@@ -320,7 +336,7 @@ async fn accept(
         user.user.id,
         rank(&user.user.rank),
     )?;
-    let game = game_of(&c, black, white, komi_halves, passes);
+    let game = game_of(&c, black, white, komi_halves, passes, state.now_ms());
     if !db::accept_challenge(&state.store, c.id, &game).await? {
         return Err(ApiError::conflict(
             "challenge-closed",
@@ -574,7 +590,7 @@ async fn accept_seat(
     let (Some(&(b1, _)), Some(&(w1, _))) = (black.first(), white.first()) else {
         return Err(ApiError::internal("a team challenge with an empty side"));
     };
-    let game = game_of(c, b1, w1, komi_halves, passes);
+    let game = game_of(c, b1, w1, komi_halves, passes, state.now_ms());
     if !db::start_team_game(&state.store, c.id, &game, kind.name(), &members).await? {
         // Another last acceptor started it at the same moment: answer that game.
         let now = db::challenge_by_id(&state.store, c.id).await?;
@@ -628,8 +644,15 @@ fn agreement_of_request(
 }
 
 /// The game an accepted challenge starts: its size, rules and time control, the seats and
-/// handicap it was decided with, a fresh id, in play from now.
-fn game_of(c: &ChallengeRow, black: i64, white: i64, komi_halves: i64, passes: i64) -> GameRow {
+/// handicap it was decided with, a fresh id, in play from `now_ms`.
+fn game_of(
+    c: &ChallengeRow,
+    black: i64,
+    white: i64,
+    komi_halves: i64,
+    passes: i64,
+    now_ms: i64,
+) -> GameRow {
     GameRow {
         id: new_id(),
         black,
@@ -640,12 +663,12 @@ fn game_of(c: &ChallengeRow, black: i64, white: i64, komi_halves: i64, passes: i
         handicap_passes: passes,
         time_control: c.time_control.clone(),
         state: GameState::playing(),
-        started_ms: now_ms(),
+        started_ms: now_ms,
     }
 }
 
 /// A new open challenge of `challenger` (to `opponent`, or to anybody), with its size, rules,
-/// handicap and time control already checked.
+/// handicap and time control already checked, made at `now_ms`.
 fn new_challenge(
     challenger: i64,
     opponent: Option<i64>,
@@ -653,6 +676,7 @@ fn new_challenge(
     handicap: String,
     preset: Preset,
     tc: &TimeControl,
+    now_ms: i64,
 ) -> ChallengeRow {
     ChallengeRow {
         id: new_id(),
@@ -664,6 +688,6 @@ fn new_challenge(
         time_control: tc.to_string(),
         status: "open".into(),
         game_id: None,
-        created_ms: now_ms(),
+        created_ms: now_ms,
     }
 }

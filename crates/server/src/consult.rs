@@ -38,7 +38,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_rules::{Color, Move, Phase, PlayErrorKind};
 use ingo_store::consult::{self as db, VoteRow};
-use ingo_store::now_ms;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
@@ -309,7 +308,7 @@ async fn submit_as(
                 color: side.letter(),
                 move_number: side.next,
                 mv: mv.clone(),
-                at_ms: now_ms(),
+                at_ms: state.now_ms(),
             },
         )
         .await?;

@@ -59,8 +59,8 @@ use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
 use ingo_gtp::engine::EngineBuilder;
 use ingo_gtp::{Engine, EngineError, GenmoveReply};
 use ingo_rules::{Color, Komi, Move, Phase, Point};
+use ingo_store::new_id;
 use ingo_store::server::{self as db, GameRow, GameState, UserRow};
-use ingo_store::{new_id, now_ms};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
@@ -550,7 +550,7 @@ async fn new_game(
         handicap_passes: passes,
         time_control: tc.to_string(),
         state: GameState::playing(),
-        started_ms: now_ms(),
+        started_ms: state.now_ms(),
     };
     {
         let _one_at_a_time = state.engines().creating.lock().await;
@@ -618,8 +618,8 @@ struct MoveJob {
     cleanup: bool,
 }
 
-fn move_job(g: &LiveGame, color: Color) -> MoveJob {
-    let now = now_ms();
+/// The move `color` is asked for at wall time `now` (ms).
+fn move_job(g: &LiveGame, color: Color, now: i64) -> MoveJob {
     let t = g.clock_time(now);
     let left = |d| g.table.clock().and_then(|k| k.gtp_time_left(color, t, d));
     let deadline = g
@@ -636,7 +636,8 @@ fn move_job(g: &LiveGame, color: Color) -> MoveJob {
     }
 }
 
-fn job_of(g: &LiveGame, color: Color) -> Result<Option<Found>, ApiError> {
+/// What the engine of `color` is to do at wall time `now` (ms), if anything.
+fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Found>, ApiError> {
     let s = g.state();
     let job = match g.table.phase() {
         Phase::Ended => Job::Close,
@@ -654,14 +655,14 @@ fn job_of(g: &LiveGame, color: Color) -> Result<Option<Found>, ApiError> {
                     .split_whitespace()
                     .map(str::to_owned)
                     .collect(),
-                resume: (g.table.to_move() == color).then(|| move_job(g, color)),
+                resume: (g.table.to_move() == color).then(|| move_job(g, color, now)),
             }
         }
         Phase::Playing => {
             if g.table.to_move() != color {
                 return Ok(None);
             }
-            Job::Move(move_job(g, color))
+            Job::Move(move_job(g, color, now))
         }
     };
     let setup = Setup {
@@ -721,7 +722,7 @@ async fn drive(
     let found = {
         let game = state.game(id).await?;
         let g = game.lock().await;
-        job_of(&g, color)?
+        job_of(&g, color, state.now_ms())?
     };
     let Some((job, setup, moves)) = found else {
         return Ok(());

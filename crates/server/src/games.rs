@@ -18,7 +18,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_rules::ByColor;
-use ingo_store::now_ms;
 use ingo_store::server::{self as db, Appended, MoveRow};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -224,7 +223,7 @@ pub async fn play_move(
                 }
             }
         }
-        let now = now_ms();
+        let now = state.now_ms();
         let applied = match g.play(user_id, mv, number, now) {
             Ok(a) => a,
             Err(e) => {
@@ -273,7 +272,7 @@ async fn state_of(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let game = state.game(id).await?;
-    let mut v = game.lock().await.state_json(now_ms());
+    let mut v = game.lock().await.state_json(state.now_ms());
     // A consultation side's own proposals, for its members only.
     crate::consult::add_to_state(&state, &headers, &game, &mut v).await?;
     Ok(Json(v))
@@ -287,7 +286,7 @@ pub(crate) async fn change(
 ) -> Result<Json<Value>, ApiError> {
     let game = state.game(id).await?;
     let mut g = game.lock().await;
-    let now = now_ms();
+    let now = state.now_ms();
     f(&mut g, now)?;
     if commit(state, &g, &[], &[state_event(&g, now)]).await? == Appended::Conflict {
         return Err(ApiError::conflict(
@@ -385,8 +384,9 @@ async fn live_list(State(state): State<AppState>) -> Result<Json<Value>, ApiErro
     Ok(Json(Value::Array(out)))
 }
 
-/// Watches game `id`'s clock: sleeps until the running clock's deadline (or until a move wakes
-/// it), then declares the loss on time, commits it and publishes it. Ends with the game.
+/// Watches game `id`'s clock: sleeps until the running clock's deadline on the server's wall
+/// clock (or until a move wakes it), then declares the loss on time, commits it and publishes
+/// it. Ends with the game.
 pub async fn timer_task(state: AppState, id: i64, notify: Arc<Notify>) {
     loop {
         let Ok(game) = state.game(id).await else {
@@ -402,11 +402,10 @@ pub async fn timer_task(state: AppState, id: i64, notify: Arc<Notify>) {
         match deadline {
             None => notify.notified().await,
             Some(at) => {
-                let wait = Duration::from_millis((at - now_ms()).max(0) as u64);
                 tokio::select! {
-                    _ = tokio::time::sleep(wait) => {
+                    _ = state.clock().sleep_until(at) => {
                         let mut g = game.lock().await;
-                        let now = now_ms();
+                        let now = state.now_ms();
                         if g.check_time(now).is_some() {
                             match commit(&state, &g, &[], &[state_event(&g, now)]).await {
                                 Ok(Appended::Committed) => {}

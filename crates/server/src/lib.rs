@@ -10,6 +10,8 @@
 //! * Game state lives in one module, [`game`]: a move is checked by `Game::play`, committed in
 //!   one transaction with `(game_id, move_number)` unique, *then* acknowledged and published.
 //! * Several servers on one PostgreSQL relay their events through LISTEN/NOTIFY ([`relay`]).
+//! * Every time the server reads (game clocks, timers, stored times) comes from the state's
+//!   [`wall::WallClock`]: the system's, or in tests a manual one ([`AppState::with_clock`]).
 //!
 //! The API is documented in `openapi.yaml` beside this crate's `Cargo.toml`.
 #![deny(missing_docs)]
@@ -32,6 +34,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod relay;
+pub mod wall;
 pub mod web;
 pub mod ws;
 
@@ -97,6 +100,8 @@ struct Shared {
     relay: StdMutex<Option<relay::Relay>>,
     /// The running engine processes, one per game and engine seat.
     engines: engine::Engines,
+    /// Where the time is read.
+    clock: wall::WallClock,
 }
 
 fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -105,8 +110,14 @@ fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl AppState {
-    /// The state over a migrated store.
+    /// The state over a migrated store, on the system's clock.
     pub fn new(store: Store, config: Config) -> AppState {
+        AppState::with_clock(store, config, wall::WallClock::System)
+    }
+
+    /// The state over a migrated store, reading the time from `clock` (a test's
+    /// [`wall::ManualClock`]).
+    pub fn with_clock(store: Store, config: Config, clock: wall::WallClock) -> AppState {
         let engines = engine::Engines::new(&config.engines);
         AppState {
             store,
@@ -119,6 +130,7 @@ impl AppState {
                 instance: ingo_store::new_id(),
                 relay: StdMutex::new(None),
                 engines,
+                clock,
             }),
         }
     }
@@ -141,6 +153,16 @@ impl AppState {
             self.start_timer(id);
         }
         Ok(g)
+    }
+
+    /// Where this server reads the time.
+    pub fn clock(&self) -> &wall::WallClock {
+        &self.shared.clock
+    }
+
+    /// The time, in ms since the Unix epoch, on this server's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.shared.clock.now_ms()
     }
 
     /// The engine processes of this server.

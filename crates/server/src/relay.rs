@@ -165,8 +165,7 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
                 if e["type"] == "refresh" {
                     if let Ok(g) = state.game(game).await {
                         let g = g.lock().await;
-                        let ev =
-                            json!({"type": "state", "game": g.state_json(ingo_store::now_ms())});
+                        let ev = json!({"type": "state", "game": g.state_json(state.now_ms())});
                         state.publish_local(game, Arc::from(ev.to_string()));
                     }
                 } else {

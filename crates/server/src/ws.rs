@@ -32,7 +32,6 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use ingo_store::now_ms;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
@@ -208,7 +207,7 @@ async fn full_state(state: &AppState, id: i64, viewer: Viewer) -> Option<Value> 
     let live = state.game(id).await.ok()?;
     let mut game = {
         let g = live.lock().await;
-        g.state_json(now_ms())
+        g.state_json(state.now_ms())
     };
     // A consultation side's proposals, for its members only.
     if let Viewer::Player { color, team: true } = viewer {
@@ -383,7 +382,7 @@ async fn chat(
         user_id,
         name: name.to_owned(),
         text,
-        at_ms: now_ms(),
+        at_ms: state.now_ms(),
     };
     db::add_chat(&state.store, &m).await?;
     state.publish(id, chat_json(&m).to_string().into());

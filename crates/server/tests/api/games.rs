@@ -1,6 +1,8 @@
 //! Games over HTTP, to a count, on both databases.
 
-use serde_json::json;
+use ingo_server::wall::ManualClock;
+use ingo_store::testing::TestDb;
+use serde_json::{json, Value};
 
 use crate::*;
 
@@ -276,48 +278,67 @@ async fn duplicate_move_applies_once(app: App) {
 
 on_both_databases!(duplicate_move_applies_once: duplicate_move_applies_once_on_sqlite, duplicate_move_applies_once_on_postgres);
 
-/// Ing's penalty-point overtime on the server's clock (basic time 6 s, so 1/6 is 1 s): White
-/// thinks 6.4 s and gets 2 penalty points; then Black never moves and, with nobody connected,
-/// the server declares the loss on time once 3/6 of the basic time is over.
+const MINUTE: Duration = Duration::from_secs(60);
+
+/// Ing's penalty-point overtime on the server's clock (basic time 1 h, so 1/6 is 10 min), read
+/// from a manual clock that moves only when the test advances it: White thinks 64 min and gets
+/// 2 penalty points (one 1/6 begun, 2 points each); then Black never moves and, with nobody
+/// connected, the server's timer declares the loss on time once Black's hour and 3/6 of the
+/// basic time more are over. A timer that waited on real time would wait hours here.
 #[tokio::test]
 async fn loss_on_time_with_penalty_points() {
     bounded(async {
-        let app = sqlite().await;
+        let clock = ManualClock::starting_now();
+        let app = spawn_with_clock(TestDb::sqlite().await.unwrap(), clock.clone().into()).await;
         let mut a = user(&app, "ann", "1k").await;
         let mut c = user(&app, "cid", "1k").await;
         let (mut b, mut w, gid) = game_between(
             &app,
             &mut a,
             &mut c,
-            json!({"size": 9, "time_control": "ing-pp:6s"}),
+            json!({"size": 9, "time_control": "ing-pp:1h"}),
         )
         .await;
+        // Black moves at once; White thinks 64 min: the hour of basic time, 4 min of overtime.
         play_ok(&mut b, gid, "E5").await;
-        tokio::time::sleep(Duration::from_millis(6400)).await;
+        clock.advance(MINUTE * 64);
         play_ok(&mut w, gid, "D4").await;
         let s = state(&mut b, gid).await;
         assert_eq!(s["clocks"]["white"]["penalty_points"], 2, "{}", s["clocks"]);
         assert_eq!(s["clocks"]["white"]["in_overtime"], true);
-        // Nobody touches the game; the timer task ends it.
-        let mut ended = None;
-        for _ in 0..100 {
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            let s = state(&mut w, gid).await;
-            if s["phase"] == "ended" {
-                ended = Some(s);
-                break;
+        assert_eq!(s["clocks"]["black"]["penalty_points"], 0, "{}", s["clocks"]);
+        // What the server publishes, seen from inside the process: no socket is connected.
+        let mut events = app.state.subscribe(gid);
+        // Black has thought exactly his hour and 30 min of overtime: not over yet.
+        clock.advance(MINUTE * 90);
+        let s = state(&mut w, gid).await;
+        assert_eq!(s["phase"], "playing", "{}", s["clocks"]);
+        assert_eq!(s["clocks"]["black"]["in_overtime"], true);
+        // A millisecond more and the timer, woken by the clock, ends the game by itself.
+        clock.advance(Duration::from_millis(1));
+        let ended = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                let e: Value = serde_json::from_str(&events.recv().await.unwrap()).unwrap();
+                if e["type"] == "state" && e["game"]["phase"] == "ended" {
+                    return e["game"].clone();
+                }
             }
-        }
-        let s = ended.expect("the server declared the loss on time");
+        })
+        .await
+        .expect("the server declared the loss on time");
+        assert_eq!(ended["result"]["result"], "W+T");
+        let s = state(&mut w, gid).await;
+        assert_eq!(s["phase"], "ended");
         assert_eq!(s["result"]["result"], "W+T");
         assert_eq!(s["result"]["reason"], "time");
-        // Stored, not only in memory.
+        // Stored, not only in memory, at the time the flag fell.
         let row = ingo_store::server::game_by_id(&app.db.store, gid)
             .await
             .unwrap()
             .unwrap();
         assert_eq!(row.state.result.as_deref(), Some("W+T"));
         assert_eq!(row.state.penalty_white, 2);
+        assert_eq!(row.state.ended_ms, Some(clock.now_ms()));
     })
     .await;
 }

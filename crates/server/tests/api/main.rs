@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use ingo_server::client::{Client, WsStream};
+use ingo_server::wall::WallClock;
 use ingo_server::{AppState, Config};
 use ingo_store::testing::TestDb;
 use serde_json::{json, Value};
@@ -44,11 +45,16 @@ pub struct App {
 }
 
 pub async fn spawn_on(db: TestDb) -> App {
+    spawn_with_clock(db, WallClock::System).await
+}
+
+/// A running server over a fresh database that reads the time from `clock`.
+pub async fn spawn_with_clock(db: TestDb, clock: WallClock) -> App {
     let config = Config {
         database_url: db.url.clone(),
         ..Config::default()
     };
-    let state = AppState::new(db.store.clone(), config);
+    let state = AppState::with_clock(db.store.clone(), config, clock);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(ingo_server::serve(listener, state.clone()));
