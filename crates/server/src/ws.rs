@@ -127,7 +127,8 @@ pub async fn chat_history(state: &AppState, id: i64, viewer: Viewer) -> Result<V
     for channel in viewer.channels() {
         all.extend(db::chat_of(&state.store, id, channel, 500).await?);
     }
-    all.sort_by_key(|m| (m.at_ms, m.id));
+    // One order for the channels read together: the order the game's messages were stored in.
+    all.sort_by_key(|m| (m.seq, m.id));
     Ok(Value::Array(all.iter().map(chat_json).collect()))
 }
 
@@ -383,6 +384,7 @@ async fn chat(
         name: name.to_owned(),
         text,
         at_ms: state.now_ms(),
+        seq: 0,
     };
     db::add_chat(&state.store, &m).await?;
     state.publish(id, chat_json(&m).to_string().into());

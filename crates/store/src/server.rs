@@ -744,6 +744,9 @@ pub struct ChatRow {
     pub text: String,
     /// When it was stored, in ms since the epoch.
     pub at_ms: i64,
+    /// Its place in its game's chat (migration `0204_chat_order.sql`): 1, 2, … in the order the
+    /// messages were stored (filled in when read; given by the store when stored).
+    pub seq: i64,
 }
 
 /// Stores a new team challenge: the challenge, its kind and its seats, in one transaction.
@@ -980,15 +983,18 @@ pub async fn finished_team_games_of(
     Ok(rows.iter().map(game).collect::<Result<_, _>>()?)
 }
 
-/// Stores a chat message (`m.name` is not stored: it is the user's).
+/// Stores a chat message (`m.name` is not stored: it is the user's), after the game's others
+/// (`m.seq` is not stored: the message gets the game's next). Two messages stored at the same
+/// time may get the same number; a message stored after another was stored gets a higher one.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn add_chat(store: &Store, m: &ChatRow) -> Result<(), StoreError> {
     let _writing = writer(store).await;
     sqlx::query(
-        "INSERT INTO server_chat (id, game_id, channel, user_id, text, at_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO server_chat (id, game_id, channel, user_id, text, at_ms, seq) \
+         VALUES ($1, $2, $3, $4, $5, $6, \
+         (SELECT COALESCE(MAX(seq), 0) + 1 FROM server_chat WHERE game_id = $2))",
     )
     .bind(m.id)
     .bind(m.game_id)
@@ -1001,7 +1007,8 @@ pub async fn add_chat(store: &Store, m: &ChatRow) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The last `limit` messages of one channel of a game, oldest first, with their writers' names.
+/// The last `limit` messages of one channel of a game, in the order they were stored (`seq`),
+/// with their writers' names.
 /// The caller asks only for the channels its reader may read.
 ///
 /// # Errors
@@ -1013,10 +1020,10 @@ pub async fn chat_of(
     limit: i64,
 ) -> Result<Vec<ChatRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT m.id, m.game_id, m.channel, m.user_id, u.name, m.text, m.at_ms \
+        "SELECT m.id, m.game_id, m.channel, m.user_id, u.name, m.text, m.at_ms, m.seq \
          FROM server_chat m JOIN server_users u ON u.id = m.user_id \
          WHERE m.game_id = $1 AND m.channel = $2 \
-         ORDER BY m.at_ms DESC, m.id DESC LIMIT $3",
+         ORDER BY m.seq DESC, m.id DESC LIMIT $3",
     )
     .bind(game_id)
     .bind(channel)
@@ -1034,6 +1041,7 @@ pub async fn chat_of(
                 name: r.try_get("name")?,
                 text: r.try_get("text")?,
                 at_ms: r.try_get("at_ms")?,
+                seq: r.try_get("seq")?,
             })
         })
         .collect::<Result<Vec<_>, sqlx::Error>>()?;

@@ -51,6 +51,7 @@ fn chat(game_id: i64, channel: &str, user_id: i64, text: &str, at_ms: i64) -> Ch
         name: String::new(),
         text: text.into(),
         at_ms,
+        seq: 0,
     }
 }
 

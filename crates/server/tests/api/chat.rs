@@ -3,6 +3,8 @@
 //! over the WebSocket, in the state a (re)connecting socket gets, and over HTTP.
 
 use ingo_server::client::{Client, WsStream};
+use ingo_server::wall::ManualClock;
+use ingo_store::testing::TestDb;
 use serde_json::{json, Value};
 
 use crate::pair::team_game;
@@ -28,12 +30,6 @@ fn texts(chat: &Value) -> Vec<String> {
         .iter()
         .map(|m| m["text"].as_str().unwrap().to_owned())
         .collect()
-}
-
-/// Sends a message a few ms after the last one, so that stored times order them.
-async fn say(ws: &mut WsStream, v: Value) {
-    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-    send(ws, v).await;
 }
 
 async fn first_state(c: &Client, gid: i64) -> (WsStream, Value) {
@@ -67,7 +63,7 @@ async fn side_chat_privacy(app: App) {
     let (mut ws_b1_ro, _) = first_state(&b1_no_token, gid).await;
 
     // Black's side chat reaches Black's members only.
-    say(
+    send(
         &mut ws_b1,
         json!({"type": "chat", "channel": "side", "text": "secret: tenuki"}),
     )
@@ -79,19 +75,19 @@ async fn side_chat_privacy(app: App) {
     );
     chat_until(&mut ws_b1, "secret: tenuki", "never").await;
     // Then a players' message, read by all: nobody else read the side's message before it.
-    say(&mut ws_w1, json!({"type": "chat", "text": "good game"})).await;
+    send(&mut ws_w1, json!({"type": "chat", "text": "good game"})).await;
     for ws in [&mut ws_w1, &mut ws_eve, &mut ws_anon, &mut ws_b1_ro] {
         let m = chat_until(ws, "good game", "secret").await;
         assert_eq!(m["channel"], "players");
     }
     // A spectator's message does not reach the players.
-    say(
+    send(
         &mut ws_eve,
         json!({"type": "chat", "text": "psst: secret ladder"}),
     )
     .await;
     chat_until(&mut ws_anon, "psst: secret ladder", "never").await;
-    say(&mut ws_b2, json!({"type": "chat", "text": "thanks"})).await;
+    send(&mut ws_b2, json!({"type": "chat", "text": "thanks"})).await;
     for ws in [&mut ws_b1, &mut ws_b2, &mut ws_w1] {
         chat_until(ws, "thanks", "secret").await;
     }
@@ -102,7 +98,7 @@ async fn side_chat_privacy(app: App) {
         (&mut ws_b1_ro, &["side"][..]),
     ] {
         for channel in channels {
-            say(ws, json!({"type": "chat", "channel": channel, "text": "x"})).await;
+            send(ws, json!({"type": "chat", "channel": channel, "text": "x"})).await;
             let e = until(ws, |v| v["type"] == "error").await;
             assert!(
                 ["not-your-channel", "not-logged-in"].contains(&e["reason"].as_str().unwrap()),
@@ -110,7 +106,7 @@ async fn side_chat_privacy(app: App) {
             );
         }
     }
-    say(&mut ws_anon, json!({"type": "chat", "text": "hello"})).await;
+    send(&mut ws_anon, json!({"type": "chat", "text": "hello"})).await;
     let e = until(&mut ws_anon, |v| v["type"] == "error").await;
     assert_eq!(e["reason"], "not-logged-in");
 
@@ -157,20 +153,41 @@ async fn side_chat_privacy(app: App) {
     let ev = until(&mut ws_eve, |v| v["type"] == "move").await;
     assert_eq!(ev["team_to_move"]["name"], w1.as_str());
     // The other side's members keep their own chat to themselves too.
-    say(
+    send(
         &mut ws_w1,
         json!({"type": "chat", "channel": "side", "text": "white secret"}),
     )
     .await;
     let m = chat_until(&mut ws_w1, "white secret", "never").await;
     assert_eq!(m["channel"], "white");
-    say(&mut ws_b2, json!({"type": "chat", "text": "after"})).await;
+    send(&mut ws_b2, json!({"type": "chat", "text": "after"})).await;
     for ws in [&mut ws_b1, &mut ws_b2, &mut ws_eve] {
         chat_until(ws, "after", "white secret").await;
     }
 }
 
-on_both_databases!(side_chat_privacy: side_chat_privacy_on_sqlite, side_chat_privacy_on_postgres);
+/// A server whose clock stands still: every message is stored in the same millisecond, so the
+/// chat is in the right order only if it is read in the order it was stored.
+async fn at_one_time(db: TestDb) -> App {
+    spawn_with_clock(db, ManualClock::starting_now().into()).await
+}
+
+#[tokio::test]
+async fn side_chat_privacy_on_sqlite() {
+    bounded(async { side_chat_privacy(at_one_time(TestDb::sqlite().await.unwrap()).await).await })
+        .await;
+}
+
+#[tokio::test]
+async fn side_chat_privacy_on_postgres() {
+    bounded(async {
+        let db = TestDb::postgres()
+            .await
+            .expect("a PostgreSQL server (scripts/test starts one)");
+        side_chat_privacy(at_one_time(db).await).await;
+    })
+    .await;
+}
 
 /// A game of one player a side has no side chat; its chat is stored all the same.
 #[tokio::test]
@@ -183,17 +200,17 @@ async fn single_games_have_no_side_chat() {
         let (mut ws, first) = first_state(&b, gid).await;
         assert_eq!(first["game"]["team"], Value::Null);
         assert_eq!(first["chat"], json!([]));
-        say(
+        send(
             &mut ws,
             json!({"type": "chat", "channel": "side", "text": "x"}),
         )
         .await;
         let e = until(&mut ws, |v| v["type"] == "error").await;
         assert_eq!(e["reason"], "no-side-chat");
-        say(&mut ws, json!({"type": "chat", "text": "   "})).await;
+        send(&mut ws, json!({"type": "chat", "text": "   "})).await;
         let e = until(&mut ws, |v| v["type"] == "error").await;
         assert_eq!(e["reason"], "empty-chat");
-        say(&mut ws, json!({"type": "chat", "text": "hello"})).await;
+        send(&mut ws, json!({"type": "chat", "text": "hello"})).await;
         chat_until(&mut ws, "hello", "never").await;
         let (_, again) = first_state(&b, gid).await;
         assert_eq!(texts(&again["chat"]), vec!["hello"]);
