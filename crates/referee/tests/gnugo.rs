@@ -1,26 +1,73 @@
-//! Real games: GNU Go against GNU Go on 9×9 with an enforced clock, counted by the referee.
+//! Real games: GNU Go against GNU Go on 9×9 with an enforced clock, counted by the referee, and
+//! the referee's count compared with GNU Go's own.
 //!
 //! GNU Go is found by `ingo_testkit::gnugo`: skipped with a note when it is not installed, except
 //! under CI (`CI` set), where a missing GNU Go fails.
 
 mod common;
 
+use std::{path::Path, time::Duration};
+
+use ingo_gtp::engine::EngineBuilder;
 use ingo_referee::{play_game, run_match, EndKind, MatchConfig, NoProgress, Outcome};
-use ingo_rules::{GameEnd, Preset};
+use ingo_rules::{Color, Game, GameEnd, Preset};
 use ingo_sgf::{parse, replay, ReplayMode};
 
-fn gnugo_config(name: &str) -> Option<MatchConfig> {
+/// GNU Go's own count of `game`'s final position, as a margin for Black: a fresh GNU Go under
+/// Chinese (area) rules at the players' level, told the board size and `komi` (given by the
+/// test, not read from the game under test), is played the game's moves (passes included) and
+/// asked `final_score`, which judges the dead stones itself and answers `B+3.0`, `W+7.0` or
+/// `0`.
+fn gnugo_margin(gnugo: &Path, game: &Game, komi: &str) -> f64 {
+    let command = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
+    let mut engine = EngineBuilder::from_command_line(&command)
+        .expect("a command line")
+        .spawn()
+        .expect("GNU Go starts");
+    let timeout = Duration::from_secs(60);
+    let size = game.board().width();
+    let mut send = |name: &str, args: &[&str]| {
+        engine
+            .send(name, args, timeout)
+            .unwrap_or_else(|e| panic!("GNU Go: `{name} {}`: {e}", args.join(" ")))
+            .text
+    };
+    send("boardsize", &[&size.to_string()]);
+    send("clear_board", &[]);
+    send("komi", &[komi]);
+    for ply in game.history() {
+        let color = match ply.color {
+            Color::Black => "b",
+            Color::White => "w",
+        };
+        send("play", &[color, &ply.mv.to_gtp(size)]);
+    }
+    let score = send("final_score", &[]);
+    let score = score.trim();
+    if score == "0" {
+        return 0.0;
+    }
+    let (winner, margin) = score.split_once('+').expect("`B+…` or `W+…`");
+    let margin: f64 = margin.parse().expect("a number of points");
+    match winner {
+        "B" => margin,
+        "W" => -margin,
+        _ => panic!("GNU Go's final_score: {score}"),
+    }
+}
+
+fn gnugo_config(name: &str) -> Option<(MatchConfig, std::path::PathBuf)> {
     let gnugo = ingo_testkit::gnugo()?;
     let cmd = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
     let mut c = MatchConfig::new(cmd.clone(), cmd, common::out_dir(name));
     c.size = 9;
     c.time = "byoyomi:30s+3x5s".parse().expect("time control");
-    Some(c)
+    Some((c, gnugo))
 }
 
 #[test]
 fn gnugo_against_gnugo_on_9x9_is_counted_by_the_referee() {
-    let Some(mut c) = gnugo_config("gnugo_game") else {
+    let Some((mut c, gnugo)) = gnugo_config("gnugo_game") else {
         return;
     };
     // The clock is enforced, but GNU Go is not told about it: told it has time, it raises its
@@ -38,6 +85,21 @@ fn gnugo_against_gnugo_on_9x9_is_counted_by_the_referee() {
         r.game.end()
     );
     let score = r.game.score().expect("counted");
+    // The referee's count against GNU Go's own. Both are area counts of the same final
+    // position with komi 8 and no penalty points (byo-yomi gives none), so their margins are
+    // comparable: both count stones and the empty points surrounded by one colour, and dame
+    // for nobody; the dead stones the referee counted are the ones both players named (GNU
+    // Go's judgement), and GNU Go judges them again for `final_score`. What is not
+    // compared is the winner at a margin of 0: Ing gives a tie to Black (`B+0`), GNU Go
+    // answers `0`; nor a handicap game, whose Ing handicap (White's passes and compensation
+    // points) GNU Go does not know: this game is even, komi 8 (Ing's, article 6).
+    let theirs = gnugo_margin(&gnugo, &r.game, "8");
+    assert_eq!(
+        score.margin(),
+        theirs,
+        "the referee counts {}, GNU Go {theirs}",
+        r.result_string()
+    );
     assert_eq!(r.result_string(), score.result_string());
     assert_eq!(r.names.black, "GNU Go 3.8");
     assert!(r.time_used.black > std::time::Duration::ZERO);
@@ -51,7 +113,7 @@ fn gnugo_against_gnugo_on_9x9_is_counted_by_the_referee() {
 
 #[test]
 fn a_gnugo_match_told_the_time() {
-    let Some(mut c) = gnugo_config("gnugo_match") else {
+    let Some((mut c, gnugo)) = gnugo_config("gnugo_match") else {
         return;
     };
     // Told 4 s of basic time (GNU Go knows it as absolute time), GNU Go paces itself; Ing's
@@ -62,4 +124,14 @@ fn a_gnugo_match_told_the_time() {
     let g = &s.games[0];
     assert!(g.end == EndKind::Count || g.end == EndKind::Time, "{g:?}");
     assert!(g.black_time_ms + g.white_time_ms > 0);
+    if g.end == EndKind::Count {
+        // The written record, replayed, against GNU Go's count of it: the same comparison as
+        // above, with the penalty points that GNU Go does not know about taken out.
+        let text = std::fs::read_to_string(c.out_dir.join("game-0001.sgf")).expect("the SGF");
+        let record = &parse(&text).expect("parses")[0];
+        let replayed = replay(record, Preset::Ing.rules(), ReplayMode::Strict).expect("replays");
+        let theirs = gnugo_margin(&gnugo, &replayed.game, "8");
+        let penalties = f64::from(g.black_penalty) - f64::from(g.white_penalty);
+        assert_eq!(g.margin, Some(theirs - penalties), "{g:?}");
+    }
 }
