@@ -33,34 +33,52 @@ fn alive(_pid: u32) -> bool {
 /// one driving them, and no engine can be started afterwards.
 #[test]
 fn shut_down_kills_engines_of_every_thread_and_refuses_new_ones() {
+    // The first engine writes each command it hangs on to this file.
+    let marker = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("shut_down_marker_{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
     let mut engines: Vec<_> = (0..2)
-        .map(|_| {
-            EngineBuilder::new("sh")
-                .arg(hang_script())
-                .spawn()
-                .expect("sh starts")
+        .map(|i| {
+            let builder = EngineBuilder::new("sh").arg(hang_script());
+            let builder = if i == 0 {
+                builder.arg(marker.display().to_string())
+            } else {
+                builder
+            };
+            builder.spawn().expect("sh starts")
         })
         .collect();
     let pids: Vec<u32> = engines.iter().map(|e| e.pid()).collect();
     let mut first = engines.remove(0);
-    // The first engine hangs in `genmove` on a thread of its own.
+    // The first engine hangs in `genmove` on a thread of its own. Its timeout is far beyond
+    // the test's: the call can only end early because the engine was killed (a timeout would
+    // be an `EngineError::Timeout`, not `Exited`).
     let driver = std::thread::spawn(move || {
         first
             .send("name", &[], Duration::from_secs(30))
             .expect("answers");
-        let started = Instant::now();
-        let result = first.send("genmove", &["b"], Duration::from_secs(600));
-        (result.map(|r| r.text), started.elapsed())
+        first
+            .send("genmove", &["b"], Duration::from_secs(120))
+            .map(|r| r.text)
     });
-    std::thread::sleep(Duration::from_millis(200));
+    // The shut-down comes once the engine has received `genmove` (it says so in the marker
+    // file), so that it really interrupts a hanging command.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&marker).is_ok_and(|m| m.contains("genmove b")) {
+        assert!(
+            Instant::now() < deadline,
+            "the engine never received genmove"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = std::fs::remove_file(&marker);
 
     assert_eq!(shut_down_engines(), 2);
-    let (result, waited) = driver.join().expect("the driving thread");
+    let result = driver.join().expect("the driving thread");
     assert!(
         matches!(result, Err(EngineError::Exited { .. })),
         "{result:?}"
     );
-    assert!(waited < Duration::from_secs(30), "{waited:?}");
     let deadline = Instant::now() + Duration::from_secs(5);
     while pids.iter().any(|&pid| alive(pid)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
