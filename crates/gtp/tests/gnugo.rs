@@ -51,7 +51,6 @@ fn plays_a_few_moves_with_gnugo() {
     let reply = engine
         .send("genmove", &["w"], TIMEOUT)
         .expect("gnugo moves");
-    assert!(reply.elapsed < TIMEOUT);
     match GenmoveReply::parse(&reply.text, 9) {
         Ok(GenmoveReply::Move(ingo_rules::Move::Play(p))) => {
             assert!(p.col() < 9 && p.row() < 9);
