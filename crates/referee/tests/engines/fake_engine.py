@@ -19,9 +19,15 @@ Other options: --delay SECS before every genmove answer; --log FILE appends ever
 received; --no-final-status refuses final_status_list; --dead "A1 B2" is its
 final_status_list answer (default: none); --cleanup offers kgs-genmove_cleanup; --kgs-time
 offers kgs-time_settings; --refuse-int-komi refuses komi values without a .5; --name NAME.
+
+--gate DIR --free N: the engines started with the same DIR number themselves in the order they
+start (by creating DIR/engine-K, which only one can create); from the (N+1)-th on, an engine's
+genmove waits until the file DIR/open exists, writing DIR/held-K when it starts to wait. A
+test can then stop a match at a known point and let it go on later.
 """
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -44,7 +50,30 @@ def parse_args():
     p.add_argument("--kgs-time", action="store_true")
     p.add_argument("--refuse-int-komi", action="store_true")
     p.add_argument("--name", default="Fake")
+    p.add_argument("--gate", default=None)
+    p.add_argument("--free", type=int, default=0)
     return p.parse_args()
+
+
+def take_ticket(gate):
+    """This engine's number among those started with `gate`, from 1."""
+    k = 1
+    while True:
+        try:
+            os.close(os.open(os.path.join(gate, f"engine-{k}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            return k
+        except FileExistsError:
+            k += 1
+
+
+def wait_at_gate(gate, ticket):
+    """Waits until the test opens the gate, after saying that this engine waits."""
+    opened = os.path.join(gate, "open")
+    if os.path.exists(opened):
+        return
+    open(os.path.join(gate, f"held-{ticket}"), "w").close()
+    while not os.path.exists(opened):
+        time.sleep(0.01)
 
 
 class Board:
@@ -123,6 +152,8 @@ def main():
     script = [m for m in args.moves.split(",") if m]
     good_moves = 0
     own_plays = 0
+    ticket = take_ticket(args.gate) if args.gate else 0
+    held = args.gate is not None and ticket > args.free
     log = open(args.log, "a", buffering=1) if args.log else None
     known = {
         "protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -196,6 +227,8 @@ def main():
             reply(cid, args.dead)
         elif cmd in ("genmove", "kgs-genmove_cleanup"):
             color = rest[0][0].lower()
+            if held:
+                wait_at_gate(args.gate, ticket)
             if args.delay:
                 time.sleep(args.delay)
             misbehave = args.mode in ("sleep", "crash", "garbage", "badvertex", "resign") and good_moves >= args.after
