@@ -25,7 +25,7 @@ use ingo_clock::GtpTimeSettings;
 use ingo_gtp::server::{CommandReader, ReadError};
 use ingo_gtp::{Command, Response};
 use ingo_player::endgame::Status as JudgedStatus;
-use ingo_player::{Action, Player, TimeLeft};
+use ingo_player::{Action, Player, SearchInfo, TimeLeft};
 use ingo_rules::{ByColor, Color, Game, Move, Phase, Point, Preset, Rules};
 
 pub use command::{find, parse, Args, GtpCommand, ReportedTime, Spec, Status, COMMANDS};
@@ -83,6 +83,7 @@ pub struct GtpFront {
     handicap_passes: u8,
     player: Player,
     time: GtpTime,
+    last_search: Option<SearchInfo>,
 }
 
 /// The result of one command: the answer, and whether to stop.
@@ -160,6 +161,7 @@ impl GtpFront {
             handicap_passes: 0,
             player,
             time: GtpTime::default(),
+            last_search: None,
         })
     }
 
@@ -171,6 +173,12 @@ impl GtpFront {
     /// What the controller said about time.
     pub fn time(&self) -> &GtpTime {
         &self.time
+    }
+
+    /// What the built-in player's last `genmove` found, with the thinking time the clock
+    /// allowed it (`SearchInfo::allotted`, from what the controller said about time).
+    pub fn last_search(&self) -> Option<&SearchInfo> {
+        self.last_search.as_ref()
     }
 
     /// Answers one command.
@@ -371,6 +379,7 @@ impl GtpFront {
         let decision = self
             .player
             .genmove(self.table.game(), self.time.for_player(color));
+        self.last_search = Some(decision.info);
         match decision.action {
             Action::Resign => Ok("resign".into()),
             Action::Move(mv) => {
