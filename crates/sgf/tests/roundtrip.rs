@@ -6,7 +6,7 @@
 //! * `INGO_FULL_CORPUS=1` round-trips every file of the corpus instead of a sample;
 //! * `INGO_BLESS=1` rewrites `tests/data/written_game.sgf` from the writer's output;
 //! * the sgfmill test needs `python3` with sgfmill (`pip install sgfmill`): without them it
-//!   is skipped with a note, except when `CI` is set, where it fails.
+//!   is skipped with a note, except under CI, where it fails (`ingo_testkit::sgfmill`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -677,29 +677,11 @@ fn from_json(v: &serde_json::Value) -> Result<Expected, String> {
     })
 }
 
-/// Whether `python3` can import sgfmill; when it cannot, fails under CI and skips otherwise.
-fn sgfmill_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import sgfmill"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but python3 with sgfmill is missing: pip install sgfmill"
-        );
-        println!(
-            "note: python3 with sgfmill not found; sgfmill check skipped (pip install sgfmill)"
-        );
-    }
-    ok
-}
-
 /// sgfmill reads every file ingo writes: the played games, and 50 corpus files written back
 /// (including the four that sgfmill cannot read as they were published).
 #[test]
 fn sgfmill_reads_what_ingo_writes() {
-    if !sgfmill_available() {
+    if !ingo_testkit::sgfmill() {
         return;
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sgfmill-check");
