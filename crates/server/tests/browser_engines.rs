@@ -2,7 +2,8 @@
 //! `tests/browser.rs`): the engines the operator configured are among the opponents of the
 //! lobby's form; choosing one starts a game whose engine answers the person's move.
 //!
-//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver`; set `INGO_SKIP_BROWSER=1` to skip.
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver`; without them the test fails under CI
+//! and is skipped with a note elsewhere (`ingo_testkit::chromium`).
 
 // A failed step of a browser test is a failed test: its panic says where.
 #![allow(clippy::unwrap_used)]
@@ -13,6 +14,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use browser_util::*;
+use ingo_server::client::Client as ApiClient;
 use ingo_server::engine::EngineConfig;
 use ingo_server::{AppState, Config};
 use ingo_store::testing::TestDb;
@@ -45,7 +47,8 @@ async fn a_game_against_an_engine_from_the_lobby() {
         };
         let state = AppState::new(db.store.clone(), config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
+        let addr = listener.local_addr().unwrap();
+        let base = format!("http://{addr}");
         tokio::spawn(ingo_server::serve(listener, state));
 
         let driver = ChromeDriver::start().await;
@@ -70,8 +73,26 @@ async fn a_game_against_an_engine_from_the_lobby() {
         wait_game_page(&b).await;
         wait_move_count(&b, 0).await;
         click_point(&b, 9, "E5").await;
-        // The engine answers through the same move path as a person.
+        // The engine answers through the same move path as a person: the page shows the
+        // server's board after the answer, stone by stone.
         wait_move_count(&b, 2).await;
+        let gid = b.execute("return location.hash.slice(7)", vec![]).await.unwrap();
+        let state = ApiClient::new(addr)
+            .get(&format!("/api/games/{}", gid.as_str().unwrap()))
+            .await
+            .unwrap()
+            .body;
+        let first = state["moves"][0]["move"].as_str().map(str::to_uppercase);
+        assert_eq!(first.as_deref(), Some("E5"), "{state}");
+        assert_eq!(state["moves"][1]["color"], "W", "{state}");
+        let stones = board_text(&state);
+        assert!(stones.split(' ').any(|s| s == "E5B"), "{stones}");
+        let answer = state["moves"][1]["move"].as_str().unwrap();
+        if answer != "pass" {
+            let stone = format!("{}W", answer.to_uppercase());
+            assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
+        }
+        assert_board_is_servers(&b, &state, "the game against the engine").await;
         b.close().await.unwrap();
     })
     .await;

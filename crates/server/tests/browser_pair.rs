@@ -2,7 +2,8 @@
 //! go made in the lobby's form, each named player accepting their seat, and on the game page
 //! the member whose turn it is and the side's own chat, which the other side never sees.
 //!
-//! `INGO_SKIP_BROWSER=1` skips it on a machine without Chromium.
+//! Without Chromium or chromedriver the tests fail under CI and are skipped with a note
+//! elsewhere (`ingo_testkit::chromium`).
 
 // A failed step of a browser test is a failed test: its panic says where.
 #![allow(clippy::unwrap_used)]

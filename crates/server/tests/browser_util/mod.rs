@@ -1,5 +1,8 @@
-//! Helpers of the browser tests: the app on a free loopback port, chromedriver and headless
-//! Chromium with a fresh profile each, and bounded waits on the page.
+//! Helpers of the browser tests (and of the web board's benchmark, `benches/web_board.rs`): the
+//! app on a free loopback port, chromedriver and headless Chromium with a fresh profile each, and
+//! waits on the page. Every wait polls an observable condition (a port that accepts, an element
+//! that exists, a script that answers) under the deadline [`WAIT`]; nothing here sleeps in place
+//! of an event.
 
 #![allow(dead_code)]
 
@@ -22,14 +25,13 @@ use serde_json::{json, Value};
 /// How long any one wait on a page may take.
 pub const WAIT: Duration = Duration::from_secs(20);
 
-pub const CHROMIUM: &str = "/usr/bin/chromium";
-pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+pub use ingo_testkit::{CHROMEDRIVER, CHROMIUM};
 
-/// Runs `f`, failing the test when it takes longer than `limit`; skips it when
-/// `INGO_SKIP_BROWSER` is set (a machine without Chromium).
+/// Runs `f`, failing the test when it takes longer than `limit`. Without Chromium or
+/// chromedriver the test fails under CI and is skipped with a note elsewhere
+/// ([`ingo_testkit::chromium`]).
 pub async fn bounded<F: Future<Output = ()>>(limit: Duration, f: F) {
-    if std::env::var_os("INGO_SKIP_BROWSER").is_some() {
-        eprintln!("INGO_SKIP_BROWSER is set: the browser test is skipped");
+    if !ingo_testkit::chromium() {
         return;
     }
     tokio::time::timeout(limit, f)
@@ -94,13 +96,7 @@ impl Drop for ChromeDriver {
 
 impl ChromeDriver {
     pub async fn start() -> ChromeDriver {
-        for path in [CHROMIUM, CHROMEDRIVER] {
-            assert!(
-                std::path::Path::new(path).exists(),
-                "{path} is missing: scripts/test installs the Debian packages chromium and \
-                 chromium-driver (or set INGO_SKIP_BROWSER=1 to skip the browser tests)"
-            );
-        }
+        // (Whether both are installed was asked by `bounded`, or by the benchmark's start.)
         let port = StdListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
@@ -123,6 +119,7 @@ impl ChromeDriver {
                 start.elapsed() < WAIT,
                 "chromedriver listens on port {port} within {WAIT:?}"
             );
+            // The poll's interval: chromedriver says nothing when it listens.
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         driver
@@ -204,6 +201,7 @@ pub async fn wait_css(b: &Client, selector: &str) -> Element {
                 .unwrap_or(Value::Null);
             panic!("{selector}: not seen within {WAIT:?}; the page shows: {text}");
         }
+        // The poll's interval (WebDriver has no event for an element that appears).
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -223,6 +221,7 @@ pub async fn wait_until(b: &Client, what: &str, script: &str) -> Value {
                 .unwrap_or(Value::Null);
             panic!("{what}: not seen within {WAIT:?}; the page shows: {notice}");
         }
+        // The poll's interval (WebDriver has no event for a page's change).
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -265,7 +264,8 @@ pub async fn register(b: &Client, base: &str, name: &str, rank: &str) {
     wait_css(b, "#me").await;
 }
 
-const LETTERS: &str = "ABCDEFGHJKLMNOPQRST";
+/// The columns of a board, as GTP names them (no I).
+pub const LETTERS: &str = "ABCDEFGHJKLMNOPQRST";
 
 /// The offset of point `name` from the board's centre, in CSS pixels.
 async fn offset(b: &Client, size: usize, name: &str) -> (Element, f64, f64) {
@@ -328,6 +328,91 @@ pub async fn board_of(b: &Client) -> String {
     .as_str()
     .unwrap()
     .to_owned()
+}
+
+/// The stones of a game's state (`GET /api/games/{id}`, rows from the top, `X` and `O`) as
+/// [`board_of`] writes a page's: `D4B C3W …`, sorted.
+pub fn board_text(state: &Value) -> String {
+    let rows = state["board"].as_array().expect("the state has a board");
+    let size = rows.len();
+    let mut stones = Vec::new();
+    for (r, line) in rows.iter().enumerate() {
+        for (c, ch) in line.as_str().expect("a board row").chars().enumerate() {
+            let color = match ch {
+                'X' => 'B',
+                'O' => 'W',
+                _ => continue,
+            };
+            stones.push(format!("{}{}{color}", &LETTERS[c..=c], size - r));
+        }
+    }
+    stones.sort();
+    stones.join(" ")
+}
+
+/// Waits until the page shows as many moves as the server's `state`, then checks that it shows
+/// the server's board, stone by stone. The count and the stones are read in one script, so that
+/// the board compared is the one drawn for that count (the page draws both in one task).
+pub async fn assert_board_is_servers(b: &Client, state: &Value, what: &str) {
+    let n = state["move_count"]
+        .as_u64()
+        .expect("the state's move count");
+    let page = wait_until(
+        b,
+        &format!("{what}: move {n} on the page"),
+        &format!(
+            "return document.getElementById('status')?.dataset.moves === '{n}' ? [...document.querySelectorAll('svg.board circle.stone:not(.preview)')].map(c => c.dataset.point + (c.classList.contains('black') ? 'B' : 'W')).sort().join(' ') : null"
+        ),
+    )
+    .await;
+    assert_eq!(
+        page.as_str(),
+        Some(board_text(state).as_str()),
+        "{what}: the page's board after move {n} is the server's"
+    );
+}
+
+/// Checks that the page drew every move from `first` (the move count it opened with) to `last`
+/// as a move of its own, one after another, in order: `window.__ingo.drawn` holds one entry per
+/// move number drawn (a gap makes the page fetch the whole state instead, which leaves the
+/// skipped numbers out), each the page's own monotonic time of the drawing.
+pub async fn assert_moves_drawn_in_order(b: &Client, first: usize, last: usize, what: &str) {
+    let drawn = b
+        .execute(
+            "return Object.entries(window.__ingo.drawn).map(([n, t]) => [Number(n), t]).sort((x, y) => x[0] - y[0])",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let drawn: Vec<(usize, f64)> = drawn
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_u64().unwrap() as usize, e[1].as_f64().unwrap()))
+        .collect();
+    let numbers: Vec<usize> = drawn.iter().map(|d| d.0).collect();
+    assert_eq!(
+        numbers,
+        (first..=last).collect::<Vec<_>>(),
+        "{what}: every move from {first} to {last} drawn as it came"
+    );
+    assert!(
+        drawn.windows(2).all(|w| w[0].1 <= w[1].1),
+        "{what}: the moves drawn in the order played: {drawn:?}"
+    );
+}
+
+/// A request to the API from a page, as its player (the CSRF token read from `/api/me`).
+pub async fn page_api(b: &Client, method: &str, path: &str, body: Value) -> Value {
+    b.execute_async(
+        "const [method, path, body, done] = arguments; \
+         fetch('/api/me').then((r) => r.json()).then((me) => fetch(path, { method, body: JSON.stringify(body), \
+           headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf } })) \
+           .then((r) => r.json()).then(done, (e) => done({ error: String(e) }));",
+        vec![json!(method), json!(path), body],
+    )
+    .await
+    .unwrap()
 }
 
 /// Sends `text` in the chat panel of `channel`.
