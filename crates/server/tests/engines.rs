@@ -7,10 +7,13 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use futures_util::StreamExt;
 
 use ingo_server::client::Client;
 use ingo_server::engine::EngineConfig;
+use ingo_server::wall::{ManualClock, WallClock};
 use ingo_server::{AppState, Config};
 use ingo_store::testing::TestDb;
 use serde_json::{json, Value};
@@ -27,13 +30,18 @@ async fn app_with(db: TestDb, engines: Vec<EngineConfig>) -> App {
 
 /// A server over the database at `url` (a fresh one each call, nothing in memory).
 async fn serve_on(url: &str, engines: Vec<EngineConfig>) -> SocketAddr {
+    serve_with_clock(url, engines, WallClock::System).await
+}
+
+/// A server over the database at `url` that reads the time from `clock`.
+async fn serve_with_clock(url: &str, engines: Vec<EngineConfig>, clock: WallClock) -> SocketAddr {
     let config = Config {
         database_url: url.to_owned(),
         engines,
         ..Config::default()
     };
     let store = ingo_store::Store::open(url).await.unwrap();
-    let state = AppState::new(store, config);
+    let state = AppState::with_clock(store, config, clock);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(ingo_server::serve(listener, state));
@@ -71,19 +79,27 @@ async fn state(c: &mut Client, gid: i64) -> Value {
     r.body
 }
 
-/// Polls the game until `pred` holds (within 30 s).
+/// Waits until the game's state satisfies `pred` (within 30 s): looks at the state again at
+/// every message of a spectator's socket of the game, opened first, so that no change is missed
+/// between a look and the next message.
 async fn wait_for(c: &mut Client, gid: i64, pred: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let s = state(c, gid).await;
-        if pred(&s) {
-            return s;
+    let mut ws = Client::new(c.addr).websocket(gid).await.unwrap();
+    let mut last = Value::Null;
+    let found = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            last = state(c, gid).await;
+            if pred(&last) {
+                return Some(last.clone());
+            }
+            // Any message means the game may have changed; a closed socket, that it will not.
+            ws.next().await?.ok()?;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the game did not get there: {s}"
-        );
-        tokio::time::sleep(Duration::from_millis(30)).await;
+    })
+    .await;
+    match found {
+        Ok(Some(s)) => s,
+        Ok(None) => panic!("the game's socket closed before it got there: {last}"),
+        Err(_) => panic!("the game did not get there within 30 s: {last}"),
     }
 }
 
@@ -116,28 +132,30 @@ fn ended(s: &Value) -> bool {
     s["phase"] == "ended"
 }
 
-/// Waits until the engine has no process left (it is stopped when its game ends).
+/// Waits until the engine has no process left (it is stopped when its game ends, or within a
+/// second by the server's reaper), looking at the list of engines every 50 ms for 10 s.
 async fn no_process(c: &mut Client, name: &str) {
-    let start = Instant::now();
-    loop {
-        let r = c.get("/api/engines").await.unwrap();
-        let e = r
-            .body
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"] == name)
-            .cloned()
-            .unwrap();
-        if e["processes"] == 0 {
-            return;
+    let mut last = Value::Null;
+    let stopped = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let r = c.get("/api/engines").await.unwrap();
+            last = r
+                .body
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["name"] == name)
+                .cloned()
+                .unwrap();
+            if last["processes"] == 0 {
+                return;
+            }
+            // No event tells that a process stopped: the list is looked at again.
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "still running: {e}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    })
+    .await;
+    assert!(stopped.is_ok(), "still running after 10 s: {last}");
 }
 
 fn bounded<F: std::future::Future<Output = ()>>(f: F) {
@@ -611,23 +629,56 @@ fn an_engine_that_disagrees_on_dead_stones_proposes_its_own() {
     });
 }
 
+/// Waits until the engine's log has `n` lines with `word` (within 30 s), looking every 20 ms:
+/// the engine tells nobody else what it was asked.
+async fn logged(log: &Path, word: &str, n: usize) {
+    let count = || {
+        std::fs::read_to_string(log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(word))
+            .count()
+    };
+    let seen = tokio::time::timeout(Duration::from_secs(30), async {
+        while count() < n {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(
+        seen.is_ok(),
+        "{word} ×{n} not in the engine's log: {}",
+        count()
+    );
+}
+
+/// An engine that thinks past the time its clock has loses on time as a person would (reason
+/// `time`, not `engine-timeout`). On a manual clock, advanced past the hour once the engine is
+/// thinking: the server's timer ends the game at once; had it not, the engine's move timeout
+/// (real time: 3 s from its question, when its process is stopped, since a thinking engine is
+/// not interrupted) would find the clock fallen and give the same verdict. Either way no race
+/// between the clock and the move timeout decides it, as one did on a real 3 s clock.
 #[test]
 fn an_engine_hanging_past_its_clock_loses_on_time_like_a_person() {
     bounded(async {
-        let app = app_with(
-            TestDb::sqlite().await.unwrap(),
-            vec![fake("fake", "--mode sleep --after 1")],
-        )
-        .await;
-        let mut w = person(app.addr, "wim").await;
+        let db = TestDb::sqlite().await.unwrap();
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let args = format!("--mode sleep --after 1 --log {}", log.path().display());
+        let mut engine = fake("fake", &args);
+        engine.move_timeout = Duration::from_secs(3);
+        let clock = ManualClock::starting_now();
+        let addr = serve_with_clock(&db.url, vec![engine], clock.clone().into()).await;
+        let mut w = person(addr, "wim").await;
         let gid = new_game(
             &mut w,
-            json!({"engine": "fake", "size": 9, "color": "white", "time_control": "absolute:3s"}),
+            json!({"engine": "fake", "size": 9, "color": "white", "time_control": "absolute:1h"}),
         )
         .await;
         let s = wait_for(&mut w, gid, |s| s["move_count"] == 1).await;
         assert_eq!(play(&mut w, gid, &empty_point(&s)).await.status, 200);
-        // Its clock falls before its move timeout (10 s): the server's timer ends the game.
+        // Asked for its second move, it sleeps; its hour runs out.
+        logged(log.path(), "genmove", 2).await;
+        clock.advance(Duration::from_secs(3600) + Duration::from_millis(1));
         let s = wait_for(&mut w, gid, ended).await;
         assert_eq!(s["result"]["result"], "W+T", "{s}");
         assert_eq!(s["result"]["reason"], "time", "{s}");

@@ -422,16 +422,18 @@ async fn game_against_the_built_in_player() {
                 .status,
             422
         );
-        // On an empty board White wins by komi: after Black's pass the bot passes too.
+        // On an empty board White wins by komi: after Black's pass the bot passes too, and
+        // accepts the proposal. The player's socket, opened first, sees it happen.
+        let mut ws = p.websocket(gid).await.unwrap();
         play_ok(&mut p, gid, "pass").await;
-        let mut s = state(&mut p, gid).await;
-        for _ in 0..100 {
-            if s["phase"] == "suspended" && s["dead_stones"]["accepted"]["white"] == true {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            s = state(&mut p, gid).await;
-        }
+        until(&mut ws, |v| {
+            v["type"] == "state"
+                && v["game"]["phase"] == "suspended"
+                && v["game"]["dead_stones"]["accepted"]["white"] == true
+        })
+        .await;
+        let s = state(&mut p, gid).await;
+        assert_eq!(s["phase"], "suspended");
         assert_eq!(s["moves"][1]["move"], "pass", "{}", s["moves"]);
         assert_eq!(s["dead_stones"]["accepted"]["white"], true);
         let r = p
