@@ -1,5 +1,7 @@
 //! Nobody acts where they don't belong (issue 13, item 9), tried as a user would.
 
+use ingo_server::wall::ManualClock;
+use ingo_store::testing::TestDb;
 use serde_json::json;
 
 use crate::*;
@@ -64,16 +66,26 @@ async fn passwords_are_argon2_and_the_cookie_is_http_only_same_site() {
 #[tokio::test]
 async fn log_in_is_rate_limited() {
     bounded(async {
-        let app = sqlite().await;
+        // On a clock that moves only when told: the five failures fall in one minute however
+        // long the password checks take.
+        let clock = ManualClock::starting_now();
+        let app = spawn_with_clock(TestDb::sqlite().await.unwrap(), clock.clone().into()).await;
         let _alice = user(&app, "alice", "2k").await;
         let mut m = Client::new(app.addr);
         for _ in 0..5 {
             assert_eq!(m.login("alice", "guess guess").await.unwrap().status, 401);
         }
-        // Even the right password is refused for a while after five failures.
+        // Even the right password is refused for a minute after five failures...
         let r = m.login("alice", "correct horse").await.unwrap();
         assert_eq!(r.status, 429, "{:?}", r.body);
         assert_eq!(r.body["reason"], "rate-limited");
+        clock.advance(Duration::from_millis(59_999));
+        let r = m.login("alice", "correct horse").await.unwrap();
+        assert_eq!(r.status, 429, "{:?}", r.body);
+        // ...and accepted once the minute is over.
+        clock.advance(Duration::from_millis(1));
+        let r = m.login("alice", "correct horse").await.unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
     })
     .await;
 }
