@@ -2,12 +2,64 @@
 //! clock: the game must complete and be counted by the referee (not ended by a forfeit, a loss
 //! on time or a resignation: the player is told not to resign).
 //!
+//! The count is checked twice, by nothing that wrote it: `ingo judge --verify` recounts the
+//! written record, and GNU Go's own `final_score` (under Chinese, area, rules) counts its final
+//! position.
+//!
 //! GNU Go comes from Debian (`apt-get install gnugo`, installed by `scripts/test`) and is found by
 //! `ingo_testkit::gnugo`; when it is missing the test fails under CI (`CI` set) and is skipped
 //! elsewhere.
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
+
+use ingo_gtp::engine::EngineBuilder;
+use ingo_rules::{Color, Game, Preset};
+use ingo_sgf::{parse, replay, ReplayMode};
+
+/// GNU Go's own count of `game`'s final position, as a margin for Black: a fresh GNU Go under
+/// Chinese (area) rules, told the board size and `komi` (given by the test, not read from the
+/// record under test), is played the game's moves (passes included) and asked `final_score`,
+/// which judges the dead stones itself and answers `B+3.0`, `W+7.0` or `0`. (The referee's
+/// GNU Go test, `crates/referee/tests/gnugo.rs`, has the same function.)
+fn gnugo_margin(gnugo: &Path, game: &Game, komi: &str) -> f64 {
+    let command = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
+    let mut engine = EngineBuilder::from_command_line(&command)
+        .expect("a command line")
+        .spawn()
+        .expect("GNU Go starts");
+    let timeout = Duration::from_secs(60);
+    let size = game.board().width();
+    let mut send = |name: &str, args: &[&str]| {
+        engine
+            .send(name, args, timeout)
+            .unwrap_or_else(|e| panic!("GNU Go: `{name} {}`: {e}", args.join(" ")))
+            .text
+    };
+    send("boardsize", &[&size.to_string()]);
+    send("clear_board", &[]);
+    send("komi", &[komi]);
+    for ply in game.history() {
+        let color = match ply.color {
+            Color::Black => "b",
+            Color::White => "w",
+        };
+        send("play", &[color, &ply.mv.to_gtp(size)]);
+    }
+    let score = send("final_score", &[]);
+    let score = score.trim();
+    if score == "0" {
+        return 0.0;
+    }
+    let (winner, margin) = score.split_once('+').expect("`B+…` or `W+…`");
+    let margin: f64 = margin.parse().expect("a number of points");
+    match winner {
+        "B" => margin,
+        "W" => -margin,
+        _ => panic!("GNU Go's final_score: {score}"),
+    }
+}
 
 #[test]
 fn built_in_player_against_gnu_go_is_counted_by_the_referee() {
@@ -48,12 +100,44 @@ fn built_in_player_against_gnu_go_is_counted_by_the_referee() {
     assert_eq!(record["end"], "count", "{record}");
     let sgf = std::fs::read_to_string(dir.join("game-0001.sgf")).expect("the SGF");
     assert!(sgf.contains("RU[GOE]") && sgf.contains("TM[600]"), "{sgf}");
-    // The referee's record replays under Ing's rules to the same count.
+    // The referee's record replays under Ing's rules to the same count: `ingo judge --verify`
+    // reads the written SGF, replays it, judges the end of the game itself (its own dead
+    // stones, not the players' agreement) and compares its count with the record's `RE`.
     let judged = Command::new(ingo)
-        .args(["judge", "--json"])
+        .args(["judge", "--verify", "--json"])
         .arg(Path::new(&dir).join("game-0001.sgf"))
         .output()
         .expect("ingo judge runs");
-    assert!(judged.status.success());
+    let judged_out = String::from_utf8_lossy(&judged.stdout);
+    assert!(
+        judged.status.success(),
+        "{judged_out}\n{}",
+        String::from_utf8_lossy(&judged.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        judged_out
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .expect("a JSON line"),
+    )
+    .expect("JSON");
+    let verify = &line["verify"];
+    assert_eq!(verify["recorded"], record["result"], "{line}");
+    assert_eq!(verify["agrees"], true, "{line}");
+    // GNU Go's count of the same position. Comparable as margins: both are area counts (stones
+    // and the empty points surrounded by one colour; dame for nobody), with komi 8 and no
+    // penalty points (absolute time gives none), and the dead stones are GNU Go's judgement on
+    // its side too (the players' lists agree in this game, the SGF's comment says so). Not
+    // compared: the winner at a margin of 0 (Ing gives a tie to Black, GNU Go answers `0`).
+    let game = replay(
+        &parse(&sgf).expect("the SGF parses")[0],
+        Preset::Ing.rules(),
+        ReplayMode::Strict,
+    )
+    .expect("the SGF replays")
+    .game;
+    assert!(sgf.contains(": agreed, the game ends."), "{sgf}");
+    let theirs = gnugo_margin(&gnugo, &game, "8");
+    assert_eq!(record["margin"], theirs, "GNU Go counts {theirs}: {record}");
     let _ = std::fs::remove_dir_all(&dir);
 }
