@@ -1,4 +1,4 @@
-//! `ingo serve` with GTP engines from its configuration file (issue 13, item 3): a bad
+//! `ingo serve` with GTP engines from its configuration file: a bad
 //! `[[engine]]` entry stops the start with an error naming the entry and the field; an engine
 //! game survives a `kill -9` of the server, the engine process going with it and a new one
 //! told the game's moves after the restart.
@@ -56,6 +56,11 @@ fn a_bad_engine_entry_is_named_with_its_field() {
     assert!(e.contains("twice"), "{e}");
 }
 
+/// How long a poll waits for what it waits for before the test fails: the polls wait for events
+/// (a move stored, a process gone), and this bound only keeps a failure from hanging the test,
+/// so it is generous for a loaded machine.
+const BOUND: Duration = Duration::from_secs(60);
+
 fn start(config: &Path, dir: &Path) -> Server {
     spawn(serve(config, dir))
 }
@@ -67,7 +72,7 @@ async fn wait_for(c: &mut Client, gid: i64, pred: impl Fn(&Value) -> bool) -> Va
         if pred(&s) {
             return s;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "not there: {s}");
+        assert!(start.elapsed() < BOUND, "not there: {s}");
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
 }
@@ -160,7 +165,7 @@ fn an_engine_game_survives_kill_9() {
     let start_wait = Instant::now();
     while processes_with(&marker) > 0 {
         assert!(
-            start_wait.elapsed() < Duration::from_secs(5),
+            start_wait.elapsed() < BOUND,
             "the engine outlived the server"
         );
         std::thread::sleep(Duration::from_millis(20));
@@ -191,10 +196,7 @@ fn an_engine_game_survives_kill_9() {
     // The process stops with its game.
     let start_wait = Instant::now();
     while processes_with(&marker) > 0 {
-        assert!(
-            start_wait.elapsed() < Duration::from_secs(5),
-            "the engine outlived its game"
-        );
+        assert!(start_wait.elapsed() < BOUND, "the engine outlived its game");
         std::thread::sleep(Duration::from_millis(20));
     }
     // A new game starts a new process; SIGTERM stops the server and its engines at once.
@@ -223,7 +225,7 @@ fn an_engine_game_survives_kill_9() {
             break s;
         }
         assert!(
-            start_wait.elapsed() < Duration::from_secs(10),
+            start_wait.elapsed() < BOUND,
             "the server did not stop on SIGTERM"
         );
         std::thread::sleep(Duration::from_millis(20));
