@@ -213,8 +213,8 @@ async fn flow() {
         assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
     }
     assert!(!stones.contains("E5B"), "Black's E5 was retaken: {stones}");
-    // Every move came to every page as a move of its own, in order.
-    // Black's page counts from the move it was reloaded at.
+    // Every move came to every page as a move of its own, in order (to Black's page from the
+    // move it was reloaded at).
     for (b, who, first) in [
         (black, "Black", RELOAD_AFTER),
         (white, "White", 0),
