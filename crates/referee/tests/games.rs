@@ -5,9 +5,10 @@
 //! on a known board: the test draws it, and the result it expects is counted by hand from that
 //! drawing (docs/rules.md §5: a stone counts for its colour, an empty point next to stones of
 //! one colour only is that colour's, every other empty point is shared and counts for nobody;
-//! margin = Black's area − White's − komi 8 − Black's penalty points + White's). The
-//! referee's own count is never the expected value. Timed games read the time from a scripted
-//! source (`common::Steps`), so what each move is charged does not depend on the machine.
+//! margin = Black's area − White's − komi (8 in an even game) − Black's penalty points +
+//! White's). The referee's own count is never the expected value. Timed games read the time
+//! from a scripted source (`common::Steps`), so what each move is charged does not depend on
+//! the machine.
 
 mod common;
 
@@ -256,6 +257,24 @@ fn ranks_give_a_handicap_of_white_passes_played_by_the_referee() {
         .expect("White is told of its handicap pass");
     let first_genmove = log.find("genmove w").expect("White plays later");
     assert!(pass < first_genmove, "{log}");
+    assert_final_board(
+        &r,
+        "
+    A B C D E F G
+  7 . . . . . . .
+  6 . X . . . O .
+  5 X . . . . . .
+  4 . . . X . . .
+  3 . . O . . . .
+  2 . . . X . O .
+  1 . . . . . O .
+",
+    );
+    // Counted by hand, both lists empty. Black: 4 stones and B7, A6, C6, B5, D5, A4, E4, D1
+    // = 12. White: 4 stones and F7, E6, G6, F5, B3, F3, G2, E1, G1 = 13. The other 24 empty
+    // points are shared: C4, D3, C2, E2 between the colours, the rest next to no stone;
+    // 12 + 13 + 24 = 49. 12 − 13 − komi 0 = −1.
+    assert_eq!(r.result_string(), "W+1");
     let text = check_sgf(&r);
     assert!(text.contains("HA[2]") && text.contains("KM[0]") && text.contains("BR[1d]"));
 }
