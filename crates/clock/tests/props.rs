@@ -1,9 +1,11 @@
 //! Random timelines: the clock never panics, time used is conserved, and `deadline` agrees
-//! with `stop` and `check`.
+//! with `stop` and `check`; and the penalty points of Ing's overtime are those of article 7's
+//! text ([`article_7_points`], written from the rule, not from `pp_status`), on random timelines
+//! and on moves that end exactly at, just before and just after each of its steps.
 
 use std::time::Duration;
 
-use ingo_clock::{pp_status, Arrival, Clock, ClockError, ClockEvent, TimeControl};
+use ingo_clock::{Arrival, Clock, ClockError, ClockEvent, TimeControl};
 use ingo_rules::Color;
 use proptest::prelude::*;
 
@@ -44,6 +46,50 @@ fn control() -> impl Strategy<Value = TimeControl> {
             basic: Duration::from_millis(ms)
         }),
     ]
+}
+
+/// Penalty points under Ing's penalty-point overtime for a side that has been charged `charged`
+/// (time used and late-arrival deduction) against the basic time `basic`, written from the rule
+/// text; `None` when the side has lost on time. S002 article 7
+/// (`shared/rules-text/ing-rules-2001-traditional.txt`, 延時 (1); docs/rules.md §7):
+///
+/// 「基時用完後，罰二點，延時超過基時1/6再罰二點，共四點，延時超過基時2/6再罰二點，共六點。
+/// 延時超過基時3/6為逾時裁定敗。」 ("Once the basic time is used up, two points; when the overtime
+/// exceeds 1/6 of the basic time, two more, four in all; when it exceeds 2/6, two more, six in
+/// all. Overtime beyond 3/6 of the basic time loses on time.")
+///
+/// Read as blocks: the overtime is cut into blocks of one sixth of the basic time, and each
+/// block begun costs two points. The first block begins the moment the basic time is used up
+/// ("用完後": two points at once, at exactly the basic time too); the next begins once the
+/// overtime is past the end of the one before ("超過": strictly more, so exactly 1/6 over is
+/// still the first block). Beginning a fourth block loses. The number of blocks begun is the
+/// overtime in sixths of the basic time, rounded up, and at least one; counted in whole
+/// nanoseconds, so a basic time that six does not divide is not rounded.
+fn article_7_points(charged: Duration, basic: Duration) -> Option<u32> {
+    if charged < basic {
+        return Some(0);
+    }
+    let overtime = charged.as_nanos() - basic.as_nanos();
+    let sixths = 6 * overtime;
+    let blocks_begun = sixths.div_ceil(basic.as_nanos().max(1)).max(1);
+    (blocks_begun <= 3).then(|| 2 * blocks_begun as u32)
+}
+
+#[test]
+fn article_7_oracle_on_its_own_example() {
+    // docs/rules.md §7: "With 180 minutes: 180 → 2, over 210 → 4, over 240 → 6, over 270 →
+    // loss." A check of the oracle itself, against the worked example rather than the code.
+    let min = |m: u64| Duration::from_secs(60 * m);
+    let ns = Duration::from_nanos(1);
+    let bt = min(180);
+    assert_eq!(article_7_points(min(180) - ns, bt), Some(0));
+    assert_eq!(article_7_points(min(180), bt), Some(2));
+    assert_eq!(article_7_points(min(210), bt), Some(2));
+    assert_eq!(article_7_points(min(210) + ns, bt), Some(4));
+    assert_eq!(article_7_points(min(240), bt), Some(4));
+    assert_eq!(article_7_points(min(240) + ns, bt), Some(6));
+    assert_eq!(article_7_points(min(270), bt), Some(6));
+    assert_eq!(article_7_points(min(270) + ns, bt), None);
 }
 
 #[derive(Clone, Debug)]
@@ -188,17 +234,102 @@ proptest! {
             for side in Color::ALL {
                 prop_assert_eq!(clock.time_used(side), spent[idx(side)], "conservation for {}", side);
                 prop_assert!([0, 2, 4, 6].contains(&clock.penalty_points(side)));
-                // Oracle for PP: the points follow from the time charged alone.
+                // Oracle for PP, from article 7's text (not from `pp_status`): the points follow
+                // from the time charged alone, and a side past the third sixth has lost on time.
                 if let TimeControl::IngPenalty { basic } = clock.control(side) {
-                    if clock.flagged() != Some(side) {
-                        let charged = clock.time_used(side) + clock.deducted(side);
-                        prop_assert_eq!(clock.penalty_points(side), pp_status(charged, basic).points());
+                    let charged = clock.time_used(side) + clock.deducted(side);
+                    match article_7_points(charged, basic) {
+                        Some(points) => {
+                            prop_assert_ne!(clock.flagged(), Some(side), "flagged within 3/6 of the basic time");
+                            prop_assert_eq!(clock.penalty_points(side), points, "charged {:?} of {:?}", charged, basic);
+                        }
+                        None => prop_assert_eq!(clock.flagged(), Some(side), "charged {:?} of {:?} and not flagged", charged, basic),
                     }
                 }
             }
             let net = clock.net_penalty();
             prop_assert!(net.black == 0 || net.white == 0);
             prop_assert_eq!(clock.running(), running.map(|(s, _)| s));
+        }
+    }
+}
+
+/// How long one move of the penalty-point property takes: a random time, or a time that brings
+/// the mover's charged time to a step of article 7 (`basic + k·basic/6`, k = 0…3), one
+/// nanosecond before it, or one after, which random times in milliseconds almost never hit.
+#[derive(Clone, Debug)]
+enum Think {
+    Random(u64),
+    ToStep { k: u32, delta: i8 },
+}
+
+fn think() -> impl Strategy<Value = Think> {
+    prop_oneof![
+        1 => (0..20_000u64).prop_map(Think::Random),
+        2 => (0..4u32, -1..=1i8).prop_map(|(k, delta)| Think::ToStep { k, delta }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Penalty-point overtime on both sides, moves in turn, with a late arrival at the start
+    /// sometimes: after every move the points are article 7's ([`article_7_points`]), and a side
+    /// is flagged exactly when its charged time is past 3/6 of the basic time. Basic times in
+    /// whole milliseconds, multiples of 6 ms (every step a whole number of nanoseconds), and
+    /// any number of nanoseconds.
+    #[test]
+    fn penalty_points_follow_article_7_at_its_steps(
+        basic in prop_oneof![
+            (1..60_000u64).prop_map(Duration::from_millis),
+            (1..10_000u64).prop_map(|k| Duration::from_millis(6 * k)),
+            (1..60_000_000_000u64).prop_map(Duration::from_nanos),
+        ],
+        late in proptest::option::of((any::<bool>(), 0..1_000u32)),
+        moves in proptest::collection::vec(think(), 1..40),
+    ) {
+        let control = TimeControl::IngPenalty { basic };
+        let mut clock = Clock::with_controls(control, control).expect("valid controls");
+        if let Some((white, per_mille)) = late {
+            // Late by up to half the basic time: deducted twice, up to all of it (a forfeit
+            // when it would use it all up, the clock unchanged).
+            let side = if white { Color::White } else { Color::Black };
+            let late = basic * per_mille / 2_000;
+            let _ = clock.late_arrival(side, late).expect("before any move");
+        }
+        let mut now = Duration::ZERO;
+        let mut side = Color::Black;
+        clock.start(side, now).expect("start");
+        for m in moves {
+            let charged = clock.time_used(side) + clock.deducted(side);
+            let d = match m {
+                Think::Random(ms) => Duration::from_millis(ms),
+                Think::ToStep { k, delta } => {
+                    let step = basic.as_nanos() + u128::from(k) * basic.as_nanos() / 6;
+                    let target = (step as i128 + i128::from(delta)).max(0) as u128;
+                    let d = target.saturating_sub(charged.as_nanos());
+                    Duration::from_nanos(u64::try_from(d).expect("a step within u64 nanoseconds"))
+                }
+            };
+            now += d;
+            let event = clock.press(side, now).expect("the side to move presses");
+            let charged = clock.time_used(side) + clock.deducted(side);
+            match article_7_points(charged, basic) {
+                Some(points) => {
+                    prop_assert_ne!(event, ClockEvent::Flagged, "charged {:?} of {:?}", charged, basic);
+                    prop_assert_eq!(clock.penalty_points(side), points, "charged {:?} of {:?}", charged, basic);
+                }
+                None => {
+                    prop_assert_eq!(event, ClockEvent::Flagged, "charged {:?} of {:?}", charged, basic);
+                    prop_assert_eq!(clock.flagged(), Some(side));
+                    break;
+                }
+            }
+            side = side.opponent();
         }
     }
 }
