@@ -12,9 +12,15 @@
 //! * stones are conserved per colour: stones on the board = setup stones + stones played − stones
 //!   removed, reading the removals from the history (block suicide removes the player's own);
 //! * the incremental hash equals the recomputed one, and every string has a liberty;
-//! * counting: area + shared = points, for no dead stones and for a random dead set; the margin
-//!   is `2·(area_B − area_W) − komi − 2·pen_B + 2·pen_W` half points, the fill-in breakdown gives
-//!   the same margin, and the winner follows from the margin and the tie rule;
+//! * counting identities (how the count's own figures hang together, not an oracle of the
+//!   count: they would hold for a count that gave a wrong owner to a point): `tally` agrees with
+//!   `count`; area + shared = points, for no dead stones and for a random dead set; the stones
+//!   counted are the board's minus the dead; the margin is `2·(area_B − area_W) − komi − 2·pen_B
+//!   + 2·pen_W` half points, the fill-in breakdown gives the same margin, and the winner follows
+//!   from the margin and the tie rule. Whether the count itself is right is checked elsewhere:
+//!   against hand counts of the rules' positions (`spec_positions.rs`, `check score`) and
+//!   against a referee's fill-in done independently of `count.rs` from the owner of each point
+//!   (`fill_in.rs`);
 //! * `legal_moves()` agrees with `is_legal` and `illegal_reason` on every point and the pass, and
 //!   playing a refused move fails with that reason and changes nothing;
 //! * `play` then `undo` restores the game exactly (verdicts on every move included), a twin game
@@ -433,8 +439,11 @@ fn random_stones(board: &Board, rng: &mut Rng, one_in: usize) -> Vec<Point> {
         .collect()
 }
 
-/// Counting for no dead stones and for a random dead set, with the game's penalties.
-fn check_count(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
+/// The counting identities for no dead stones and for a random dead set, with the game's
+/// penalties: algebra on the figures of one count (and `tally` against `count`), which any
+/// consistent count satisfies, right or wrong; the module's comment says where the count is
+/// checked against independent ones.
+fn check_count_identities(game: &Game, rng: &mut Rng) -> Result<(), TestCaseError> {
     let board = game.board();
     let dead = random_stones(board, rng, 4);
     let t = game.tally();
@@ -824,7 +833,7 @@ fn run_game(p: Params) -> Result<(), TestCaseError> {
     let mut positions = vec![(game.board().clone(), game.to_move())];
     check_board(game.board())?;
     check_legality(&game)?;
-    check_count(&game, &mut rng)?;
+    check_count_identities(&game, &mut rng)?;
 
     // The test case's own moves first, when starting from one: they lead into the states its
     // rules are about.
@@ -877,7 +886,7 @@ fn run_game(p: Params) -> Result<(), TestCaseError> {
         check_board(game.board()).map_err(with_game)?;
         check_stones(&game, &start).map_err(with_game)?;
         check_legality(&game).map_err(with_game)?;
-        check_count(&game, &mut rng).map_err(with_game)?;
+        check_count_identities(&game, &mut rng).map_err(with_game)?;
         check_phase(&game).map_err(with_game)?;
         check_last_move(&game, &positions).map_err(with_game)?;
         let now = Snapshot::of(&game);
