@@ -30,7 +30,7 @@ use crate::{
 /// Where the referee reads the time that its [`Clock`] charges: the time since an origin of the
 /// source's choosing. [`play_game`] reads the machine's clock ([`WallClock`]);
 /// [`play_game_timed`] takes any source, so that a test can script the time each move takes
-/// and know to the nanosecond what is charged, whatever the machine's speed.
+/// and know exactly what is charged, whatever the machine's speed.
 ///
 /// The time charged for a move is the reading after the engine's answer arrived minus the
 /// reading just before `genmove` was written. The waits for an engine (the `genmove` timeout,
