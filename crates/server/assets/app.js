@@ -309,6 +309,9 @@ function countView(g) {
 
 function gamePage(id) {
   const gid = id;
+  // The timing record is per game page: opening another game changes only the address's `#`,
+  // and a record kept from the previous game would mix its move numbers into this one's.
+  Object.assign(perf, { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null });
   let g = null; // the state as the server last gave it
   let received = 0; // when g.clocks was read
   let myColor = null;
