@@ -4,7 +4,8 @@
 //! * [`Player`]: UCT with RAVE over light random playouts; [`Player::genmove`] returns a
 //!   [`Decision`] (a move, or resignation when enabled) with [`SearchInfo`] statistics.
 //! * [`Budget`] (playouts and/or time per move), [`TimeLeft`] and [`TimePolicy`] (thinking time
-//!   from the clock), [`Config`].
+//!   from the clock), [`Config`]; [`TimeSource`], where the player reads the time (the wall
+//!   clock unless [`Player::with_time_source`] gives another).
 //! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
 //! * [`estimate_dead`]: the stones random playouts nearly always capture, a quick dead-stone
 //!   estimate for an engine front.
@@ -46,7 +47,7 @@ mod tree;
 pub use estimate::{estimate_dead, DEAD_PLAYOUTS};
 pub use player::{
     Action, Budget, Candidate, Config, ConfigError, Decision, Player, RandomPlayer, Reason,
-    ResignPolicy, SearchInfo,
+    ResignPolicy, SearchInfo, TimeSource,
 };
 pub use playout::playout;
 pub use rng::Rng;

@@ -1,5 +1,6 @@
 //! The player: configuration, the move decision and what the search found.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ingo_rules::{Game, Move, Phase};
@@ -9,8 +10,8 @@ use crate::rng::Rng;
 use crate::time::{TimeLeft, TimePolicy};
 use crate::tree::{self, Params, Tree};
 
-/// How much search one move gets: a number of playouts, a wall-clock time, or both (whichever
-/// runs out first). At least one must be set, so that a search always ends.
+/// How much search one move gets: a number of playouts, a time (on the wall clock, or on the
+/// player's [`TimeSource`]), or both (whichever runs out first). At least one must be set, so that a search always ends.
 ///
 /// With a clock ([`Player::genmove`]'s `time_left`) the clock's allotment limits the time as
 /// well; a front playing on the clock would set `playouts: None` and `time` to a per-move cap.
@@ -37,6 +38,27 @@ impl Budget {
             playouts: None,
             time: Some(t),
         }
+    }
+}
+
+/// Where the player reads the time a move has taken, for a [`Budget`]'s time and the clock's
+/// allotment: the wall clock unless another source is given ([`Player::with_time_source`]). A
+/// source that a test advances itself (a fixed step per reading, say) makes what a time budget
+/// allows exact: the search stops at the first reading at or past the limit, and
+/// [`SearchInfo::elapsed`] is the difference of the first and last readings.
+pub trait TimeSource: std::fmt::Debug + Send + Sync {
+    /// The time now, from an origin of the source's choosing (the player only subtracts an
+    /// earlier reading from a later one); it must not go backwards.
+    fn now(&self) -> Duration;
+}
+
+/// The wall clock, measured from when the player was made.
+#[derive(Debug)]
+struct WallClock(Instant);
+
+impl TimeSource for WallClock {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
     }
 }
 
@@ -250,11 +272,11 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
-    fn without_search(reason: Reason, win_rate: f64, start: Instant) -> SearchInfo {
+    fn without_search(reason: Reason, win_rate: f64, elapsed: Duration) -> SearchInfo {
         SearchInfo {
             reason,
             playouts: 0,
-            elapsed: start.elapsed(),
+            elapsed,
             allotted: None,
             win_rate,
             visits: 0,
@@ -294,18 +316,31 @@ impl Decision {
 pub struct Player {
     config: Config,
     rng: Rng,
+    time: Arc<dyn TimeSource>,
 }
 
 impl Player {
-    /// A player with `config`.
+    /// A player with `config`, timing its moves by the wall clock.
     ///
     /// # Errors
     /// When the configuration is invalid ([`Config::validate`]).
     pub fn new(config: Config) -> Result<Player, ConfigError> {
+        Player::with_time_source(config, Arc::new(WallClock(Instant::now())))
+    }
+
+    /// A player with `config` that reads the time from `time` instead of the wall clock.
+    ///
+    /// # Errors
+    /// When the configuration is invalid ([`Config::validate`]).
+    pub fn with_time_source(
+        config: Config,
+        time: Arc<dyn TimeSource>,
+    ) -> Result<Player, ConfigError> {
         config.validate()?;
         Ok(Player {
             config,
             rng: Rng::new(config.seed),
+            time,
         })
     }
 
@@ -339,10 +374,11 @@ impl Player {
     /// `time_left` is this player's clock, if there is one: the thinking time is then the lesser
     /// of the budget's time and what [`TimePolicy::allot`] allows.
     pub fn genmove(&mut self, game: &Game, time_left: Option<TimeLeft>) -> Decision {
-        let start = Instant::now();
+        let time = Arc::clone(&self.time);
+        let start = time.now();
         let pass = |reason, win_rate| Decision {
             action: Action::Move(Move::Pass),
-            info: SearchInfo::without_search(reason, win_rate, start),
+            info: SearchInfo::without_search(reason, win_rate, time.now().saturating_sub(start)),
         };
         let me = game.to_move();
         if game.phase() == Phase::Ended {
@@ -399,7 +435,7 @@ impl Player {
                     Reason::Search
                 },
                 playouts,
-                elapsed: start.elapsed(),
+                elapsed: time.now().saturating_sub(start),
                 allotted,
                 win_rate,
                 visits,
@@ -411,7 +447,7 @@ impl Player {
     }
 
     /// Runs the search from `game` within `limits`; returns the tree and the playouts made.
-    fn search(&mut self, game: &Game, limits: Budget, start: Instant) -> (Tree, u64) {
+    fn search(&mut self, game: &Game, limits: Budget, start: Duration) -> (Tree, u64) {
         let params = self.config.params();
         let mut tree = Tree::new(game);
         let mut done: u64 = 0;
@@ -422,7 +458,7 @@ impl Player {
                 break;
             }
             // Reading the clock costs tens of nanoseconds, a playout tens of microseconds.
-            let elapsed = start.elapsed();
+            let elapsed = self.time.now().saturating_sub(start);
             if limits.time.is_some_and(|t| elapsed >= t) {
                 break;
             }

@@ -1,11 +1,15 @@
 //! What the player must and must not do under Ing's rules: never fill its own eye, pass when the
 //! board is settled and won, capture dead stones before passing, pass when a handicap pass is
-//! due, resign only when asked to.
+//! due, resign only when asked to; and stop searching when its time is spent, timed by a clock
+//! the test advances itself (no assertion on the machine's time).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use ingo_player::{
     Action, Budget, Config, ConfigError, Player, RandomPlayer, Reason, ResignPolicy, TimeLeft,
+    TimeSource,
 };
 use ingo_rules::{Board, Color, Game, Move, Phase, Point, Rules, Setup};
 
@@ -285,30 +289,86 @@ fn info_describes_the_search() {
     assert!(d.info.nodes > 49);
 }
 
+/// A clock for the player that advances one millisecond at every reading, so that a search
+/// with a time limit makes an exact number of playouts (one reading after each) whatever the
+/// machine's speed or load.
+#[derive(Debug, Default)]
+struct Ticks(AtomicU64);
+
+impl TimeSource for Ticks {
+    fn now(&self) -> Duration {
+        Duration::from_millis(self.0.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+fn ticking_player(budget: Budget) -> Player {
+    Player::with_time_source(
+        Config {
+            budget,
+            // The early stop estimates the playouts still to come from the rate so far; off,
+            // the time limit alone ends the search.
+            early_stop: false,
+            ..Config::default()
+        },
+        Arc::new(Ticks::default()),
+    )
+    .expect("config")
+}
+
 #[test]
-fn time_budget_and_clock_bound_the_search() {
+fn a_time_budget_ends_the_search_when_it_is_spent() {
+    let game = Game::new(Setup::empty(9).expect("size"), Rules::ing());
+    // 100 ms at 1 ms a playout: the search reads the clock after each playout and stops at the
+    // first reading at or past 100 ms, the 100th.
+    let d = ticking_player(Budget::time(Duration::from_millis(100))).genmove(&game, None);
+    assert_eq!(d.info.reason, Reason::Search);
+    assert_eq!(d.info.playouts, 100);
+    assert_eq!(d.info.allotted, None);
+    // Read at the start (0), after each playout (1 … 100) and at the end (101).
+    assert_eq!(d.info.elapsed, Duration::from_millis(101));
+    assert!(d.mv().is_some_and(|m| game.is_legal(m)));
+}
+
+#[test]
+fn the_clock_allotment_bounds_the_search() {
+    let game = Game::new(Setup::empty(9).expect("size"), Rules::ing());
+    let policy = Config::default().time;
+    // Half a second of absolute time and no byo-yomi: what is left minus the safety margin
+    // (half a second) is nothing, so the move gets the policy's minimum (5 ms), which is less
+    // than the budget's 100 ms: 5 playouts.
+    let short = TimeLeft::absolute(Duration::from_millis(500));
+    let d = ticking_player(Budget::time(Duration::from_millis(100))).genmove(&game, Some(short));
+    assert_eq!(d.info.allotted, Some(policy.minimum));
+    assert_eq!(policy.minimum, Duration::from_millis(5));
+    assert_eq!(d.info.playouts, 5);
+    assert!(d.mv().is_some_and(|m| game.is_legal(m)));
+    // Ten minutes: 600 s over 27 moves (81 empty points / 3) is far more than the budget, which
+    // then bounds the search: the lesser of the two.
+    let long = TimeLeft::absolute(Duration::from_secs(600));
+    let d = ticking_player(Budget::time(Duration::from_millis(100))).genmove(&game, Some(long));
+    assert_eq!(d.info.allotted, Some(Duration::from_secs(600) / 27));
+    assert_eq!(d.info.playouts, 100);
+    // A playout budget with the clock: whichever ends first; here the 40 playouts.
+    let both = Budget {
+        playouts: Some(40),
+        time: Some(Duration::from_millis(100)),
+    };
+    let d = ticking_player(both).genmove(&game, Some(long));
+    assert_eq!(d.info.playouts, 40);
+}
+
+#[test]
+fn a_wall_clock_time_budget_ends() {
+    // The default time source, the wall clock: the search ends and plays a legal move (how long
+    // it took is the machine's business, not asserted).
     let game = Game::new(Setup::empty(9).expect("size"), Rules::ing());
     let mut p = Player::new(Config {
-        budget: Budget::time(Duration::from_millis(100)),
+        budget: Budget::time(Duration::from_millis(20)),
         ..Config::default()
     })
     .expect("config");
-    let d = p.genmove(&game, None);
-    assert!(d.info.playouts >= 1);
-    assert!(
-        d.info.elapsed < Duration::from_secs(2),
-        "{:?}",
-        d.info.elapsed
-    );
-    // A clock with half a second left and no byo-yomi: at most what is left minus the margin,
-    // here the minimum, since the margin is half a second.
     let d = p.genmove(&game, Some(TimeLeft::absolute(Duration::from_millis(500))));
-    assert_eq!(d.info.allotted, Some(Config::default().time.minimum));
-    assert!(
-        d.info.elapsed < Duration::from_secs(1),
-        "{:?}",
-        d.info.elapsed
-    );
+    assert!(d.info.playouts >= 1);
     assert!(d.mv().is_some_and(|m| game.is_legal(m)));
 }
 
