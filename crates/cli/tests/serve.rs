@@ -321,9 +321,10 @@ fn two_servers_on_one_postgres_database() {
             let loser = if r1.status == 200 { &r2 } else { &r1 };
             assert_eq!(loser.status, 409, "{:?}", loser.body);
             let won = if r1.status == 200 { mv } else { other };
-            // The spectator on the second server sees move n.
+            // The spectator on the second server sees move n (the bound only keeps a lost
+            // message from hanging the test; the times are printed, never compared).
             loop {
-                let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+                let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
                     .await
                     .expect("the move reaches the other server's spectator")
                     .unwrap()
