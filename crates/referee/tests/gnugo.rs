@@ -100,7 +100,6 @@ fn gnugo_against_gnugo_on_9x9_is_counted_by_the_referee() {
         "the referee counts {}, GNU Go {theirs}",
         r.result_string()
     );
-    assert_eq!(r.result_string(), score.result_string());
     assert_eq!(r.names.black, "GNU Go 3.8");
     assert!(r.time_used.black > std::time::Duration::ZERO);
     let text = r.sgf();
