@@ -144,9 +144,9 @@ mod tests {
     use ingo_rules::{Board, Point};
 
     /// The double-ko seki of the tests of the judgement (13×13, `endgame_positions.rs`), top
-    /// rows only and seen in a mirror, so that the shape is found whichever way it faces:
-    /// Black's string with the eye N7 and the ko K7 (its stone J7), White's with the eye E7
-    /// and the ko J5 (its stone K5).
+    /// rows only and seen in a mirror: Black's string with the eye N7 and the ko K7 (its stone
+    /// J7), White's with the eye E7 and the ko J5 (its stone K5). Every test here also runs it
+    /// in its 15 other variants ([`variants`]).
     const SHAPE: &str = "
         . . X O . O O O X . X X .
         . . X O O O O O O X X X X
@@ -169,6 +169,99 @@ mod tests {
         (board, v)
     }
 
+    /// One of the 16 variants of a diagram: a symmetry of the square (bit 0 mirrors the
+    /// columns, bit 1 the rows, bit 2 transposes, after the mirrors; the eight together are the
+    /// dihedral group, and a rectangle turns with them), and the colours swapped or not.
+    #[derive(Clone, Copy, Debug)]
+    struct Variant {
+        symmetry: u8,
+        swap: bool,
+    }
+
+    fn variants() -> impl Iterator<Item = Variant> {
+        (0..8u8).flat_map(|symmetry| [false, true].map(|swap| Variant { symmetry, swap }))
+    }
+
+    impl Variant {
+        /// Where the point at column `c`, row `r` of a `w`×`h` diagram goes.
+        fn map(self, c: usize, r: usize, w: usize, h: usize) -> (usize, usize) {
+            let c = if self.symmetry & 1 != 0 { w - 1 - c } else { c };
+            let r = if self.symmetry & 2 != 0 { h - 1 - r } else { r };
+            if self.symmetry & 4 != 0 {
+                (r, c)
+            } else {
+                (c, r)
+            }
+        }
+
+        /// The diagram `ascii` (rows from the top, as `Board::from_ascii` reads them) in this
+        /// variant.
+        fn diagram(self, ascii: &str) -> String {
+            let rows: Vec<Vec<char>> = ascii
+                .lines()
+                .map(|l| {
+                    l.split_whitespace()
+                        .map(|t| t.chars().next().unwrap_or('.'))
+                        .collect()
+                })
+                .filter(|r: &Vec<char>| !r.is_empty())
+                .collect();
+            let (h, w) = (rows.len(), rows[0].len());
+            let (nw, nh) = if self.symmetry & 4 != 0 {
+                (h, w)
+            } else {
+                (w, h)
+            };
+            let mut out = vec![vec!['.'; nw]; nh];
+            for (r, row) in rows.iter().enumerate() {
+                for (c, &ch) in row.iter().enumerate() {
+                    let ch = match (ch, self.swap) {
+                        ('X', true) => 'O',
+                        ('O', true) => 'X',
+                        (ch, _) => ch,
+                    };
+                    let (nc, nr) = self.map(c, r, w, h);
+                    out[nr][nc] = ch;
+                }
+            }
+            out.iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+
+        /// The point `p` of a `board` in this variant.
+        fn point(self, p: Point, board: &Board) -> Point {
+            let (c, r) = self.map(p.col(), p.row(), board.width(), board.height());
+            Point::new(c, r).expect("a point of the turned board")
+        }
+    }
+
+    /// The points found in `ascii` are found, moved, in each of its 16 variants; returns how
+    /// many there are.
+    fn found_in_every_variant(ascii: &str) -> usize {
+        let (board, v) = found(ascii);
+        for variant in variants() {
+            let (turned, got) = found(&variant.diagram(ascii));
+            let mut want: Vec<Point> = v.iter().map(|&p| variant.point(p, &board)).collect();
+            want.sort();
+            let mut got = got;
+            got.sort();
+            assert_eq!(
+                names(&turned, &got),
+                names(&turned, &want),
+                "{variant:?}\n{}",
+                turned.to_ascii()
+            );
+        }
+        v.len()
+    }
+
     #[test]
     fn both_strings_and_both_ko_stones_are_found() {
         let (board, v) = found(SHAPE);
@@ -180,6 +273,8 @@ mod tests {
         assert_eq!(v.len(), 13 + 1 + 21 + 1, "{text}");
         // The outer walls are not part of it.
         assert!(!text.split(' ').any(|n| n == "N3" || n == "C7"), "{text}");
+        // Whichever way it faces, and with the colours exchanged: the same stones, moved.
+        assert_eq!(found_in_every_variant(SHAPE), 36);
     }
 
     /// The rules' test position T7 (衡劫): the two strings share the liberty B3 instead of
@@ -195,35 +290,45 @@ mod tests {
             X . X O",
         );
         assert_eq!(v.len(), 17, "{}", names(&board, &v));
+        assert_eq!(
+            found_in_every_variant(
+                "
+            X O . O
+            X X O O
+            X . O O
+            X X O O
+            X . X O",
+            ),
+            17
+        );
         // Black fills the shared point B3: the shape is gone (Black's string has one liberty).
-        let (_, v) = found(
-            "
+        assert_eq!(
+            found_in_every_variant(
+                "
             X O . O
             X X O O
             X X O O
             X X O O
             X . X O",
+            ),
+            0
         );
-        assert!(v.is_empty(), "{v:?}");
     }
 
     #[test]
     fn the_shape_must_be_exact() {
+        // Each near miss is no double ko in any of its 16 variants either.
+        let none = |ascii: &str| assert_eq!(found_in_every_variant(ascii), 0, "{ascii}");
         // White's eye E7 filled by a Black stone: White's string has one liberty of its own
         // only (and the Black stone is in atari): no double ko.
-        let (_, v) = found(&SHAPE.replacen(". . X O . O", ". . X O X O", 1));
-        assert!(v.is_empty(), "{v:?}");
+        none(&SHAPE.replacen(". . X O . O", ". . X O X O", 1));
         // J6 Black instead of White: the stone J7 joins Black's string, and K7 is no ko.
-        let (_, v) =
-            found(&SHAPE.replacen(". . X O O O O O O X X X X", ". . X O O O O O X X X X X", 1));
-        assert!(v.is_empty(), "{v:?}");
+        none(&SHAPE.replacen(". . X O O O O O O X X X X", ". . X O O O O O X X X X X", 1));
         // A third liberty for Black's string (L6 empty).
-        let (_, v) =
-            found(&SHAPE.replacen(". . X O O O O O O X X X X", ". . X O O O O O O X . X X", 1));
-        assert!(v.is_empty(), "{v:?}");
+        none(&SHAPE.replacen(". . X O O O O O O X X X X", ". . X O O O O O O X . X X", 1));
         // The rules' T9, double-ko death (虛劫): Black has a real eye (A3) and a ko, White
         // only the ko and no liberty of its own; not a seki.
-        let (_, v) = found(
+        none(
             "
             X O . O
             X X O O
@@ -231,15 +336,13 @@ mod tests {
             X X O O
             X . X O",
         );
-        assert!(v.is_empty(), "{v:?}");
         // A board with no ko at all.
-        let (_, v) = found(
+        none(
             "
             . X O .
             X X O O
             O O . .
             . . . .",
         );
-        assert!(v.is_empty(), "{v:?}");
     }
 }
