@@ -45,8 +45,11 @@ impl Budget {
 /// allotment: the wall clock unless another source is given ([`Player::with_time_source`]). A
 /// source that a test advances itself (a fixed step per reading, say) makes what a time budget
 /// allows exact: the search stops at the first reading at or past the limit, and
-/// [`SearchInfo::elapsed`] is the difference of the first and last readings.
-pub trait TimeSource: std::fmt::Debug + Send + Sync {
+/// [`SearchInfo::elapsed`] is the difference of the first and last readings. (The bounds keep
+/// [`Player`] `Send`, `Sync` and unwind-safe, as it is with the wall clock.)
+pub trait TimeSource:
+    std::fmt::Debug + Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe
+{
     /// The time now, from an origin of the source's choosing (the player only subtracts an
     /// earlier reading from a later one); it must not go backwards.
     fn now(&self) -> Duration;
