@@ -90,6 +90,14 @@ fn article_7_oracle_on_its_own_example() {
     assert_eq!(article_7_points(min(240) + ns, bt), Some(6));
     assert_eq!(article_7_points(min(270), bt), Some(6));
     assert_eq!(article_7_points(min(270) + ns, bt), None);
+    // The spec's T16 (shared/spec/ing-rules.md): 215 and 182 minutes of a 180-minute basic
+    // time give 4 and 2 points; 270.1 minutes loses.
+    assert_eq!(article_7_points(min(215), bt), Some(4));
+    assert_eq!(article_7_points(min(182), bt), Some(2));
+    assert_eq!(
+        article_7_points(min(270) + Duration::from_secs(6), bt),
+        None
+    );
 }
 
 #[derive(Clone, Debug)]
