@@ -11,6 +11,8 @@
 //!   [`check`](Clock::check) for flag falls while thinking; penalty points and their
 //!   cancellation ([`net_penalty`](Clock::net_penalty)); late arrival
 //!   ([`late_arrival`](Clock::late_arrival), 扣時 and 缺席).
+//! * [`TimeSource`]: where a caller reads the time it passes in (the machine's, [`WallClock`],
+//!   or one a test scripts); the referee and the player read one.
 //! * GTP ([`gtp_time_settings`], [`kgs_time_settings`], [`Clock::gtp_time_left`]) and SGF
 //!   ([`sgf_tm`], [`sgf_ot`], [`sgf_move_properties`]) mappings.
 //!
@@ -54,6 +56,7 @@ mod clock;
 mod control;
 mod gtp;
 mod sgf;
+mod source;
 
 #[cfg(doc)]
 use ingo_rules::{ByColor, Color};
@@ -62,3 +65,4 @@ pub use clock::{Arrival, Clock, ClockError, ClockEvent, TimeLeft};
 pub use control::{pp_status, ParseTimeControlError, PpStatus, TimeControl, TimeControlError};
 pub use gtp::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, GtpTimeSettings};
 pub use sgf::{parse_sgf_real, sgf_move_properties, sgf_ot, sgf_real, sgf_tm};
+pub use source::{TimeSource, WallClock};

@@ -45,9 +45,11 @@ mod time;
 mod tree;
 
 pub use estimate::{estimate_dead, DEAD_PLAYOUTS};
+/// Where the player reads the time (from `ingo-clock`, shared with the referee).
+pub use ingo_clock::TimeSource;
 pub use player::{
     Action, Budget, Candidate, Config, ConfigError, Decision, Player, RandomPlayer, Reason,
-    ResignPolicy, SearchInfo, TimeSource,
+    ResignPolicy, SearchInfo,
 };
 pub use playout::playout;
 pub use rng::Rng;

@@ -1,8 +1,9 @@
 //! The player: configuration, the move decision and what the search found.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use ingo_clock::{TimeSource, WallClock};
 use ingo_rules::{Game, Move, Phase};
 
 use crate::playout;
@@ -38,30 +39,6 @@ impl Budget {
             playouts: None,
             time: Some(t),
         }
-    }
-}
-
-/// Where the player reads the time a move has taken, for a [`Budget`]'s time and the clock's
-/// allotment: the wall clock unless another source is given ([`Player::with_time_source`]). A
-/// source that a test advances itself (a fixed step per reading, say) makes what a time budget
-/// allows exact: the search stops at the first reading at or past the limit, and
-/// [`SearchInfo::elapsed`] is the difference of the first and last readings. (The bounds keep
-/// [`Player`] `Send`, `Sync` and unwind-safe, as it is with the wall clock.)
-pub trait TimeSource:
-    std::fmt::Debug + Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe
-{
-    /// The time now, from an origin of the source's choosing (the player only subtracts an
-    /// earlier reading from a later one); it must not go backwards.
-    fn now(&self) -> Duration;
-}
-
-/// The wall clock, measured from when the player was made.
-#[derive(Debug)]
-struct WallClock(Instant);
-
-impl TimeSource for WallClock {
-    fn now(&self) -> Duration {
-        self.0.elapsed()
     }
 }
 
@@ -328,10 +305,14 @@ impl Player {
     /// # Errors
     /// When the configuration is invalid ([`Config::validate`]).
     pub fn new(config: Config) -> Result<Player, ConfigError> {
-        Player::with_time_source(config, Arc::new(WallClock(Instant::now())))
+        Player::with_time_source(config, Arc::new(WallClock::new()))
     }
 
-    /// A player with `config` that reads the time from `time` instead of the wall clock.
+    /// A player with `config` that reads the time from `time` instead of the wall clock: for a
+    /// [`Budget`]'s time and the clock's allotment. A source that a test advances itself (a
+    /// fixed step per reading, say) makes what a time budget allows exact: the search stops at
+    /// the first reading at or past the limit, and [`SearchInfo::elapsed`] is the difference of
+    /// the first and last readings.
     ///
     /// # Errors
     /// When the configuration is invalid ([`Config::validate`]).

@@ -2,14 +2,11 @@
 //! its own [`Clock`] runs on the time it reads from a [`TimeSource`] (the machine's clock,
 //! [`WallClock`], unless a test gives another), and it counts the result itself.
 
-use std::{
-    collections::BTreeSet,
-    fmt,
-    time::{Duration, Instant},
-};
+use std::{collections::BTreeSet, fmt, time::Duration};
 
 use ingo_clock::{
-    gtp_time_settings, kgs_time_settings, Clock, ClockEvent, GtpDialect, TimeControl,
+    gtp_time_settings, kgs_time_settings, Clock, ClockEvent, GtpDialect, TimeControl, TimeSource,
+    WallClock,
 };
 use ingo_competition::Rank;
 use ingo_gtp::{
@@ -26,49 +23,6 @@ use crate::{
     engine_id::EngineId,
     error::{ConfigError, RefereeError},
 };
-
-/// Where the referee reads the time that its [`Clock`] charges: the time since an origin of the
-/// source's choosing. [`play_game`] reads the machine's clock ([`WallClock`]);
-/// [`play_game_timed`] takes any source, so that a test can script the time each move takes
-/// and know exactly what is charged, whatever the machine's speed.
-///
-/// The time charged for a move is the reading after the engine's answer arrived minus the
-/// reading just before `genmove` was written. The waits for an engine (the `genmove` timeout,
-/// the clock's deadline plus [`Timeouts::grace`]) are computed from these readings but spent on
-/// the machine's clock, since that is what an engine that hangs takes.
-pub trait TimeSource {
-    /// The time since the source's origin. It must never decrease.
-    fn now(&self) -> Duration;
-}
-
-/// The machine's monotonic clock ([`Instant`]), from the moment it was made: the referee's
-/// [`TimeSource`] in a real match.
-#[derive(Clone, Copy, Debug)]
-pub struct WallClock {
-    origin: Instant,
-}
-
-impl WallClock {
-    /// A clock whose origin is now.
-    #[must_use]
-    pub fn new() -> WallClock {
-        WallClock {
-            origin: Instant::now(),
-        }
-    }
-}
-
-impl Default for WallClock {
-    fn default() -> WallClock {
-        WallClock::new()
-    }
-}
-
-impl TimeSource for WallClock {
-    fn now(&self) -> Duration {
-        self.origin.elapsed()
-    }
-}
 
 /// One side of a game: which engine plays it, how to start it, and its clock.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -511,7 +465,13 @@ pub fn play_game(
 
 /// [`play_game`] with the time read from `time` instead of the machine's clock: the clocks of
 /// both sides, the time told to the engines, [`GameReport::time_used`] and
-/// [`GameReport::duration`] all come from its readings (see [`TimeSource`] for what is charged).
+/// [`GameReport::duration`] all come from its readings, so that a test can script the time
+/// each move takes and know exactly what is charged, whatever the machine's speed.
+///
+/// The time charged for a move is the reading after the engine's answer arrived minus the
+/// reading just before `genmove` was written. The waits for an engine (the `genmove` timeout,
+/// the clock's deadline plus [`Timeouts::grace`]) are computed from these readings but spent on
+/// the machine's clock, since that is what an engine that hangs takes.
 ///
 /// # Errors
 /// As [`play_game`].

@@ -31,8 +31,9 @@ pub use engine_id::EngineId;
 pub use error::{ConfigError, RefereeError};
 pub use game::{
     play_game, play_game_timed, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec,
-    TimeSource, WallClock,
 };
+/// Where the referee reads the time its clocks charge (from `ingo-clock`, shared with the player).
+pub use ingo_clock::{TimeSource, WallClock};
 pub use record::{EndKind, GameRecord};
 pub use run::{
     game_file_name, record_file_name, run_match, run_match_until, void_file_name, write_atomic,

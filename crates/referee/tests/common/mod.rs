@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use std::{
-    cell::Cell,
     path::{Path, PathBuf},
+    sync::Mutex,
     time::Duration,
 };
 
@@ -53,9 +53,10 @@ pub fn config(a: &str, b: &str, size: usize, name: &str) -> MatchConfig {
 /// has arrived, so every move is charged exactly `step`, however long the engine really took;
 /// the readings in between (the time told with `time_left`) fall between moves and charge
 /// nobody.
+#[derive(Debug)]
 pub struct Steps {
     step: Duration,
-    now: Cell<Duration>,
+    now: Mutex<Duration>,
 }
 
 impl Steps {
@@ -63,15 +64,18 @@ impl Steps {
     pub fn new(step: Duration) -> Steps {
         Steps {
             step,
-            now: Cell::new(Duration::ZERO),
+            now: Mutex::new(Duration::ZERO),
         }
     }
 }
 
 impl TimeSource for Steps {
     fn now(&self) -> Duration {
-        let now = self.now.get() + self.step;
-        self.now.set(now);
-        now
+        let mut now = self
+            .now
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *now += self.step;
+        *now
     }
 }
