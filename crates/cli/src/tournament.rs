@@ -350,6 +350,7 @@ fn entrant_of(r: &EntrantRow) -> anyhow::Result<Entrant> {
         kind,
         members,
         engine: r.engine.clone(),
+        club: None,
         withdrawn: r.withdrawn,
     })
 }
@@ -478,6 +479,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                     .map(|m| parse_member(m))
                     .collect::<anyhow::Result<_>>()?,
                 engine,
+                club: None,
                 withdrawn: false,
             };
             ev.add(entrant.clone())

@@ -166,6 +166,39 @@ pub enum HandicapSystem {
     Even,
     /// 有差賽: the handicap from the players' ranks on the scale of article 6.
     Ranks,
+    /// McMahon events: the handicap from the difference of the players' McMahon scores, as
+    /// the EGF plays handicap McMahon events: `reduction` points less than the difference,
+    /// one 先 (8 points) for each point left; with `even_at_bar`, a game with a player who
+    /// started at the bar is even.
+    McMahon {
+        /// Points taken off the McMahon score difference.
+        reduction: u32,
+        /// Whether a game with a player who started at the bar is even.
+        even_at_bar: bool,
+    },
+}
+
+/// How the players of a score group are paired among themselves in a Swiss or McMahon event
+/// (OpenGotha's "split and slip" and "split and fold").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GroupOrder {
+    /// The group's top half against its bottom half in order: 1–(n/2+1), 2–(n/2+2), …
+    #[default]
+    Slip,
+    /// The top against the bottom: 1–n, 2–(n−1), …
+    Fold,
+}
+
+/// The director's choices for Swiss and McMahon pairing, fixed in the agreement.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairingRules {
+    /// The order within a score group.
+    pub order: GroupOrder,
+    /// Whether two players of the same club are kept apart when another pairing of the same
+    /// scores exists.
+    pub avoid_same_club: bool,
+    /// Pairs of entrants who must not meet (relatives, say).
+    pub forbidden: Vec<(String, String)>,
 }
 
 /// Scoring and ranking options.
@@ -243,6 +276,8 @@ pub struct Agreement {
     pub format: Format,
     /// 計分.
     pub scoring: Scoring,
+    /// Swiss and McMahon pairing choices.
+    pub pairing: PairingRules,
     /// Entrants listed in the agreement itself.
     pub entrants: Vec<Entrant>,
     /// The text it was read from, kept so that the event can be stored and read back.
@@ -265,6 +300,7 @@ struct Raw {
     rights: Option<String>,
     format: Option<RawFormat>,
     scoring: Option<RawScoring>,
+    pairing: Option<RawPairing>,
     #[serde(default)]
     entrants: Vec<RawEntrant>,
 }
@@ -281,6 +317,17 @@ struct RawRegistration {
 struct RawHandicap {
     system: Option<String>,
     komi: Option<f64>,
+    reduction: Option<i64>,
+    even_at_bar: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPairing {
+    order: Option<String>,
+    avoid_same_club: Option<bool>,
+    #[serde(default)]
+    forbidden: Vec<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -325,6 +372,7 @@ struct RawEntrant {
     #[serde(default)]
     members: Vec<RawMember>,
     engine: Option<String>,
+    club: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -431,13 +479,33 @@ impl Agreement {
                 let system = match h.system.as_deref().map(str::trim) {
                     None | Some("even") | Some("無差賽") => HandicapSystem::Even,
                     Some("ranks") | Some("有差賽") => HandicapSystem::Ranks,
+                    Some("mcmahon") => HandicapSystem::McMahon {
+                        reduction: small(h.reduction, "handicap.reduction", 0, 0, 20)?,
+                        even_at_bar: h.even_at_bar.unwrap_or(true),
+                    },
                     Some(o) => {
                         return Err(err(
                             "handicap.system",
-                            format!("{o:?}: expected \"even\" (無差賽) or \"ranks\" (有差賽)"),
+                            format!(
+                            "{o:?}: expected \"even\" (無差賽), \"ranks\" (有差賽) or \"mcmahon\""
+                        ),
                         ))
                     }
                 };
+                if !matches!(system, HandicapSystem::McMahon { .. }) {
+                    if h.reduction.is_some() {
+                        return Err(err(
+                            "handicap.reduction",
+                            "is only for system = \"mcmahon\"",
+                        ));
+                    }
+                    if h.even_at_bar.is_some() {
+                        return Err(err(
+                            "handicap.even_at_bar",
+                            "is only for system = \"mcmahon\"",
+                        ));
+                    }
+                }
                 let komi = match h.komi {
                     None => Komi::points(8),
                     Some(k) => format!("{k}")
@@ -532,7 +600,58 @@ impl Agreement {
                 return Err(err("format.floor", format!("{f} is above the bar {b}")));
             }
         }
+        if matches!(handicap, HandicapSystem::McMahon { .. }) && kind != FormatKind::McMahon {
+            return Err(err(
+                "handicap.system",
+                format!(
+                    "\"mcmahon\" is only for mcmahon events, not {}",
+                    kind.name()
+                ),
+            ));
+        }
         let mut scoring = Scoring::default();
+        // A McMahon event is placed as the EGF and OpenGotha place it: by McMahon score, then
+        // SOS, SOSOS and SODOS on McMahon scores; Ing's own keys stay the default elsewhere.
+        if kind == FormatKind::McMahon {
+            scoring.tie_breakers = vec![TieBreak::Sos, TieBreak::Sosos, TieBreak::Sodos];
+        }
+        let pairing =
+            match raw.pairing {
+                None => PairingRules::default(),
+                Some(_) if !swiss => {
+                    return Err(err(
+                        "pairing",
+                        format!("is only for swiss and mcmahon, not {}", kind.name()),
+                    ))
+                }
+                Some(p) => {
+                    let order = match p.order.as_deref().map(str::trim) {
+                        None | Some("slip") => GroupOrder::Slip,
+                        Some("fold") => GroupOrder::Fold,
+                        Some(o) => {
+                            return Err(err(
+                                "pairing.order",
+                                format!("{o:?}: expected \"slip\" or \"fold\""),
+                            ))
+                        }
+                    };
+                    let mut forbidden = Vec::new();
+                    for (i, pair) in p.forbidden.into_iter().enumerate() {
+                        match &pair[..] {
+                            [a, b] if a != b => forbidden.push((a.clone(), b.clone())),
+                            _ => return Err(err(
+                                &format!("pairing.forbidden[{i}]"),
+                                "expected two different entrants' names, e.g. [\"Wang\", \"Li\"]",
+                            )),
+                        }
+                    }
+                    PairingRules {
+                        order,
+                        avoid_same_club: p.avoid_same_club.unwrap_or(false),
+                        forbidden,
+                    }
+                }
+            };
         if let Some(s) = raw.scoring {
             if let Some(t) = s.tie_breakers {
                 let mut keys = Vec::new();
@@ -606,6 +725,7 @@ impl Agreement {
                 kind,
                 members,
                 engine: e.engine,
+                club: e.club.filter(|c| !c.trim().is_empty()),
                 withdrawn: false,
             };
             entrant
@@ -642,6 +762,7 @@ impl Agreement {
                 floor,
             },
             scoring,
+            pairing,
             entrants,
             source: text.to_owned(),
         };

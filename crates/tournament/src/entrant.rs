@@ -64,6 +64,8 @@ pub struct Entrant {
     pub members: Vec<Member>,
     /// For an engine event: the GTP command line that starts the engine.
     pub engine: Option<String>,
+    /// Club, if known: Swiss and McMahon pairing can keep players of one club apart.
+    pub club: Option<String>,
     /// Withdrawn from the event: paired no more.
     pub withdrawn: bool,
 }
@@ -77,6 +79,7 @@ impl Entrant {
             kind: EntrantKind::Player,
             members: Vec::new(),
             engine: None,
+            club: None,
             withdrawn: false,
         }
     }

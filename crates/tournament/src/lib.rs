@@ -34,16 +34,19 @@
 
 mod agreement;
 mod entrant;
+mod matching;
 mod outcome;
 pub mod pairing;
 mod score;
 
 pub use agreement::{
-    Agreement, AgreementError, AuxForB, Format, FormatKind, HandicapSystem, Scoring, TieBreak,
+    Agreement, AgreementError, AuxForB, Format, FormatKind, GroupOrder, HandicapSystem,
+    PairingRules, Scoring, TieBreak,
 };
 pub use entrant::{Entrant, EntrantKind, Member};
 pub use outcome::{ForfeitReason, Outcome, ParseOutcomeError, WinBy};
-pub use score::{standings, Game, Standing};
+pub use pairing::PairingOptions;
+pub use score::{mcmahon_standings, standings, Game, Standing};
 
 use ingo_competition::Rank;
 use ingo_rules::Color;
@@ -284,7 +287,25 @@ impl Event {
     ///
     /// [`PairingError`]: the round is not finished, the event is, or no pairing exists.
     pub fn pair_next(&self) -> Result<Vec<Game>, PairingError> {
+        self.pair_next_with(&PairingOptions::default())
+    }
+
+    /// The next games, as [`Event::pair_next`], with the director's choices for this round
+    /// (fixed and forbidden pairs, rematches allowed): Swiss and McMahon events only.
+    ///
+    /// # Errors
+    ///
+    /// As [`Event::pair_next`], and [`PairingError::Entrants`] for options given to another
+    /// format or a fixed pair that is not two active entrants.
+    pub fn pair_next_with(&self, options: &PairingOptions) -> Result<Vec<Game>, PairingError> {
         let a = &self.agreement;
+        let swiss = matches!(a.format.kind, FormatKind::Swiss | FormatKind::McMahon);
+        if !swiss && options != &PairingOptions::default() {
+            return Err(PairingError::Entrants(format!(
+                "fixed or forbidden pairs and rematches on request are for swiss and mcmahon events, not {}",
+                a.format.kind.name()
+            )));
+        }
         let active = self.active();
         match a.format.kind {
             FormatKind::RoundRobin | FormatKind::DoubleRoundRobin => {
@@ -329,7 +350,9 @@ impl Event {
             }
             FormatKind::Knockout => pairing::knockout_next(a, &active, &self.games),
             FormatKind::DoubleKnockout => pairing::double_knockout_next(a, &active, &self.games),
-            FormatKind::Swiss | FormatKind::McMahon => pairing::swiss_next(a, &active, &self.games),
+            FormatKind::Swiss | FormatKind::McMahon => {
+                pairing::swiss_next_with(a, &active, &self.games, options)
+            }
             FormatKind::Leitai => {
                 let teams: Vec<&Entrant> = self.entrants.iter().collect();
                 let [t1, t2] = teams[..] else {
@@ -352,7 +375,8 @@ impl Event {
         }
     }
 
-    /// The standings: every entrant (members, for a team format), ranked.
+    /// The standings: every entrant (members, for a team format), ranked; a McMahon event by
+    /// McMahon score ([`mcmahon_standings`]).
     pub fn standings(&self) -> Vec<Standing> {
         let names: Vec<String> = if self.agreement.format.kind == FormatKind::Leitai {
             self.entrants
@@ -362,6 +386,22 @@ impl Event {
         } else {
             self.entrants.iter().map(|e| e.name.clone()).collect()
         };
+        if self.agreement.format.kind == FormatKind::McMahon {
+            let f = &self.agreement.format;
+            let start: Vec<(String, u32)> = names
+                .iter()
+                .map(|n| {
+                    let rank = self
+                        .entrants
+                        .iter()
+                        .find(|e| &e.name == n)
+                        .and_then(|e| e.rank);
+                    let s = pairing::mcmahon_start(rank, f.bar, f.floor);
+                    (n.clone(), s.max(0) as u32)
+                })
+                .collect();
+            return mcmahon_standings(&start, &self.games, &self.agreement.scoring);
+        }
         standings(&names, &self.games, &self.agreement.scoring)
     }
 

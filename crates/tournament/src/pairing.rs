@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use ingo_competition::{handicap, HandicapScale, Rank};
 use ingo_rules::Komi;
 
-use crate::agreement::{Agreement, FormatKind, HandicapSystem};
+use crate::agreement::{Agreement, FormatKind, GroupOrder, HandicapSystem};
 use crate::entrant::Entrant;
 use crate::score::Game;
 use crate::{rank_level, PairingError};
@@ -288,10 +288,24 @@ pub fn double_knockout_next(
         board += 1;
         out.push(Game::new(round, board, &e.name, None, 0, agreement.komi));
     }
+    let h = history(games);
     for group in [&zero, &one] {
         let n = group.len();
-        for i in 0..n / 2 {
-            let (bl, wh, p, k) = conditions(agreement, group[i], group[n - 1 - i]);
+        // Seed order folded (the first against the last), by a minimum-cost matching so
+        // that two players who have just met are not paired again while another pairing
+        // exists, and earlier meetings are avoided next.
+        let mate = crate::matching::min_cost_pairs(n, |i, j| {
+            let (a, b) = (group[i].name.as_str(), group[j].name.as_str());
+            let dev = (i + j) as i128 - (n as i128 - 1);
+            i128::from(h.last.contains(&(a, b))) * 10i128.pow(12)
+                + i128::from(h.times_met(a, b)) * 10i128.pow(8)
+                + dev * dev
+        });
+        for i in 0..n {
+            if mate[i] < i {
+                continue;
+            }
+            let (bl, wh, p, k) = conditions(agreement, group[i], group[mate[i]]);
             board += 1;
             out.push(Game::new(round, board, &bl, Some(&wh), p, k));
         }
@@ -312,43 +326,163 @@ pub fn mcmahon_start(rank: Option<Rank>, bar: Option<Rank>, floor: Option<Rank>)
     rank.map_or(f, rank_level).clamp(f, b.max(f)) - f
 }
 
-/// Who has played whom, and each player's colours so far.
+/// Who has played whom (how often), and each player's colours so far.
 struct History<'a> {
-    met: BTreeSet<(&'a str, &'a str)>,
+    met: BTreeMap<(&'a str, &'a str), u32>,
     /// Blacks minus whites, even games only.
     balance: BTreeMap<&'a str, i32>,
+    /// The pairs of the last round played.
+    last: BTreeSet<(&'a str, &'a str)>,
 }
 
 fn history(games: &[Game]) -> History<'_> {
-    let mut met = BTreeSet::new();
+    let mut met = BTreeMap::new();
     let mut balance = BTreeMap::new();
+    let mut last = BTreeSet::new();
+    let last_round = games.iter().map(|g| g.round).max().unwrap_or(0);
     for g in games {
         if let Some(w) = g.white.as_deref() {
-            met.insert((g.black.as_str(), w));
-            met.insert((w, g.black.as_str()));
+            *met.entry((g.black.as_str(), w)).or_default() += 1;
+            *met.entry((w, g.black.as_str())).or_default() += 1;
+            if g.round == last_round {
+                last.insert((g.black.as_str(), w));
+                last.insert((w, g.black.as_str()));
+            }
             if g.passes == 0 {
                 *balance.entry(g.black.as_str()).or_default() += 1;
                 *balance.entry(w).or_default() -= 1;
             }
         }
     }
-    History { met, balance }
+    History { met, balance, last }
 }
 
-/// The next round of a Swiss or McMahon event.
+impl History<'_> {
+    fn times_met(&self, a: &str, b: &str) -> u32 {
+        self.met.get(&(a, b)).copied().unwrap_or(0)
+    }
+}
+
+/// The director's choices for one Swiss or McMahon round, beyond the agreement's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairingOptions {
+    /// Pairs fixed by the director for this round (colours still by balance).
+    pub fixed: Vec<(String, String)>,
+    /// Pairs that must not meet this round, beside the agreement's `pairing.forbidden`.
+    pub forbidden: Vec<(String, String)>,
+    /// Pair even when every pairing has a rematch, with the fewest rematches.
+    pub allow_rematches: bool,
+}
+
+// The costs of a pairing. Each level is a thousand times or more what the levels below it
+// can add up to over a round of a few hundred players, so the minimum-cost matching decides
+// lexicographically: forbidden pairs, then rematches, second byes, score difference, same
+// club, a colour three apart, the colour preference, and last the order within the score
+// group. Score comes before colour as in OpenGotha: a pairing across score groups to spare a
+// colour is what directors argue about. The largest entry (about 10^35) leaves the solver's
+// doubled duals far inside i128.
+const FORBIDDEN: i128 = 10i128.pow(35);
+const REMATCH: i128 = 10i128.pow(32);
+const SECOND_BYE: i128 = 10i128.pow(29);
+/// A squared point of score difference.
+const SCORE: i128 = 10i128.pow(23);
+const CLUB: i128 = 10i128.pow(20);
+const COLOUR_THIRD: i128 = 10i128.pow(17);
+/// A squared net colour of the player who gets the colour he has had more.
+const COLOUR: i128 = 10i128.pow(11);
+/// The most the order within a group adds to one pairing.
+const ORDER: i128 = 1_000_000;
+
+/// The conditions of a game of a McMahon event whose agreement sets the handicap by McMahon
+/// score (`handicap.system = "mcmahon"`): the difference of the scores less the reduction,
+/// one 先 (8 points of article 6's scale) a point, the lower score taking Black (White passes
+/// K − 1 times for K 先, no komi); even, with the agreement's komi, when nothing is left or
+/// when `even_at_bar` and either player started at the bar. Other agreements: [`conditions`].
+pub fn mcmahon_conditions(
+    agreement: &Agreement,
+    first: (&Entrant, i32),
+    second: (&Entrant, i32),
+) -> (String, String, u8, Komi) {
+    let HandicapSystem::McMahon {
+        reduction,
+        even_at_bar,
+    } = agreement.handicap
+    else {
+        return conditions(agreement, first.0, second.0);
+    };
+    let f = &agreement.format;
+    let top = mcmahon_start(f.bar.or(Some(Rank::Pro(1))), f.bar, f.floor);
+    let at_bar = |e: &Entrant| f.bar.is_some() && mcmahon_start(e.rank, f.bar, f.floor) >= top;
+    let d = (first.1 - second.1)
+        .unsigned_abs()
+        .saturating_sub(reduction);
+    if d == 0 || (even_at_bar && (at_bar(first.0) || at_bar(second.0))) {
+        return (
+            first.0.name.clone(),
+            second.0.name.clone(),
+            0,
+            agreement.komi,
+        );
+    }
+    let (black, white) = if first.1 < second.1 {
+        (first.0, second.0)
+    } else {
+        (second.0, first.0)
+    };
+    (
+        black.name.clone(),
+        white.name.clone(),
+        (d - 1).min(u32::from(u8::MAX)) as u8,
+        Komi::points(0),
+    )
+}
+
+/// The next round of a Swiss or McMahon event, as [`swiss_next_with`] pairs it with the
+/// agreement's choices and no more.
 ///
-/// Players are ordered by score (main score, or the McMahon score = start + main score), then
-/// rank, then seed. An odd player out has a bye: the one with the fewest byes and, among them,
-/// the lowest in that order, so byes rotate (passed over only when no rematch-free pairing of
-/// the others exists). The others are paired from the top, each with the
-/// nearest player below not met before, preferring one who needs the other colour; a search
-/// with backtracking guarantees no rematch whenever one is possible. In an even game the player
-/// who has had Black more often (net) takes White; in a handicap game (有差賽) the weaker takes
-/// Black.
+/// # Errors
+///
+/// As [`swiss_next_with`].
 pub fn swiss_next(
     agreement: &Agreement,
     entrants: &[&Entrant],
     games: &[Game],
+) -> Result<Vec<Game>, PairingError> {
+    swiss_next_with(agreement, entrants, games, &PairingOptions::default())
+}
+
+/// The next round of a Swiss or McMahon event, paired as OpenGotha pairs: a minimum-cost
+/// perfect matching over all pairs of players (the blossom algorithm).
+///
+/// Players are grouped by score (main score, or the McMahon score = start + main score) and
+/// ordered by score, rank and seed. Each possible pairing costs, from the weightiest (each
+/// level outweighs all below it): being forbidden (agreement or `options`), a rematch, the
+/// square of the score difference (so a player floats one group at a time: two pairings one
+/// point apart cost less than one two points apart), two players of one club (with
+/// `pairing.avoid_same_club`), putting a player three colours apart, the colour one of them
+/// has had more, and the distance from the group's order (split and slip: the top half
+/// against the bottom half in order; or split and fold), a player who floats to another
+/// group being the bottom of the upper group or the top of the lower. With an odd number of
+/// players the bye is one more "pairing" in the same matching: a second bye costs less than a
+/// rematch and more than any score difference; then twice the square of the player's height
+/// above the lowest score, then a place higher in the group. Pairs fixed in `options` are
+/// taken out first.
+///
+/// In an even game the player who has had Black more often (net) takes White; equal, the
+/// higher-placed player takes White in odd rounds, Black in even ones. In a handicap game
+/// (有差賽, or a McMahon handicap) the weaker takes Black.
+///
+/// # Errors
+///
+/// [`PairingError::NoPairing`] when every pairing has a rematch (unless
+/// `options.allow_rematches`) or a forbidden pair, [`PairingError::Entrants`] for a fixed
+/// pair that is not two active players, and the errors of a round not finished or an event
+/// finished.
+pub fn swiss_next_with(
+    agreement: &Agreement,
+    entrants: &[&Entrant],
+    games: &[Game],
+    options: &PairingOptions,
 ) -> Result<Vec<Game>, PairingError> {
     let last = games.iter().map(|g| g.round).max().unwrap_or(0);
     if games.iter().any(|g| !g.is_done()) {
@@ -386,60 +520,142 @@ pub fn swiss_next(
         )
     });
     let players: Vec<&Entrant> = order.into_iter().map(|(_, e)| e).collect();
+    let index = |n: &str| players.iter().position(|e| e.name == n);
     let h = history(games);
     let round = last + 1;
-    let mut out = Vec::new();
     let bal = |e: &Entrant| h.balance.get(e.name.as_str()).copied().unwrap_or(0);
-    // Who may have the bye, in order of preference: the fewest byes, then the lowest placed.
-    // Without an odd player out, the one "candidate" is nobody.
-    let candidates: Vec<Option<usize>> = if players.len() % 2 == 1 {
-        let had_bye = byes(games);
-        let mut c: Vec<usize> = (0..players.len()).rev().collect();
-        c.sort_by_key(|&i| had_bye.get(players[i].name.as_str()).copied().unwrap_or(0));
-        c.into_iter().map(Some).collect()
-    } else {
-        vec![None]
-    };
-    // First without pairing two players who both had Black (or White) twice more than the
-    // other colour, whose game would put one of them three apart; then, if no such pairing
-    // exists, with them. The bye goes to the first candidate who leaves a pairing.
-    let mut found = None;
-    'outer: for strict in [true, false] {
-        for &bye in &candidates {
-            let rest: Vec<&Entrant> = players
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| Some(*i) != bye)
-                .map(|(_, e)| *e)
-                .collect();
-            let mut matched = vec![usize::MAX; rest.len()];
-            let mut steps = 0u64;
-            if search(&rest, &h, &bal, strict, &mut matched, &mut steps) {
-                found = Some((bye, rest, matched));
-                break 'outer;
+    let had_bye = byes(games);
+
+    // Pairs fixed by the director come out of the matching.
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut taken = vec![false; players.len()];
+    for (a, b) in &options.fixed {
+        let (Some(i), Some(j)) = (index(a), index(b)) else {
+            let who = if index(a).is_none() { a } else { b };
+            return Err(PairingError::Entrants(format!(
+                "fixed pair {a:?}–{b:?}: {who:?} is not an active entrant"
+            )));
+        };
+        if i == j || taken[i] || taken[j] {
+            return Err(PairingError::Entrants(format!(
+                "fixed pair {a:?}–{b:?}: a player can be in one fixed pair only, not with themself"
+            )));
+        }
+        taken[i] = true;
+        taken[j] = true;
+        pairs.push((i.min(j), i.max(j)));
+    }
+    let rest: Vec<usize> = (0..players.len()).filter(|&i| !taken[i]).collect();
+    let forbidden: BTreeSet<(&str, &str)> = agreement
+        .pairing
+        .forbidden
+        .iter()
+        .chain(&options.forbidden)
+        .flat_map(|(a, b)| [(a.as_str(), b.as_str()), (b.as_str(), a.as_str())])
+        .collect();
+
+    // Score groups of the players to match: each one's group, place in it and its size.
+    let scores: Vec<i32> = rest.iter().map(|&i| score(players[i])).collect();
+    let mut place = vec![0usize; rest.len()];
+    let mut size: BTreeMap<i32, usize> = BTreeMap::new();
+    for (k, &s) in scores.iter().enumerate() {
+        let n = size.entry(s).or_default();
+        place[k] = *n;
+        *n += 1;
+    }
+    let lowest = scores.iter().copied().min().unwrap_or(0);
+    let sq = |x: i128| x * x;
+    let even_game = |a: usize, b: usize| -> bool {
+        let (ea, eb) = (players[rest[a]], players[rest[b]]);
+        match agreement.handicap {
+            HandicapSystem::Even => true,
+            HandicapSystem::Ranks => {
+                let (_, _, p, k) = conditions(agreement, ea, eb);
+                p == 0 && k == agreement.komi
+            }
+            HandicapSystem::McMahon { .. } => {
+                let (_, _, p, k) = mcmahon_conditions(agreement, (ea, scores[a]), (eb, scores[b]));
+                p == 0 && k == agreement.komi
             }
         }
-    }
-    let Some((bye, rest, matched)) = found else {
-        return Err(PairingError::NoPairing(round));
     };
-    if let Some(b) = bye {
-        out.push(Game::new(
-            round,
-            0,
-            &players[b].name,
-            None,
-            0,
-            agreement.komi,
-        ));
-    }
-    let players = rest;
-    let mut board = 0;
-    for i in 0..players.len() {
-        let j = matched[i];
-        if j < i {
-            continue;
+    let pair_cost = |a: usize, b: usize| -> i128 {
+        let (ea, eb) = (players[rest[a]], players[rest[b]]);
+        let mut c = 0;
+        if forbidden.contains(&(ea.name.as_str(), eb.name.as_str())) {
+            c += FORBIDDEN;
         }
+        c += REMATCH * i128::from(h.times_met(&ea.name, &eb.name));
+        let (ba, bb) = (bal(ea), bal(eb));
+        if ba != 0 && ba.signum() == bb.signum() && even_game(a, b) {
+            let m = ba.abs().min(bb.abs());
+            c += COLOUR * sq(i128::from(m));
+            if m >= 2 {
+                c += COLOUR_THIRD;
+            }
+        }
+        let (sa, sb) = (scores[a], scores[b]);
+        c += SCORE * sq(i128::from(sa - sb));
+        if agreement.pairing.avoid_same_club && ea.club.is_some() && ea.club == eb.club {
+            c += CLUB;
+        }
+        // The order within the group, as a share of ORDER.
+        let (pa, pb) = (place[a] as i128, place[b] as i128);
+        if sa == sb {
+            let n = size[&sa] as i128;
+            let dev = match agreement.pairing.order {
+                GroupOrder::Slip => ((pb - pa).abs() - n / 2).abs(),
+                GroupOrder::Fold => (pa + pb - (n - 1)).abs(),
+            };
+            c += ORDER * sq(dev) / sq(n).max(1);
+        } else {
+            // The upper player floats down from the bottom of the group, the lower one up
+            // from the top of its group.
+            let (up, pu, lo, pl) = if sa > sb {
+                (sa, pa, sb, pb)
+            } else {
+                (sb, pb, sa, pa)
+            };
+            let (nu, nl) = (size[&up] as i128, size[&lo] as i128);
+            c += ORDER * sq(nu - 1 - pu) / sq(nu) / 2 + ORDER * sq(pl) / sq(nl) / 2;
+        }
+        c
+    };
+    let bye_cost = |a: usize| -> i128 {
+        let e = players[rest[a]];
+        let n = size[&scores[a]] as i128;
+        SECOND_BYE * i128::from(had_bye.get(e.name.as_str()).copied().unwrap_or(0))
+            + 2 * SCORE * sq(i128::from(scores[a] - lowest))
+            + ORDER * (n - 1 - place[a] as i128) / n
+    };
+    let odd = rest.len() % 2 == 1;
+    let n = rest.len() + usize::from(odd);
+    let mate = crate::matching::min_cost_pairs(n, |a, b| {
+        if b == rest.len() {
+            bye_cost(a)
+        } else {
+            pair_cost(a, b)
+        }
+    });
+    let mut bye = None;
+    for a in 0..rest.len() {
+        let b = mate[a];
+        if b == rest.len() {
+            bye = Some(rest[a]);
+        } else if a < b {
+            let (ea, eb) = (players[rest[a]], players[rest[b]]);
+            if forbidden.contains(&(ea.name.as_str(), eb.name.as_str())) {
+                return Err(PairingError::NoPairing(round));
+            }
+            if h.times_met(&ea.name, &eb.name) > 0 && !options.allow_rematches {
+                return Err(PairingError::NoPairing(round));
+            }
+            pairs.push((rest[a], rest[b]));
+        }
+    }
+    pairs.sort_unstable();
+    let mut out = Vec::new();
+    for (board, &(i, j)) in pairs.iter().enumerate() {
         let (a, b) = (players[i], players[j]);
         // Colour balance: the one who has had Black more often takes White; equal, the
         // higher-placed player takes White in odd rounds, Black in even ones.
@@ -449,55 +665,24 @@ pub fn swiss_next(
             std::cmp::Ordering::Equal => round % 2 == 0,
         };
         let (x, y) = if first_black { (a, b) } else { (b, a) };
-        let (bl, wh, p, k) = conditions(agreement, x, y);
-        board += 1;
-        out.push(Game::new(round, board, &bl, Some(&wh), p, k));
+        let (bl, wh, p, k) = if matches!(agreement.handicap, HandicapSystem::McMahon { .. }) {
+            mcmahon_conditions(agreement, (x, score(x)), (y, score(y)))
+        } else {
+            conditions(agreement, x, y)
+        };
+        out.push(Game::new(round, board as u32 + 1, &bl, Some(&wh), p, k));
     }
-    out.sort_by_key(|g| g.is_bye());
-    for (i, g) in out.iter_mut().enumerate() {
-        g.board = i as u32 + 1;
+    if let Some(b) = bye {
+        out.push(Game::new(
+            round,
+            out.len() as u32 + 1,
+            &players[b].name,
+            None,
+            0,
+            agreement.komi,
+        ));
     }
     Ok(out)
-}
-
-fn search(
-    players: &[&Entrant],
-    h: &History<'_>,
-    bal: &dyn Fn(&Entrant) -> i32,
-    strict: bool,
-    matched: &mut [usize],
-    steps: &mut u64,
-) -> bool {
-    *steps += 1;
-    if *steps > 2_000_000 {
-        return false;
-    }
-    let Some(i) = matched.iter().position(|&m| m == usize::MAX) else {
-        return true;
-    };
-    let a = players[i];
-    let mut candidates: Vec<usize> = (i + 1..players.len())
-        .filter(|&j| {
-            matched[j] == usize::MAX
-                && !h.met.contains(&(a.name.as_str(), players[j].name.as_str()))
-        })
-        .filter(|&j| !(strict && bal(a) == bal(players[j]) && bal(a).abs() >= 2))
-        .collect();
-    // Nearest first; within two places, one needing the other colour first.
-    candidates.sort_by_key(|&j| {
-        let clash = bal(a).signum() != 0 && bal(a).signum() == bal(players[j]).signum();
-        ((j - i).div_ceil(2), clash)
-    });
-    for j in candidates {
-        matched[i] = j;
-        matched[j] = i;
-        if search(players, h, bal, strict, matched, steps) {
-            return true;
-        }
-        matched[i] = usize::MAX;
-        matched[j] = usize::MAX;
-    }
-    false
 }
 
 /// 擂台制 between two teams: where the event stands.

@@ -105,6 +105,9 @@ pub struct Standing {
     pub player: String,
     /// 主分: one point a win (byes included, by the agreement).
     pub main: u32,
+    /// The McMahon score: the start from the rank plus the main score (a McMahon event is
+    /// placed by it); the main score in other formats.
+    pub mcmahon: u32,
     /// 敗方對手主分之和.
     pub a1: u32,
     /// 勝方對手主分之和.
@@ -113,11 +116,12 @@ pub struct Standing {
     pub b1: u32,
     /// 勝方對手輔分之和.
     pub b2: u32,
-    /// Sum of the opponents' main scores (every decided game).
+    /// Sum of the opponents' main scores (every decided game); their McMahon scores in a
+    /// McMahon event.
     pub sos: u32,
     /// Sum of the opponents' SOS.
     pub sosos: u32,
-    /// Sum of the main scores of the opponents beaten.
+    /// Sum of the main scores (McMahon scores, in a McMahon event) of the opponents beaten.
     pub sodos: u32,
     /// Games won (forfeits included, byes not).
     pub wins: u32,
@@ -150,6 +154,30 @@ impl Standing {
 /// still appears) after `games`, ranked by main score and then `scoring.tie_breakers`.
 /// Names in games that are not in `players` are added after them.
 pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<Standing> {
+    table(players, &BTreeMap::new(), false, games, scoring)
+}
+
+/// The standings of a McMahon event, placed as OpenGotha and the EGF place one: by McMahon
+/// score (each player's start, given with the name, plus the main score with the agreement's
+/// bye points), then `scoring.tie_breakers`, where SOS, SOSOS and SODOS sum McMahon scores.
+/// A1, A2, B1 and B2 keep summing main scores.
+pub fn mcmahon_standings(
+    players: &[(String, u32)],
+    games: &[Game],
+    scoring: &Scoring,
+) -> Vec<Standing> {
+    let names: Vec<String> = players.iter().map(|(n, _)| n.clone()).collect();
+    let start: BTreeMap<String, u32> = players.iter().cloned().collect();
+    table(&names, &start, true, games, scoring)
+}
+
+fn table(
+    players: &[String],
+    start: &BTreeMap<String, u32>,
+    mcmahon: bool,
+    games: &[Game],
+    scoring: &Scoring,
+) -> Vec<Standing> {
     let mut order: Vec<String> = players.to_vec();
     for g in games {
         for n in [Some(g.black.as_str()), g.white.as_deref()]
@@ -170,6 +198,7 @@ pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<S
                     rank: 0,
                     player: p.clone(),
                     main: 0,
+                    mcmahon: 0,
                     a1: 0,
                     a2: 0,
                     b1: 0,
@@ -245,7 +274,15 @@ pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<S
             }
         }
     }
+    for (k, v) in s.iter_mut() {
+        v.mcmahon = v.main + start.get(*k).copied().unwrap_or(0);
+    }
     let main: BTreeMap<&str, u32> = s.iter().map(|(k, v)| (*k, v.main)).collect();
+    // What SOS and SODOS sum: McMahon scores in a McMahon event, main scores otherwise.
+    let summed: BTreeMap<&str, u32> = s
+        .iter()
+        .map(|(k, v)| (*k, if mcmahon { v.mcmahon } else { v.main }))
+        .collect();
     // The main score that others sum: without bye points unless the agreement says otherwise.
     let main_aux = |p: &str| {
         let m = main.get(p).copied().unwrap_or(0);
@@ -258,8 +295,8 @@ pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<S
     for &(w, l) in &decided {
         let (mw, ml) = (main_aux(w), main_aux(l));
         let (fw, fl) = (
-            main.get(w).copied().unwrap_or(0),
-            main.get(l).copied().unwrap_or(0),
+            summed.get(w).copied().unwrap_or(0),
+            summed.get(l).copied().unwrap_or(0),
         );
         if let Some(x) = s.get_mut(w) {
             x.a1 += ml;
@@ -296,7 +333,7 @@ pub fn standings(players: &[String], games: &[Game], scoring: &Scoring) -> Vec<S
     }
     let mut table: Vec<Standing> = order.iter().filter_map(|p| s.remove(p.as_str())).collect();
     let keys = |x: &Standing| -> Vec<u32> {
-        std::iter::once(x.main)
+        std::iter::once(if mcmahon { x.mcmahon } else { x.main })
             .chain(scoring.tie_breakers.iter().map(|&k| x.key(k)))
             .collect()
     };

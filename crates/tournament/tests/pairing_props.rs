@@ -93,16 +93,17 @@ fn rematch_free_pairing<'a>(players: &[&'a str], met: &BTreeSet<(&str, &str)>) -
     })
 }
 
-/// Fields where the pairing runs out of rematch-free pairings before the last round (eight
-/// players in a seven-round Swiss stop after round 5; nine in a nine-round McMahon, with a bye
-/// each round, after round 7), so the early stop is tested on known cases and not only when the
-/// property's inputs happen to reach one: brute force confirms that no pairing of the next
-/// round without a rematch existed.
+/// Fields where the pairing runs out of rematch-free pairings before the last round, so that
+/// the early stop is tested on known cases and not only when the property's inputs happen to
+/// reach one: eight players in an eight-round Swiss (whoever they are, round 8 follows a
+/// complete round robin), and nine in a nine-round McMahon with a bye each round, where some
+/// of the seeds run out before round 9 (24 of the 256 with the matching of today). Brute force
+/// confirms that no pairing of the next round without a rematch existed.
 #[test]
 fn pairing_stops_only_when_no_rematch_free_pairing_exists() {
-    for (kind, n, rounds) in [("swiss", 8, 7), ("mcmahon", 9, 9)] {
+    for (kind, n, rounds) in [("swiss", 8, 8), ("mcmahon", 9, 9)] {
         let mut stopped = 0;
-        for seed in 36u8..48 {
+        for seed in 0u8..=255 {
             let coins: Vec<u8> = (0..64u8)
                 .map(|i| i.wrapping_mul(37).wrapping_add(seed.wrapping_mul(11)) ^ seed)
                 .collect();
@@ -147,7 +148,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Swiss and McMahon: no two players meet twice; in every even game Black is the player who
-    /// had had fewer Blacks net; no player has a second bye before every active player had one.
+    /// had had fewer Blacks net; no player has a second bye before every active player had one
+    /// unless no one else could sit out without a rematch.
     #[test]
     fn swiss_pairings_keep_their_invariants(
         n in 2usize..12,
@@ -203,9 +205,10 @@ proptest! {
             prop_assert_eq!(seen.len(), set.len());
             prop_assert_eq!(set.len(), n);
         }
-        for v in balance.values() {
-            prop_assert!(v.abs() <= 2, "colour balance {v}");
-        }
+        // No bound on the colour balance here: score difference comes before colour, so a
+        // player may go three colours apart when every pairing of the same score differences
+        // does so; tests/pairing_quality.rs checks by brute force that no pairing would have
+        // put fewer players three apart.
         if played < rounds {
             // The event stopped early: no pairing of the next round without a rematch existed,
             // whoever had the bye (any player may have it).
