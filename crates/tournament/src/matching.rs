@@ -18,3 +18,54 @@ pub(crate) fn min_cost_pairs(n: usize, cost: impl Fn(usize, usize) -> i128) -> V
     }
     integer_blossom::min_weight_perfect_matching(&matrix, n)
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::min_cost_pairs;
+
+    /// The least total cost of any perfect matching of `left`, by trying every one.
+    fn brute(left: &[usize], cost: &dyn Fn(usize, usize) -> i128) -> i128 {
+        let Some((&a, rest)) = left.split_first() else {
+            return 0;
+        };
+        rest.iter()
+            .enumerate()
+            .map(|(k, &b)| {
+                let others: Vec<usize> = rest
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != k)
+                    .map(|(_, &x)| x)
+                    .collect();
+                cost(a.min(b), a.max(b)) + brute(&others, cost)
+            })
+            .min()
+            .unwrap_or(i128::MAX)
+    }
+
+    proptest! {
+        /// On up to 10 vertices, with costs spread over the pairing's levels (some as large
+        /// as a forbidden pair), the matching is perfect and as cheap as the cheapest found by
+        /// brute force.
+        #[test]
+        fn matches_brute_force(
+            half in 1usize..6,
+            raw in proptest::collection::vec((0u32..6, 0u8..36), 45),
+        ) {
+            let n = 2 * half;
+            let cost = |i: usize, j: usize| {
+                let (mantissa, exp) = raw[(i * n + j) % raw.len()];
+                i128::from(mantissa) * 10i128.pow(u32::from(exp))
+            };
+            let mate = min_cost_pairs(n, cost);
+            for i in 0..n {
+                prop_assert!(mate[i] != i && mate[mate[i]] == i, "not a perfect matching: {:?}", mate);
+            }
+            let total: i128 = (0..n).filter(|&i| i < mate[i]).map(|i| cost(i, mate[i])).sum();
+            let all: Vec<usize> = (0..n).collect();
+            prop_assert_eq!(total, brute(&all, &cost));
+        }
+    }
+}
