@@ -17,7 +17,7 @@ use ingo_referee::{
     PlayerSpec, Timeouts,
 };
 use ingo_rules::{Color, Komi, Rules};
-use ingo_store::tournament::{self as db, EntrantRow, GameRow};
+use ingo_store::tournament::{self as db, entrant_row, game_row, LoadError};
 use ingo_store::Store;
 use ingo_tournament::{
     standings, Agreement, Entrant, EntrantKind, Event, ForfeitReason, FormatKind, Game, Member,
@@ -296,96 +296,6 @@ async fn create(file: &Path, at: &Where) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn entrant_row(seq: i64, e: &Entrant) -> EntrantRow {
-    EntrantRow {
-        seq,
-        name: e.name.clone(),
-        kind: e.kind.name().to_owned(),
-        rank: e.rank.map(|r| r.to_string()),
-        members: e
-            .members
-            .iter()
-            .map(|m| {
-                format!(
-                    "{}\t{}",
-                    m.name,
-                    m.rank.map(|r| r.to_string()).unwrap_or_default()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        engine: e.engine.clone(),
-        withdrawn: e.withdrawn,
-    }
-}
-
-fn entrant_of(r: &EntrantRow) -> anyhow::Result<Entrant> {
-    let kind = EntrantKind::from_name(&r.kind).ok_or_else(|| {
-        anyhow!(
-            "entrant {:?}: unknown kind {:?} in the database",
-            r.name,
-            r.kind
-        )
-    })?;
-    let mut members = Vec::new();
-    for line in r.members.lines().filter(|l| !l.is_empty()) {
-        let (name, rank) = line.split_once('\t').unwrap_or((line, ""));
-        members.push(Member {
-            name: name.to_owned(),
-            rank: if rank.is_empty() {
-                None
-            } else {
-                Some(rank.parse().map_err(|e| anyhow!("member {name:?}: {e}"))?)
-            },
-        });
-    }
-    Ok(Entrant {
-        name: r.name.clone(),
-        rank: r
-            .rank
-            .as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(|e| anyhow!("entrant {:?}: {e}", r.name))?,
-        kind,
-        members,
-        engine: r.engine.clone(),
-        club: None,
-        withdrawn: r.withdrawn,
-    })
-}
-
-fn game_of(r: &GameRow) -> anyhow::Result<Game> {
-    let mut g = Game::new(
-        r.round as u32,
-        r.board as u32,
-        &r.black,
-        r.white.as_deref(),
-        r.passes.clamp(0, 255) as u8,
-        Komi(r.komi_halves as i32),
-    );
-    g.result = r
-        .result
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .with_context(|| format!("round {} board {}", r.round, r.board))?;
-    Ok(g)
-}
-
-fn game_row(g: &Game) -> GameRow {
-    GameRow {
-        round: i64::from(g.round),
-        board: i64::from(g.board),
-        black: g.black.clone(),
-        white: g.white.clone(),
-        passes: i64::from(g.passes),
-        komi_halves: i64::from(g.komi.halves()),
-        result: g.result.map(|o| o.to_string()),
-        sgf: None,
-    }
-}
-
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
 /// Opens the store, starts the command's transaction, and reads the event.
@@ -403,40 +313,13 @@ async fn open_event(at: &Where) -> anyhow::Result<(Store, Tx, i64, Event)> {
 }
 
 async fn load(conn: &mut AnyConnection, at: &Where) -> anyhow::Result<(i64, Event)> {
-    let row = match &at.event {
-        Some(name) => db::event_by_name(conn, name)
-            .await?
-            .ok_or_else(|| anyhow!("no event named {name:?} in {}", at.db))?,
-        None => {
-            let mut all = db::events(conn).await?;
-            match all.len() {
-                0 => bail!("{} holds no event", at.db),
-                1 => all.remove(0),
-                _ => bail!(
-                    "{} holds {} events; choose one with --event: {}",
-                    at.db,
-                    all.len(),
-                    all.iter()
-                        .map(|e| format!("{:?}", e.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            }
-        }
-    };
-    let agreement = Agreement::from_toml(&row.agreement).context("the stored agreement")?;
-    let mut ev = Event::new(agreement);
-    ev.entrants = db::entrants(conn, row.id)
-        .await?
-        .iter()
-        .map(entrant_of)
-        .collect::<anyhow::Result<_>>()?;
-    ev.games = db::games(conn, row.id)
-        .await?
-        .iter()
-        .map(game_of)
-        .collect::<anyhow::Result<_>>()?;
-    Ok((row.id, ev))
+    db::load_event(conn, at.event.as_deref())
+        .await
+        .map_err(|e| match e {
+            LoadError::NoSuchEvent(_) => anyhow!("{e} in {}", at.db),
+            LoadError::NoEvent | LoadError::Ambiguous(_) => anyhow!("{} {e}", at.db),
+            e => e.into(),
+        })
 }
 
 fn parse_member(s: &str) -> anyhow::Result<Member> {

@@ -3,7 +3,11 @@
 //! Every function takes a connection, so that a caller runs a whole command in one
 //! transaction: `let mut tx = store.pool().begin().await?; … tx.commit().await?`. Nothing
 //! here knows the rules of an event; `ingo-tournament` decides, and this module keeps what
-//! was decided.
+//! was decided. [`domain`] reads these rows as `ingo-tournament`'s types and writes them back.
+
+pub mod domain;
+
+pub use domain::{entrant_of, entrant_row, game_of, game_row, load_event, LoadError, RowError};
 
 use sqlx::{AnyConnection, Row};
 
