@@ -16,11 +16,11 @@ use ingo_referee::{
     play_game, EngineId, EngineSpec, FailureKind, FailurePolicy, GameSpec, Outcome as RefOutcome,
     PlayerSpec, Timeouts,
 };
-use ingo_rules::{Color, Komi, Rules};
+use ingo_rules::{Color, Rules};
 use ingo_store::tournament::{self as db, entrant_row, game_row, LoadError};
 use ingo_store::Store;
 use ingo_tournament::{
-    standings, Agreement, Entrant, EntrantKind, Event, ForfeitReason, FormatKind, Game, Member,
+    export, standings, Agreement, Entrant, EntrantKind, Event, ForfeitReason, Game, Member,
     Outcome, PairingError, Scoring, Standing, WinBy,
 };
 use sqlx::AnyConnection;
@@ -201,8 +201,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
         } => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            let (names, games) =
-                read_results_csv(&text).with_context(|| format!("in {}", file.display()))?;
+            let (names, games) = export::read_results_csv(&text)
+                .with_context(|| format!("in {}", file.display()))?;
             let mut scoring = Scoring::default();
             if aux_a1_only {
                 scoring.aux_for_b = ingo_tournament::AuxForB::A1;
@@ -554,31 +554,23 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             let rows = db::games(&mut tx, id).await?;
             tx.commit().await?;
             if let Some(p) = &csv {
-                std::fs::write(p, results_csv(&ev.games))
+                std::fs::write(p, export::results_csv(&ev.games))
                     .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(p) = &egf {
-                if !matches!(
-                    ev.agreement.format.kind,
-                    FormatKind::Swiss | FormatKind::McMahon
-                ) {
-                    bail!(
-                        "--egf: the EGF results format is for Swiss and McMahon events, not {}",
-                        ev.agreement.format.kind.name()
-                    );
-                }
-                std::fs::write(p, egf_results(&ev))
-                    .with_context(|| format!("cannot write {}", p.display()))?;
+                let text = export::egf_results(&ev).context("--egf")?;
+                std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(dir) = &sgf {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot create {}", dir.display()))?;
                 let mut n = 0;
                 for (g, r) in ev.games.iter().zip(&rows) {
-                    let Some(white) = &g.white else { continue };
-                    let text = match &r.sgf {
-                        Some(s) => s.clone(),
-                        None => header_sgf(&ev, g, white),
+                    if g.is_bye() {
+                        continue;
+                    }
+                    let Some(text) = r.sgf.clone().or_else(|| export::game_sgf(&ev, g)) else {
+                        continue;
                     };
                     let path = dir.join(format!("round{:02}-board{:02}.sgf", g.round, g.board));
                     std::fs::write(&path, text)
@@ -588,7 +580,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 println!("{n} SGF files in {}", dir.display());
             }
             if csv.is_none() && egf.is_none() && sgf.is_none() {
-                print!("{}", results_csv(&ev.games));
+                print!("{}", export::results_csv(&ev.games));
             }
             store.close().await;
         }
@@ -675,256 +667,6 @@ fn standing_json(s: &Standing) -> serde_json::Value {
 fn standings_json(t: &[Standing]) -> String {
     let v: Vec<serde_json::Value> = t.iter().map(standing_json).collect();
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-}
-
-/// Reads `round,black,white,result` (a header line is skipped; a bye has an empty opponent
-/// and no result). Returns the players in order of appearance and the games.
-fn read_results_csv(text: &str) -> anyhow::Result<(Vec<String>, Vec<Game>)> {
-    let mut names: Vec<String> = Vec::new();
-    let mut games = Vec::new();
-    let mut boards: BTreeMap<u32, u32> = BTreeMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        if n == 1 && f.first().is_some_and(|x| x.eq_ignore_ascii_case("round")) {
-            continue;
-        }
-        let [round, black, white, result] = f[..] else {
-            bail!(
-                "line {n}: expected 4 fields round,black,white,result, found {}",
-                f.len()
-            );
-        };
-        let round: u32 = round
-            .parse()
-            .map_err(|_| anyhow!("line {n}: round {round:?} is not a number"))?;
-        let board = boards.entry(round).or_default();
-        *board += 1;
-        for p in [black, white] {
-            if !p.is_empty() && !names.iter().any(|x| x == p) {
-                names.push(p.to_owned());
-            }
-        }
-        let g = match (black.is_empty(), white.is_empty()) {
-            (true, true) => bail!("line {n}: no player"),
-            (false, true) | (true, false) => {
-                let p = if black.is_empty() { white } else { black };
-                if !result.is_empty() && !result.eq_ignore_ascii_case("bye") {
-                    bail!("line {n}: a bye (empty opponent) takes no result, not {result:?}");
-                }
-                Game::new(round, *board, p, None, 0, Komi::points(8))
-            }
-            (false, false) => {
-                let mut g = Game::new(round, *board, black, Some(white), 0, Komi::points(8));
-                if !result.is_empty() {
-                    g.result = Some(result.parse().map_err(|e| anyhow!("line {n}: {e}"))?);
-                }
-                g
-            }
-        };
-        games.push(g);
-    }
-    Ok((names, games))
-}
-
-fn results_csv(games: &[Game]) -> String {
-    let mut s = String::from("round,board,black,white,result\n");
-    for g in games {
-        let r = match (&g.white, g.result) {
-            (None, _) => String::new(),
-            (Some(_), r) => r.map(|o| o.to_string()).unwrap_or_default(),
-        };
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{}",
-            g.round,
-            g.board,
-            g.black,
-            g.white.as_deref().unwrap_or(""),
-            r
-        );
-    }
-    s
-}
-
-fn sgf_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
-}
-
-/// A record with the game's conditions and result, for a game entered by hand.
-fn header_sgf(ev: &Event, g: &Game, white: &str) -> String {
-    let a = &ev.agreement;
-    let rank = |n: &str| {
-        ev.entrants
-            .iter()
-            .find(|e| e.name == n)
-            .and_then(|e| e.rank)
-            .map(|r| r.to_string())
-    };
-    let mut s = format!(
-        "(;GM[1]FF[4]CA[UTF-8]SZ[{}]RU[{}]KM[{}]EV[{}]RO[{}]PB[{}]PW[{}]",
-        a.size,
-        a.rules.name(),
-        g.komi,
-        sgf_escape(&a.name),
-        g.round,
-        sgf_escape(&g.black),
-        sgf_escape(white)
-    );
-    if let Some(r) = rank(&g.black) {
-        let _ = write!(s, "BR[{r}]");
-    }
-    if let Some(r) = rank(white) {
-        let _ = write!(s, "WR[{r}]");
-    }
-    if g.passes > 0 {
-        let _ = write!(s, "HA[{}]", g.passes + 1);
-    }
-    if let Some(r) = g.result {
-        let re = match r {
-            Outcome::Void => "Void".to_owned(),
-            Outcome::Win {
-                winner,
-                by: WinBy::Forfeit(_),
-            } => format!("{}+F", winner.letter()),
-            o => o.to_string(),
-        };
-        let _ = write!(s, "RE[{re}]");
-        if let Some(f) = r.forfeit() {
-            let _ = write!(s, "GC[裁定敗: {} ({})]", f.chinese(), f.name());
-        }
-    }
-    s.push_str(")\n");
-    s
-}
-
-/// The EGF tournament results format (`.h` file): a header of `; XX[...]` lines, then one
-/// line a player in placement order: place, name, rank, country, club, then the scores and one
-/// column a round: the opponent's place, `+`/`-`/`=`, `/` and the colour (`w`/`b`), with the
-/// handicap stones after it; `0+` a bye, `0-` no game.
-fn egf_results(ev: &Event) -> String {
-    let a = &ev.agreement;
-    let t = ev.standings();
-    let place: BTreeMap<&str, usize> = t
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.player.as_str(), i + 1))
-        .collect();
-    let rounds = ev.games.iter().map(|g| g.round).max().unwrap_or(0);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "; CL[{}]",
-        if ev.agreement.handicap == ingo_tournament::HandicapSystem::Ranks {
-            "B"
-        } else {
-            "A"
-        }
-    );
-    let _ = writeln!(s, "; EV[{}]", a.name);
-    let _ = writeln!(s, "; DT[{},{}]", a.registration.0, a.registration.1);
-    let _ = writeln!(
-        s,
-        "; HA[{}]",
-        if a.handicap == ingo_tournament::HandicapSystem::Ranks {
-            "h9"
-        } else {
-            "h0"
-        }
-    );
-    let _ = writeln!(s, "; KM[{}]", a.komi);
-    let _ = writeln!(s, "; TM[{}]", a.time);
-    let _ = writeln!(
-        s,
-        "; CM[{} under Ing's rules; main score, then {}]",
-        a.format.kind.name(),
-        a.scoring
-            .tie_breakers
-            .iter()
-            .map(|k| k.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let _ = writeln!(s, ";");
-    let mut head = format!(
-        "; {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
-        "Pl", "Name", "Rk", "Co", "Club", "Pts"
-    );
-    for k in &a.scoring.tie_breakers {
-        let _ = write!(head, " {:>5}", k.name());
-    }
-    for r in 1..=rounds {
-        let _ = write!(head, " {:>6}", r);
-    }
-    let _ = writeln!(s, "{head}");
-    for (i, st) in t.iter().enumerate() {
-        let e = ev.entrants.iter().find(|e| e.name == st.player);
-        let rank = e
-            .and_then(|e| e.rank)
-            .map_or_else(|| "-".to_owned(), egf_rank);
-        let _ = write!(
-            s,
-            "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
-            i + 1,
-            st.player.replace(' ', "_"),
-            rank,
-            "xx",
-            "-",
-            st.main
-        );
-        for k in &a.scoring.tie_breakers {
-            let _ = write!(s, " {:>5}", st.key(*k));
-        }
-        for r in 1..=rounds {
-            let cell = ev
-                .games
-                .iter()
-                .find(|g| g.round == r && g.has(&st.player))
-                .map_or_else(
-                    || "0-".to_owned(),
-                    |g| match g.opponent(&st.player) {
-                        None => {
-                            if g.result == Some(Outcome::Void) {
-                                "0-".to_owned()
-                            } else {
-                                "0+".to_owned()
-                            }
-                        }
-                        Some(o) => {
-                            let sign = match g.winner_loser() {
-                                Some((w, _)) if w == st.player => "+",
-                                Some(_) => "-",
-                                None => "=",
-                            };
-                            let colour = if g.black == st.player { "b" } else { "w" };
-                            let h = if g.passes > 0 {
-                                (g.passes + 1).to_string()
-                            } else {
-                                String::new()
-                            };
-                            format!("{}{sign}/{colour}{h}", place.get(o).copied().unwrap_or(0))
-                        }
-                    },
-                );
-            let _ = write!(s, " {cell:>6}");
-        }
-        s.push('\n');
-    }
-    s
-}
-
-/// EGF ranks: `5d`, `2k`, professional ranks as `Np` with 9p the strongest.
-fn egf_rank(r: Rank) -> String {
-    match r {
-        Rank::Pro(n) => format!("{}p", 10 - n),
-        Rank::Dan(n) => format!("{n}d"),
-        Rank::Kyu(n) => format!("{n}k"),
-        Rank::BelowKyu => "20k".to_owned(),
-    }
 }
 
 /// The crosstable: players in rank order, a column for each, the games between them.

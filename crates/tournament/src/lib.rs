@@ -34,6 +34,7 @@
 
 mod agreement;
 mod entrant;
+pub mod export;
 mod matching;
 mod outcome;
 pub mod pairing;

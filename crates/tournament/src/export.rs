@@ -1,0 +1,333 @@
+//! Exports of an event: results as CSV (and read back), the EGF tournament results format,
+//! and an SGF record for a game entered by hand.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use ingo_competition::Rank;
+use ingo_rules::{Komi, Setup};
+use ingo_sgf::{rules_sgf_name, write_game, WriteInfo};
+
+use crate::{Event, FormatKind, Game, HandicapSystem, Outcome, ParseOutcomeError, WinBy};
+
+/// A results file (`standings --results`) that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadResultsError {
+    /// A line has not the four fields `round,black,white,result`.
+    #[error("line {line}: expected 4 fields round,black,white,result, found {found}")]
+    Fields {
+        /// Line, from 1.
+        line: usize,
+        /// How many fields it has.
+        found: usize,
+    },
+    /// The round is not a number.
+    #[error("line {line}: round {round:?} is not a number")]
+    Round {
+        /// Line, from 1.
+        line: usize,
+        /// The field.
+        round: String,
+    },
+    /// Neither player is named.
+    #[error("line {line}: no player")]
+    NoPlayer {
+        /// Line, from 1.
+        line: usize,
+    },
+    /// A bye (one player) with a result.
+    #[error("line {line}: a bye (empty opponent) takes no result, not {result:?}")]
+    ByeResult {
+        /// Line, from 1.
+        line: usize,
+        /// The result given.
+        result: String,
+    },
+    /// The result does not read.
+    #[error("line {line}: {source}")]
+    Result {
+        /// Line, from 1.
+        line: usize,
+        /// Why.
+        #[source]
+        source: ParseOutcomeError,
+    },
+}
+
+/// An export the event's format does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// The EGF results format is written for Swiss and McMahon events only.
+    #[error("the EGF results format is for Swiss and McMahon events, not {}", .0.name())]
+    EgfFormat(FormatKind),
+}
+
+/// Reads `round,black,white,result` (a header line is skipped; a bye has an empty opponent
+/// and no result). Returns the players in order of appearance and the games.
+///
+/// # Errors
+///
+/// The first line that does not read, with its number.
+pub fn read_results_csv(text: &str) -> Result<(Vec<String>, Vec<Game>), ReadResultsError> {
+    let mut names: Vec<String> = Vec::new();
+    let mut games = Vec::new();
+    let mut boards: BTreeMap<u32, u32> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').map(str::trim).collect();
+        if n == 1 && f.first().is_some_and(|x| x.eq_ignore_ascii_case("round")) {
+            continue;
+        }
+        let [round, black, white, result] = f[..] else {
+            return Err(ReadResultsError::Fields {
+                line: n,
+                found: f.len(),
+            });
+        };
+        let round: u32 = round.parse().map_err(|_| ReadResultsError::Round {
+            line: n,
+            round: round.to_owned(),
+        })?;
+        let board = boards.entry(round).or_default();
+        *board += 1;
+        for p in [black, white] {
+            if !p.is_empty() && !names.iter().any(|x| x == p) {
+                names.push(p.to_owned());
+            }
+        }
+        let g = match (black.is_empty(), white.is_empty()) {
+            (true, true) => return Err(ReadResultsError::NoPlayer { line: n }),
+            (false, true) | (true, false) => {
+                let p = if black.is_empty() { white } else { black };
+                if !result.is_empty() && !result.eq_ignore_ascii_case("bye") {
+                    return Err(ReadResultsError::ByeResult {
+                        line: n,
+                        result: result.to_owned(),
+                    });
+                }
+                Game::new(round, *board, p, None, 0, Komi::points(8))
+            }
+            (false, false) => {
+                let mut g = Game::new(round, *board, black, Some(white), 0, Komi::points(8));
+                if !result.is_empty() {
+                    g.result = Some(
+                        result
+                            .parse()
+                            .map_err(|source| ReadResultsError::Result { line: n, source })?,
+                    );
+                }
+                g
+            }
+        };
+        games.push(g);
+    }
+    Ok((names, games))
+}
+
+/// The results as CSV: `round,board,black,white,result`, a bye with an empty `white` and no
+/// result.
+pub fn results_csv(games: &[Game]) -> String {
+    let mut s = String::from("round,board,black,white,result\n");
+    for g in games {
+        let r = match (&g.white, g.result) {
+            (None, _) => String::new(),
+            (Some(_), r) => r.map(|o| o.to_string()).unwrap_or_default(),
+        };
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{}",
+            g.round,
+            g.board,
+            g.black,
+            g.white.as_deref().unwrap_or(""),
+            r
+        );
+    }
+    s
+}
+
+/// A record with the game's conditions and result, for a game entered by hand (no moves):
+/// `SZ`, `RU`, `KM`, `HA` (White's passes plus one), the event and round, the players and
+/// their ranks, `RE` (`Void`, `B+F` for a forfeit) and the forfeit's reason in `GC`. `None`
+/// for a bye, which is no game.
+pub fn game_sgf(ev: &Event, g: &Game) -> Option<String> {
+    let white = g.white.as_deref()?;
+    let a = &ev.agreement;
+    let rank = |n: &str| {
+        ev.entrants
+            .iter()
+            .find(|e| e.name == n)
+            .and_then(|e| e.rank)
+            .map(|r| r.to_string())
+    };
+    let mut setup = Setup::empty(a.size).ok()?;
+    setup.handicap_passes = g.passes;
+    let game = ingo_rules::Game::new(
+        setup,
+        ingo_rules::Rules {
+            komi: g.komi,
+            ..a.rules.rules()
+        },
+    );
+    let mut info = WriteInfo::default();
+    let i = &mut info.info;
+    i.rules = Some(rules_sgf_name(a.rules).to_owned());
+    i.event = Some(a.name.clone());
+    i.round = Some(g.round.to_string());
+    i.players.black = Some(g.black.clone());
+    i.players.white = Some(white.to_owned());
+    i.ranks.black = rank(&g.black);
+    i.ranks.white = rank(white);
+    if let Some(r) = g.result {
+        i.result = Some(match r {
+            Outcome::Void => "Void".to_owned(),
+            Outcome::Win {
+                winner,
+                by: WinBy::Forfeit(_),
+            } => format!("{}+F", winner.letter()),
+            o => o.to_string(),
+        });
+        i.comment = r
+            .forfeit()
+            .map(|f| format!("裁定敗: {} ({})", f.chinese(), f.name()));
+    }
+    Some(write_game(&game, &info))
+}
+
+/// The EGF tournament results format (`.h` file): a header of `; XX[...]` lines, then one
+/// line a player in placement order: place, name, rank, country, club, then the scores and one
+/// column a round: the opponent's place, `+`/`-`/`=`, `/` and the colour (`w`/`b`), with the
+/// handicap stones after it; `0+` a bye, `0-` no game.
+///
+/// # Errors
+///
+/// [`ExportError::EgfFormat`] for an event that is neither Swiss nor McMahon.
+pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
+    let a = &ev.agreement;
+    if !matches!(a.format.kind, FormatKind::Swiss | FormatKind::McMahon) {
+        return Err(ExportError::EgfFormat(a.format.kind));
+    }
+    let t = ev.standings();
+    let place: BTreeMap<&str, usize> = t
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.player.as_str(), i + 1))
+        .collect();
+    let rounds = ev.games.iter().map(|g| g.round).max().unwrap_or(0);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "; CL[{}]",
+        if a.handicap == HandicapSystem::Ranks {
+            "B"
+        } else {
+            "A"
+        }
+    );
+    let _ = writeln!(s, "; EV[{}]", a.name);
+    let _ = writeln!(s, "; DT[{},{}]", a.registration.0, a.registration.1);
+    let _ = writeln!(
+        s,
+        "; HA[{}]",
+        if a.handicap == HandicapSystem::Ranks {
+            "h9"
+        } else {
+            "h0"
+        }
+    );
+    let _ = writeln!(s, "; KM[{}]", a.komi);
+    let _ = writeln!(s, "; TM[{}]", a.time);
+    let _ = writeln!(
+        s,
+        "; CM[{} under Ing's rules; main score, then {}]",
+        a.format.kind.name(),
+        a.scoring
+            .tie_breakers
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(s, ";");
+    let mut head = format!(
+        "; {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
+        "Pl", "Name", "Rk", "Co", "Club", "Pts"
+    );
+    for k in &a.scoring.tie_breakers {
+        let _ = write!(head, " {:>5}", k.name());
+    }
+    for r in 1..=rounds {
+        let _ = write!(head, " {:>6}", r);
+    }
+    let _ = writeln!(s, "{head}");
+    for (i, st) in t.iter().enumerate() {
+        let e = ev.entrants.iter().find(|e| e.name == st.player);
+        let rank = e
+            .and_then(|e| e.rank)
+            .map_or_else(|| "-".to_owned(), egf_rank);
+        let _ = write!(
+            s,
+            "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
+            i + 1,
+            st.player.replace(' ', "_"),
+            rank,
+            "xx",
+            "-",
+            st.main
+        );
+        for k in &a.scoring.tie_breakers {
+            let _ = write!(s, " {:>5}", st.key(*k));
+        }
+        for r in 1..=rounds {
+            let cell = ev
+                .games
+                .iter()
+                .find(|g| g.round == r && g.has(&st.player))
+                .map_or_else(
+                    || "0-".to_owned(),
+                    |g| match g.opponent(&st.player) {
+                        None => {
+                            if g.result == Some(Outcome::Void) {
+                                "0-".to_owned()
+                            } else {
+                                "0+".to_owned()
+                            }
+                        }
+                        Some(o) => {
+                            let sign = match g.winner_loser() {
+                                Some((w, _)) if w == st.player => "+",
+                                Some(_) => "-",
+                                None => "=",
+                            };
+                            let colour = if g.black == st.player { "b" } else { "w" };
+                            let h = if g.passes > 0 {
+                                (g.passes + 1).to_string()
+                            } else {
+                                String::new()
+                            };
+                            format!("{}{sign}/{colour}{h}", place.get(o).copied().unwrap_or(0))
+                        }
+                    },
+                );
+            let _ = write!(s, " {cell:>6}");
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+/// EGF ranks: `5d`, `2k`, professional ranks as `Np` with 9p the strongest.
+pub fn egf_rank(r: Rank) -> String {
+    match r {
+        Rank::Pro(n) => format!("{}p", 10 - n),
+        Rank::Dan(n) => format!("{n}d"),
+        Rank::Kyu(n) => format!("{n}k"),
+        Rank::BelowKyu => "20k".to_owned(),
+    }
+}
