@@ -2,7 +2,6 @@
 //! or PostgreSQL) through ingo-store, decided by ingo-tournament, and for engine events played
 //! through ingo-referee. Each command is one transaction.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,9 +15,11 @@ use ingo_referee::{
     play_game, EngineId, EngineSpec, FailureKind, FailurePolicy, GameSpec, Outcome as RefOutcome,
     PlayerSpec, Timeouts,
 };
-use ingo_rules::{Color, Rules};
+use ingo_render::{crosstable_png, crosstable_svg};
+use ingo_rules::Rules;
 use ingo_store::tournament::{self as db, entrant_row, game_row, LoadError};
 use ingo_store::Store;
+use ingo_tournament::crosstable::Crosstable;
 use ingo_tournament::{
     export, standings, Agreement, Entrant, EntrantKind, Event, ForfeitReason, Game, Member,
     Outcome, PairingError, Scoring, Standing, WinBy,
@@ -527,19 +528,22 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             tx.commit().await?;
             let ct = Crosstable::new(&ev);
             if json {
-                println!("{}", ct.json());
+                println!("{}", crosstable_json(&ct));
             }
             if let Some(p) = &html {
                 std::fs::write(p, ct.html())
                     .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(p) = &svg {
-                std::fs::write(p, ct.svg())
+                std::fs::write(p, crosstable_svg(&ct))
                     .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(p) = &png {
-                std::fs::write(p, svg_to_png(&ct.svg())?)
-                    .with_context(|| format!("cannot write {}", p.display()))?;
+                std::fs::write(
+                    p,
+                    crosstable_png(&ct).context("cannot draw the crosstable")?,
+                )
+                .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if !json && html.is_none() && svg.is_none() && png.is_none() {
                 print!("{}", ct.text());
@@ -669,340 +673,26 @@ fn standings_json(t: &[Standing]) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
-/// The crosstable: players in rank order, a column for each, the games between them.
-struct Crosstable {
-    title: String,
-    subtitle: String,
-    keys: Vec<&'static str>,
-    rows: Vec<Standing>,
-    /// `cells[i][j]`: player i's results against player j, e.g. "+b" "-w" "=b" "+!" (forfeit).
-    cells: Vec<Vec<String>>,
-    scoring: Scoring,
-}
-
-impl Crosstable {
-    fn new(ev: &Event) -> Crosstable {
-        let rows = ev.standings();
-        let index: BTreeMap<&str, usize> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.player.as_str(), i))
-            .collect();
-        let n = rows.len();
-        let mut cells = vec![vec![String::new(); n]; n];
-        for g in &ev.games {
-            let Some(w) = g.white.as_deref() else {
-                continue;
-            };
-            let (Some(&bi), Some(&wi)) = (index.get(g.black.as_str()), index.get(w)) else {
-                continue;
-            };
-            let (sb, sw) = match g.result {
-                None => ("?", "?"),
-                Some(Outcome::Void) => ("=", "="),
-                Some(o) => match o.winner() {
-                    Some(Color::Black) => ("+", "-"),
-                    _ => ("-", "+"),
-                },
-            };
-            let f = if g.result.and_then(Outcome::forfeit).is_some() {
-                "!"
-            } else {
-                ""
-            };
-            for (i, j, sign, c) in [(bi, wi, sb, "b"), (wi, bi, sw, "w")] {
-                if !cells[i][j].is_empty() {
-                    cells[i][j].push(' ');
-                }
-                cells[i][j].push_str(&format!("{sign}{c}{f}"));
-            }
-        }
-        let a = &ev.agreement;
-        Crosstable {
-            title: a.name.clone(),
-            subtitle: format!(
-                "{}, {} rules, {}×{}; + win, - loss, = void, ! forfeit, ? to play; b/w colour",
-                a.format.kind.name(),
-                a.rules.name(),
-                a.size,
-                a.size
-            ),
-            keys: a.scoring.tie_breakers.iter().map(|k| k.name()).collect(),
-            rows,
-            cells,
-            scoring: a.scoring.clone(),
-        }
-    }
-
-    fn key_values(&self, s: &Standing) -> Vec<u32> {
-        self.scoring
-            .tie_breakers
-            .iter()
-            .map(|k| s.key(*k))
-            .collect()
-    }
-
-    fn text(&self) -> String {
-        let w = self
-            .rows
-            .iter()
-            .map(|s| s.player.chars().count())
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        let cw = self
-            .cells
-            .iter()
-            .flatten()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(2)
-            .max(3);
-        let mut s = format!(
-            "{}\n{}\n\n{:>3}  {:<w$}",
-            self.title, self.subtitle, "#", "player"
-        );
-        for j in 0..self.rows.len() {
-            let _ = write!(s, " {:>cw$}", j + 1);
-        }
-        let _ = write!(s, " {:>4}", "main");
-        for k in &self.keys {
-            let _ = write!(s, " {k:>5}");
-        }
-        s.push('\n');
-        for (i, r) in self.rows.iter().enumerate() {
-            let _ = write!(s, "{:>3}  {:<w$}", r.rank, r.player);
-            for j in 0..self.rows.len() {
-                let c = if i == j { "x" } else { &self.cells[i][j] };
-                let _ = write!(s, " {c:>cw$}");
-            }
-            let _ = write!(s, " {:>4}", r.main);
-            for v in self.key_values(r) {
-                let _ = write!(s, " {v:>5}");
-            }
-            s.push('\n');
-        }
-        s
-    }
-
-    fn json(&self) -> String {
-        let players: Vec<serde_json::Value> = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut v = standing_json(r);
-                v["games"] = serde_json::json!(self
-                    .rows
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i && !self.cells[i][*j].is_empty())
-                    .map(|(j, o)| serde_json::json!({"opponent": o.player, "results": self.cells[i][j]}))
-                    .collect::<Vec<_>>());
-                v
-            })
-            .collect();
-        serde_json::to_string_pretty(&serde_json::json!({"event": self.title, "players": players}))
-            .unwrap_or_default()
-    }
-
-    fn html(&self) -> String {
-        let esc = |s: &str| {
-            s.replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-        };
-        let mut s = format!(
-            "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{t}</title>\n<style>\
-             body{{font-family:sans-serif}} table{{border-collapse:collapse}} \
-             td,th{{border:1px solid #999;padding:2px 6px;text-align:center}} td.name{{text-align:left}} \
-             td.self{{background:#ddd}} .win{{color:#060}} .loss{{color:#900}}</style></head>\n\
-             <body><h1>{t}</h1><p>{st}</p>\n<table>\n<tr><th>#</th><th>player</th>",
-            t = esc(&self.title),
-            st = esc(&self.subtitle)
-        );
-        for j in 0..self.rows.len() {
-            let _ = write!(s, "<th>{}</th>", j + 1);
-        }
-        s.push_str("<th>main</th>");
-        for k in &self.keys {
-            let _ = write!(s, "<th>{k}</th>");
-        }
-        s.push_str("</tr>\n");
-        for (i, r) in self.rows.iter().enumerate() {
-            let _ = write!(
-                s,
-                "<tr><td>{}</td><td class=\"name\">{}</td>",
-                r.rank,
-                esc(&r.player)
-            );
-            for j in 0..self.rows.len() {
-                if i == j {
-                    s.push_str("<td class=\"self\"></td>");
-                } else {
-                    let c = &self.cells[i][j];
-                    let class = if c.starts_with('+') {
-                        "win"
-                    } else if c.starts_with('-') {
-                        "loss"
-                    } else {
-                        ""
-                    };
-                    let _ = write!(s, "<td class=\"{class}\">{}</td>", esc(c));
-                }
-            }
-            let _ = write!(s, "<td><b>{}</b></td>", r.main);
-            for v in self.key_values(r) {
-                let _ = write!(s, "<td>{v}</td>");
-            }
-            s.push_str("</tr>\n");
-        }
-        s.push_str("</table></body></html>\n");
-        s
-    }
-
-    fn svg(&self) -> String {
-        let esc = |s: &str| {
-            s.replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-        };
-        let n = self.rows.len();
-        let name_w = 16.0
-            + 8.5
-                * self
-                    .rows
-                    .iter()
-                    .map(|s| s.player.chars().count())
-                    .max()
-                    .unwrap_or(6)
-                    .max(6) as f64;
-        let cell_w = (12.0
-            + 8.0
-                * self
-                    .cells
-                    .iter()
-                    .flatten()
-                    .map(|c| c.chars().count())
-                    .max()
-                    .unwrap_or(2) as f64)
-            .max(44.0);
-        let key_w = 48.0;
-        let row_h = 26.0;
-        let top = 70.0;
-        let x0 = 10.0;
-        let rank_w = 34.0;
-        let width =
-            x0 * 2.0 + rank_w + name_w + cell_w * n as f64 + key_w * (1 + self.keys.len()) as f64;
-        let height = top + row_h * (n + 1) as f64 + 10.0;
-        let mut s = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Liberation Sans, Noto Sans, sans-serif\" font-size=\"13\">\n\
-             <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-             <text x=\"{x0}\" y=\"26\" font-size=\"18\" font-weight=\"bold\">{}</text>\n\
-             <text x=\"{x0}\" y=\"48\" font-size=\"11\" fill=\"#444\">{}</text>\n",
-            esc(&self.title),
-            esc(&self.subtitle)
-        );
-        let mut cols: Vec<(f64, f64, String)> = vec![
-            (x0, rank_w, "#".into()),
-            (x0 + rank_w, name_w, "player".into()),
-        ];
-        let mut x = x0 + rank_w + name_w;
-        for j in 0..n {
-            cols.push((x, cell_w, (j + 1).to_string()));
-            x += cell_w;
-        }
-        for k in std::iter::once("main").chain(self.keys.iter().copied()) {
-            cols.push((x, key_w, k.to_owned()));
-            x += key_w;
-        }
-        let cell = |s: &mut String,
-                    x: f64,
-                    y: f64,
-                    w: f64,
-                    text: &str,
-                    fill: &str,
-                    color: &str,
-                    bold: bool,
-                    left: bool| {
-            let _ = writeln!(s, "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{row_h}\" fill=\"{fill}\" stroke=\"#888\" stroke-width=\"0.8\"/>");
-            let (tx, anchor) = if left {
-                (x + 6.0, "start")
-            } else {
-                (x + w / 2.0, "middle")
-            };
-            let weight = if bold { " font-weight=\"bold\"" } else { "" };
-            let _ = writeln!(s, "<text x=\"{tx:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\" fill=\"{color}\"{weight}>{}</text>", y + row_h / 2.0 + 4.5, esc(text));
-        };
-        for (cx, w, label) in &cols {
-            cell(&mut s, *cx, top, *w, label, "#e8e8e8", "black", true, false);
-        }
-        for (i, r) in self.rows.iter().enumerate() {
-            let y = top + row_h * (i + 1) as f64;
-            let mut values = vec![r.rank.to_string(), r.player.clone()];
-            for j in 0..n {
-                values.push(if i == j {
-                    String::new()
-                } else {
-                    self.cells[i][j].clone()
-                });
-            }
-            values.push(r.main.to_string());
-            values.extend(self.key_values(r).iter().map(u32::to_string));
-            for (k, ((cx, w, _), v)) in cols.iter().zip(&values).enumerate() {
-                let is_self = k >= 2 && k - 2 == i && k - 2 < n;
-                let fill = if is_self { "#cccccc" } else { "white" };
-                let color = if k >= 2 && k - 2 < n {
-                    if v.starts_with('+') {
-                        "#006600"
-                    } else if v.starts_with('-') {
-                        "#990000"
-                    } else {
-                        "black"
-                    }
-                } else {
-                    "black"
-                };
-                cell(&mut s, *cx, y, *w, v, fill, color, k == 2 + n, k == 1);
-            }
-        }
-        s.push_str("</svg>\n");
-        s
-    }
-}
-
-/// Rasterizes a crosstable SVG with the machine's fonts, as ingo-render does for boards.
-fn svg_to_png(svg: &str) -> anyhow::Result<Vec<u8>> {
-    use resvg::{tiny_skia, usvg};
-    let mut db = usvg::fontdb::Database::new();
-    db.load_system_fonts();
-    if let Some(face) = ["DejaVu Sans", "Liberation Sans", "Noto Sans"]
+/// The crosstable as JSON: the standings, each with its games against the others.
+fn crosstable_json(ct: &Crosstable) -> String {
+    let players: Vec<serde_json::Value> = ct
+        .rows
         .iter()
-        .find(|f| {
-            db.query(&usvg::fontdb::Query {
-                families: &[usvg::fontdb::Family::Name(f)],
-                ..Default::default()
-            })
-            .is_some()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut v = standing_json(r);
+            v["games"] = serde_json::json!(ct
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i && !ct.cells[i][*j].is_empty())
+                .map(|(j, o)| serde_json::json!({"opponent": o.player, "results": ct.cells[i][j]}))
+                .collect::<Vec<_>>());
+            v
         })
-    {
-        db.set_sans_serif_family(*face);
-        db.set_serif_family(*face);
-    }
-    let opt = usvg::Options {
-        fontdb: Arc::new(db),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &opt).context("cannot read back the crosstable svg")?;
-    let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| anyhow!("cannot make a {}×{} picture", size.width(), size.height()))?;
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::identity(),
-        &mut pixmap.as_mut(),
-    );
-    pixmap.encode_png().context("cannot encode the png")
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({"event": ct.title, "players": players}))
+        .unwrap_or_default()
 }
 
 /// A line above the progress bar, or on standard error when there is no terminal to draw the

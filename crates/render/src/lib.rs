@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod crosstable;
 mod png;
 mod svg;
 
 use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
+pub use crate::crosstable::{crosstable_png, crosstable_svg};
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};
 pub use crate::svg::render_svg;
 /// The font database [`render_png_with_fonts`] takes (re-exported so that callers build it with

@@ -84,19 +84,24 @@ pub fn render_png(diagram: &Diagram<'_>, options: &DiagramOptions) -> Result<Vec
 pub fn render_png_with_fonts(
     diagram: &Diagram<'_>,
     options: &DiagramOptions,
-    mut fonts: Arc<Database>,
+    fonts: Arc<Database>,
 ) -> Result<Vec<u8>, RenderError> {
+    rasterize(&render_svg(diagram, options), fonts)
+}
+
+/// Draws an SVG this crate wrote with the fonts of `fonts` (its generic families pointed at a
+/// font it holds) and encodes it as PNG.
+pub(crate) fn rasterize(svg: &str, mut fonts: Arc<Database>) -> Result<Vec<u8>, RenderError> {
     if let Some(family) = fallback_family(&fonts) {
         let db = Arc::make_mut(&mut fonts);
         db.set_serif_family(family.clone());
         db.set_sans_serif_family(family);
     }
-    let svg = render_svg(diagram, options);
     let opt = usvg::Options {
         fontdb: fonts,
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(&svg, &opt).map_err(|e| RenderError::Svg(Box::new(e)))?;
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(Box::new(e)))?;
     let size = tree.size().to_int_size();
     let (width, height) = (size.width(), size.height());
     let mut pixmap = Pixmap::new(width, height).ok_or(RenderError::Canvas { width, height })?;
@@ -108,7 +113,7 @@ pub fn render_png_with_fonts(
 
 /// The machine's fonts, loaded on first use: scanning the font folders takes tens of
 /// milliseconds, too long to repeat for every diagram of a game.
-fn system_fonts() -> Arc<Database> {
+pub(crate) fn system_fonts() -> Arc<Database> {
     static FONTS: OnceLock<Arc<Database>> = OnceLock::new();
     FONTS
         .get_or_init(|| {

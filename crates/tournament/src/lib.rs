@@ -33,6 +33,7 @@
 #![deny(missing_docs)]
 
 mod agreement;
+pub mod crosstable;
 mod entrant;
 pub mod export;
 mod matching;
