@@ -11,6 +11,8 @@
 //!   estimate for an engine front.
 //! * [`endgame`]: the end of a game as a referee counts it (dead stones, seki, the neutral
 //!   points filled in turn, the count): [`endgame::judge_end`].
+//! * [`tactics`]: tactical reading of one string: ladders, and its capture or rescue in a small
+//!   fight ([`tactics::Reader`]).
 //!
 //! What the player does under Ing's rules:
 //!
@@ -41,6 +43,7 @@ mod estimate;
 mod player;
 mod playout;
 mod rng;
+pub mod tactics;
 mod time;
 mod tree;
 
