@@ -558,7 +558,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             let rows = db::games(&mut tx, id).await?;
             tx.commit().await?;
             if let Some(p) = &csv {
-                std::fs::write(p, export::results_csv(&ev.games))
+                std::fs::write(p, export::results_csv(&ev.games)?)
                     .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(p) = &egf {
@@ -584,7 +584,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 println!("{n} SGF files in {}", dir.display());
             }
             if csv.is_none() && egf.is_none() && sgf.is_none() {
-                print!("{}", export::results_csv(&ev.games));
+                print!("{}", export::results_csv(&ev.games)?);
             }
             store.close().await;
         }

@@ -469,3 +469,51 @@ fn engine_round_robin_runs_to_the_end_and_resumes_after_a_kill() {
         "played records"
     );
 }
+
+/// `export --csv` is read back by `standings --results`, as the docs promise, with the same
+/// standings as the event's; a name with a comma or a quote stays one field.
+#[test]
+fn exported_csv_reads_back_in_standings_with_names_that_need_quoting() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agreement = write(
+        dir.path(),
+        "cup.toml",
+        &format!("{HEAD}format = {{ kind = \"round-robin\" }}\nentrants = [{{ name = \"Lee, Ann\" }}, {{ name = 'Bo \"Kid\"' }}, {{ name = \"Cy\" }}]\n"),
+    );
+    let db = dir.path().join("cup.db").display().to_string();
+    ok(&["tournament", "create", &agreement, "--db", &db]);
+    ok(&["tournament", "pair", "--db", &db]);
+    for (round, result) in [("1", "B+3"), ("2", "W+R"), ("3", "B+F:absence")] {
+        ok(&["tournament", "result", round, "1", result, "--db", &db]);
+    }
+    let csv = dir.path().join("results.csv");
+    let csv_path = csv.display().to_string();
+    ok(&["tournament", "export", "--csv", &csv_path, "--db", &db]);
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    assert!(text.contains("\"Lee, Ann\""), "{text}");
+    assert!(text.contains("\"Bo \"\"Kid\"\"\""), "{text}");
+    let rows = |v: serde_json::Value| {
+        let mut rows: Vec<String> = v
+            .as_array()
+            .expect("array")
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.as_object_mut().expect("object").remove("rank");
+                r.to_string()
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let from_event = rows(json(&["tournament", "standings", "--json", "--db", &db]));
+    let from_file = rows(json(&[
+        "tournament",
+        "standings",
+        "--results",
+        &csv_path,
+        "--json",
+    ]));
+    assert_eq!(from_file, from_event, "{text}");
+    assert_eq!(from_event.len(), 3);
+}

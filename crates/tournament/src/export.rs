@@ -14,21 +14,40 @@ use crate::{Event, FormatKind, Game, HandicapSystem, Outcome, ParseOutcomeError,
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReadResultsError {
-    /// A line has not the four fields `round,black,white,result`.
-    #[error("line {line}: expected 4 fields round,black,white,result, found {found}")]
+    /// A line has neither the four fields `round,black,white,result` nor the five
+    /// `round,board,black,white,result` (or not the header's).
+    #[error(
+        "line {line}: expected 4 fields round,black,white,result or 5 round,board,black,white,result, found {found}"
+    )]
     Fields {
         /// Line, from 1.
         line: usize,
         /// How many fields it has.
         found: usize,
     },
-    /// The round is not a number.
+    /// The round is not a number from 1.
     #[error("line {line}: round {round:?} is not a number")]
     Round {
         /// Line, from 1.
         line: usize,
         /// The field.
         round: String,
+    },
+    /// The board is not a number from 1.
+    #[error("line {line}: board {board:?} is not a number")]
+    Board {
+        /// Line, from 1.
+        line: usize,
+        /// The field.
+        board: String,
+    },
+    /// The text is not CSV (a quote not closed).
+    #[error("line {line}: {reason}")]
+    Csv {
+        /// Line, from 1.
+        line: usize,
+        /// What the CSV reader said.
+        reason: String,
     },
     /// Neither player is named.
     #[error("line {line}: no player")]
@@ -62,40 +81,107 @@ pub enum ExportError {
     /// The EGF results format is written for Swiss and McMahon events only.
     #[error("the EGF results format is for Swiss and McMahon events, not {}", .0.name())]
     EgfFormat(FormatKind),
+    /// The CSV writer failed.
+    #[error("cannot write the CSV: {0}")]
+    Csv(String),
 }
 
-/// Reads `round,black,white,result` (a header line is skipped; a bye has an empty opponent
-/// and no result). Returns the players in order of appearance and the games.
+/// The columns of a results file: `round,black,white,result` (what a director writes by hand)
+/// or `round,board,black,white,result` (what [`results_csv`] writes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Columns {
+    Four,
+    Five,
+}
+
+impl Columns {
+    fn of(found: usize) -> Option<Columns> {
+        match found {
+            4 => Some(Columns::Four),
+            5 => Some(Columns::Five),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a results file, CSV as RFC 4180 has it (a field with a comma or a quote is quoted,
+/// a quote inside doubled): `round,black,white,result` or `round,board,black,white,result`,
+/// the form [`results_csv`] writes, with or without its header line (which then sets the
+/// columns). A bye has an empty opponent and no result (or `bye`); lines starting with `#`
+/// and blank lines are skipped. Without a board column, games are numbered in order within
+/// their round. Returns the players in order of appearance and the games.
 ///
 /// # Errors
 ///
 /// The first line that does not read, with its number.
 pub fn read_results_csv(text: &str) -> Result<(Vec<String>, Vec<Game>), ReadResultsError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
     let mut names: Vec<String> = Vec::new();
     let mut games = Vec::new();
     let mut boards: BTreeMap<u32, u32> = BTreeMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+    let mut header: Option<Columns> = None;
+    let mut first = true;
+    for record in reader.records() {
+        let record = record.map_err(|e| ReadResultsError::Csv {
+            line: e.position().map_or(0, |p| p.line() as usize),
+            reason: e.to_string(),
+        })?;
+        let n = record.position().map_or(0, |p| p.line() as usize);
+        let f: Vec<&str> = record.iter().collect();
+        if f.iter().all(|x| x.is_empty()) {
             continue;
         }
-        let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        if n == 1 && f.first().is_some_and(|x| x.eq_ignore_ascii_case("round")) {
+        if std::mem::take(&mut first) && f[0].eq_ignore_ascii_case("round") {
+            header = Some(if f.len() == 5 && f[1].eq_ignore_ascii_case("board") {
+                Columns::Five
+            } else if f.len() == 4 {
+                Columns::Four
+            } else {
+                return Err(ReadResultsError::Fields {
+                    line: n,
+                    found: f.len(),
+                });
+            });
             continue;
         }
-        let [round, black, white, result] = f[..] else {
-            return Err(ReadResultsError::Fields {
+        let columns = Columns::of(f.len())
+            .filter(|c| header.is_none_or(|h| h == *c))
+            .ok_or(ReadResultsError::Fields {
                 line: n,
                 found: f.len(),
-            });
+            })?;
+        let (round, board, black, white, result) = match columns {
+            Columns::Four => (f[0], None, f[1], f[2], f[3]),
+            Columns::Five => (f[0], Some(f[1]), f[2], f[3], f[4]),
         };
-        let round: u32 = round.parse().map_err(|_| ReadResultsError::Round {
-            line: n,
-            round: round.to_owned(),
-        })?;
-        let board = boards.entry(round).or_default();
-        *board += 1;
+        let round: u32 =
+            round
+                .parse()
+                .ok()
+                .filter(|r| *r > 0)
+                .ok_or_else(|| ReadResultsError::Round {
+                    line: n,
+                    round: round.to_owned(),
+                })?;
+        let counted = boards.entry(round).or_default();
+        *counted += 1;
+        let board = match board {
+            None => *counted,
+            Some(b) => {
+                b.parse()
+                    .ok()
+                    .filter(|b| *b > 0)
+                    .ok_or_else(|| ReadResultsError::Board {
+                        line: n,
+                        board: b.to_owned(),
+                    })?
+            }
+        };
         for p in [black, white] {
             if !p.is_empty() && !names.iter().any(|x| x == p) {
                 names.push(p.to_owned());
@@ -111,10 +197,10 @@ pub fn read_results_csv(text: &str) -> Result<(Vec<String>, Vec<Game>), ReadResu
                         result: result.to_owned(),
                     });
                 }
-                Game::new(round, *board, p, None, 0, Komi::points(8))
+                Game::new(round, board, p, None, 0, Komi::points(8))
             }
             (false, false) => {
-                let mut g = Game::new(round, *board, black, Some(white), 0, Komi::points(8));
+                let mut g = Game::new(round, board, black, Some(white), 0, Komi::points(8));
                 if !result.is_empty() {
                     g.result = Some(
                         result
@@ -130,26 +216,34 @@ pub fn read_results_csv(text: &str) -> Result<(Vec<String>, Vec<Game>), ReadResu
     Ok((names, games))
 }
 
-/// The results as CSV: `round,board,black,white,result`, a bye with an empty `white` and no
-/// result.
-pub fn results_csv(games: &[Game]) -> String {
-    let mut s = String::from("round,board,black,white,result\n");
+/// The results as CSV (RFC 4180, through the `csv` crate: a name with a comma or a quote is
+/// quoted): `round,board,black,white,result`, a bye with an empty `white` and no result.
+/// [`read_results_csv`] reads it back.
+///
+/// # Errors
+///
+/// [`ExportError::Csv`] if the writer fails, which writing to memory does not.
+pub fn results_csv(games: &[Game]) -> Result<String, ExportError> {
+    let csv_error = |e: &dyn std::fmt::Display| ExportError::Csv(e.to_string());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["round", "board", "black", "white", "result"])
+        .map_err(|e| csv_error(&e))?;
     for g in games {
         let r = match (&g.white, g.result) {
             (None, _) => String::new(),
             (Some(_), r) => r.map(|o| o.to_string()).unwrap_or_default(),
         };
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{}",
-            g.round,
-            g.board,
-            g.black,
+        w.write_record([
+            g.round.to_string().as_str(),
+            g.board.to_string().as_str(),
+            &g.black,
             g.white.as_deref().unwrap_or(""),
-            r
-        );
+            &r,
+        ])
+        .map_err(|e| csv_error(&e))?;
     }
-    s
+    let bytes = w.into_inner().map_err(|e| csv_error(&e))?;
+    String::from_utf8(bytes).map_err(|e| csv_error(&e))
 }
 
 /// A record with the game's conditions and result, for a game entered by hand (no moves):

@@ -79,3 +79,18 @@ fn the_egf_file_is_refused_for_a_round_robin() {
         Err(ExportError::EgfFormat(FormatKind::RoundRobin))
     );
 }
+
+/// The results CSV reads back: the same players, games and results, names with a comma or a
+/// quote included, a bye as an empty opponent.
+#[test]
+fn the_results_csv_reads_back_with_names_that_need_quoting() {
+    let mut a = Game::new(1, 1, "Lee, Ann", Some("Bo \"Kid\""), 0, Komi::points(8));
+    a.result = Some("W+F:absence".parse().expect("result"));
+    let mut b = Game::new(2, 1, "Bo \"Kid\"", Some("Cy"), 0, Komi::points(8));
+    b.result = Some("B+3.5".parse().expect("result"));
+    let games = vec![a, Game::new(1, 2, "Cy", None, 0, Komi::points(8)), b];
+    let text = export::results_csv(&games).expect("csv");
+    let (names, read) = export::read_results_csv(&text).expect(&text);
+    assert_eq!(names, ["Lee, Ann", "Bo \"Kid\"", "Cy"], "{text}");
+    assert_eq!(read, games, "{text}");
+}
