@@ -362,9 +362,9 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
     let _ = writeln!(s, "{head}");
     for (i, st) in t.iter().enumerate() {
         let e = ev.entrants.iter().find(|e| e.name == st.player);
-        let rank = e
-            .and_then(|e| e.rank)
-            .map_or_else(|| "-".to_owned(), egf_rank);
+        // The EGF reads a grade on every line; a player of unknown rank is written as the
+        // weakest grade ingo's ranks reach (級外, 20k), as the EGD rates a beginner.
+        let rank = egf_rank(e.and_then(|e| e.rank).unwrap_or(Rank::BelowKyu));
         let _ = write!(
             s,
             "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
@@ -394,10 +394,13 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
                             }
                         }
                         Some(o) => {
+                            // A void game, and one with no result yet, was not played: a
+                            // free round for both (`0-`), not a jigo (`=`), which the EGD
+                            // would rate as a draw.
                             let sign = match g.winner_loser() {
                                 Some((w, _)) if w == st.player => "+",
                                 Some(_) => "-",
-                                None => "=",
+                                None => return "0-".to_owned(),
                             };
                             let colour = if g.black == st.player { "b" } else { "w" };
                             let h = if g.passes > 0 {
@@ -405,7 +408,17 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
                             } else {
                                 String::new()
                             };
-                            format!("{}{sign}/{colour}{h}", place.get(o).copied().unwrap_or(0))
+                            // A forfeit was decided without play: marked `!`, so that the
+                            // EGD counts it in the table but does not rate it.
+                            let unplayed = if g.result.and_then(Outcome::forfeit).is_some() {
+                                "!"
+                            } else {
+                                ""
+                            };
+                            format!(
+                                "{}{sign}/{colour}{h}{unplayed}",
+                                place.get(o).copied().unwrap_or(0)
+                            )
                         }
                     },
                 );

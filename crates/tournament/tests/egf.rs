@@ -1,0 +1,306 @@
+//! The EGF results file checked against a validator written from the format's published
+//! description (the EGF rating list's "tournament table format", A. Cieply: "Comments on
+//! submitting tournament results"):
+//!
+//! * one line a player; empty lines and everything after `;` are ignored;
+//! * a line is the place, the name (surname and given name, spaces inside a name written
+//!   `_`), the grade (`30k`…`1k`, `1d`…`9d`, `1p`…`9p`), the country (two letters), the club,
+//!   the scores, then one entry a round, separated by blanks, the same number of rounds for
+//!   every player; OpenGotha appends the EGD PIN as `|PIN`;
+//! * a round's entry is `<opponent's place><symbol>[/<colour>[<h>]]`, `+` a win, `-` a loss,
+//!   `=` a jigo, the colour `b` or `w`, `h` the handicap stones; a player who did not play the
+//!   round has `0+` (a free win), `0-` (a free round) or `0=` (a free round worth half);
+//! * a game that was not played but decided (a forfeit) is marked `!` after its entry, and is
+//!   not rated.
+//!
+//! The validator also checks what the entries imply together: each game is seen from both
+//! sides, in the same round, with opposite symbols and colours and the same handicap.
+
+use ingo_tournament::{export, Agreement, Event};
+
+/// One round's entry of one player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    opponent: usize,
+    symbol: char,
+    colour: Option<char>,
+    handicap: Option<u32>,
+    unplayed: bool,
+}
+
+fn entry(token: &str) -> Result<Entry, String> {
+    let bad = || format!("result entry {token:?}");
+    let (token, unplayed) = match token.strip_suffix('!') {
+        Some(t) => (t, true),
+        None => (token, false),
+    };
+    let digits = token.chars().take_while(char::is_ascii_digit).count();
+    let opponent: usize = token[..digits].parse().map_err(|_| bad())?;
+    let mut rest = token[digits..].chars();
+    let symbol = rest.next().filter(|c| "+-=".contains(*c)).ok_or_else(bad)?;
+    let rest: String = rest.collect();
+    let (colour, handicap) = match rest.strip_prefix('/') {
+        None if rest.is_empty() => (None, None),
+        None => return Err(bad()),
+        Some(c) => {
+            let mut chars = c.chars();
+            let colour = chars
+                .next()
+                .filter(|c| *c == 'b' || *c == 'w')
+                .ok_or_else(bad)?;
+            let h: String = chars.collect();
+            let handicap = if h.is_empty() {
+                None
+            } else {
+                Some(h.parse().map_err(|_| bad())?)
+            };
+            (Some(colour), handicap)
+        }
+    };
+    if opponent == 0 && (colour.is_some() || unplayed) {
+        return Err(bad());
+    }
+    Ok(Entry {
+        opponent,
+        symbol,
+        colour,
+        handicap,
+        unplayed,
+    })
+}
+
+fn is_grade(t: &str) -> bool {
+    let (n, class) = t.split_at(t.len().saturating_sub(1));
+    let Ok(n) = n.parse::<u32>() else {
+        return false;
+    };
+    match class {
+        "k" | "K" => (1..=30).contains(&n),
+        "d" | "D" | "p" | "P" => (1..=9).contains(&n),
+        _ => false,
+    }
+}
+
+/// A player line as the validator read it.
+#[derive(Debug)]
+struct Line {
+    name: Vec<String>,
+    grade: String,
+    country: String,
+    club: String,
+    entries: Vec<Entry>,
+    pin: Option<String>,
+}
+
+/// Checks a results file against the description; returns its player lines in place order.
+fn validate(text: &str) -> Result<Vec<Line>, String> {
+    let mut lines = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let data = raw.split(';').next().unwrap_or("").trim();
+        if data.is_empty() {
+            continue;
+        }
+        let (data, pin) = match data.split_once('|') {
+            Some((d, p)) => {
+                let p = p.trim();
+                if p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()) {
+                    return Err(format!("line {n}: PIN {p:?}"));
+                }
+                (d, Some(p.to_owned()))
+            }
+            None => (data, None),
+        };
+        let t: Vec<&str> = data.split_whitespace().collect();
+        let place: usize = t[0]
+            .parse()
+            .map_err(|_| format!("line {n}: place {:?}", t[0]))?;
+        if place != lines.len() + 1 {
+            return Err(format!("line {n}: place {place} out of order"));
+        }
+        let g = t
+            .iter()
+            .position(|x| is_grade(x))
+            .ok_or_else(|| format!("line {n}: no grade in {raw:?}"))?;
+        if !(2..=3).contains(&g) {
+            return Err(format!("line {n}: the name is one or two words: {raw:?}"));
+        }
+        let country = t
+            .get(g + 1)
+            .ok_or_else(|| format!("line {n}: no country"))?;
+        if country.len() != 2 || !country.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err(format!("line {n}: country {country:?}"));
+        }
+        let club = t.get(g + 2).ok_or_else(|| format!("line {n}: no club"))?;
+        let mut k = g + 3;
+        while k < t.len() && t[k].parse::<f64>().is_ok() {
+            k += 1;
+        }
+        let entries = t[k..]
+            .iter()
+            .map(|x| entry(x).map_err(|e| format!("line {n}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        lines.push(Line {
+            name: t[1..g].iter().map(|s| (*s).to_owned()).collect(),
+            grade: t[g].to_owned(),
+            country: (*country).to_owned(),
+            club: (*club).to_owned(),
+            entries,
+            pin,
+        });
+    }
+    let rounds = lines.first().map_or(0, |l| l.entries.len());
+    for (p, l) in lines.iter().enumerate() {
+        if l.entries.len() != rounds {
+            return Err(format!(
+                "place {}: {} rounds, not {rounds}",
+                p + 1,
+                l.entries.len()
+            ));
+        }
+        for (r, e) in l.entries.iter().enumerate() {
+            if e.opponent == 0 {
+                continue;
+            }
+            let other = lines
+                .get(e.opponent - 1)
+                .ok_or_else(|| format!("place {}: opponent {} is no place", p + 1, e.opponent))?;
+            let back = &other.entries[r];
+            let opposite = match e.symbol {
+                '+' => '-',
+                '-' => '+',
+                _ => '=',
+            };
+            let colours_ok = match (e.colour, back.colour) {
+                (Some(a), Some(b)) => a != b,
+                (None, None) => true,
+                _ => false,
+            };
+            if back.opponent != p + 1
+                || back.symbol != opposite
+                || !colours_ok
+                || back.handicap != e.handicap
+                || back.unplayed != e.unplayed
+            {
+                return Err(format!(
+                    "round {}: place {} has {e:?} but place {} has {back:?}",
+                    r + 1,
+                    p + 1,
+                    e.opponent
+                ));
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// Enters `result` for the game of `x` in `round`; returns x's opponent.
+fn enter(ev: &mut Event, round: u32, x: &str, result: &str) -> String {
+    let g = ev
+        .games
+        .iter()
+        .find(|g| g.round == round && g.has(x) && !g.is_bye())
+        .unwrap_or_else(|| panic!("no game of {x} in round {round}"));
+    let (board, other) = (g.board, g.opponent(x).unwrap_or_default().to_owned());
+    ev.enter(round, board, result.parse().expect("result"))
+        .expect("enter");
+    other
+}
+
+fn pair(ev: &mut Event) {
+    let games = ev.pair_next().expect("pair");
+    ev.games.extend(games);
+}
+
+fn place_of(lines: &[Line], text: &str, name: &str) -> usize {
+    lines
+        .iter()
+        .position(|l| l.name.join(" ") == name)
+        .unwrap_or_else(|| panic!("no {name}: {text}"))
+}
+
+/// A 5-player Swiss of three rounds with an unranked player, a bye each round, a forfeit, a
+/// void game and a handicap: the file passes the validator, the forfeit is unplayed (`!`) on
+/// both sides, the void game is a free round (`0-`) for both players, not a jigo, and the
+/// unranked player has a grade.
+#[test]
+fn the_egf_file_passes_the_validator_with_forfeits_voids_and_the_unranked() {
+    let mut ev = Event::new(
+        Agreement::from_toml(
+            r#"
+name = "Club cup"
+purpose = "Tests"
+eligibility = "Anyone"
+registration = { opens = "2026-01-01", closes = "2026-01-31" }
+format = { kind = "swiss", rounds = 3 }
+entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name = "Cy", rank = "2d" }, { name = "Dee" }, { name = "Eve", rank = "3p" }]
+"#,
+        )
+        .expect("agreement"),
+    );
+    ev.entrants = ev.agreement.entrants.clone();
+    pair(&mut ev);
+    for g in ev.games.clone().iter().filter(|g| !g.is_bye()) {
+        let x = g.black.clone();
+        enter(&mut ev, 1, &x, "B+3");
+    }
+    pair(&mut ev);
+    let playing: Vec<String> = ev
+        .games
+        .iter()
+        .filter(|g| g.round == 2 && !g.is_bye())
+        .map(|g| g.black.clone())
+        .collect();
+    let forfeit_black = playing[0].clone();
+    let forfeit_white = enter(&mut ev, 2, &forfeit_black, "B+F:absence");
+    let void_black = playing[1].clone();
+    let void_white = enter(&mut ev, 2, &void_black, "void");
+    pair(&mut ev);
+    let round3: Vec<String> = ev
+        .games
+        .iter()
+        .filter(|g| g.round == 3 && !g.is_bye())
+        .map(|g| g.black.clone())
+        .collect();
+    for x in round3 {
+        enter(&mut ev, 3, &x, "W+R");
+    }
+
+    let text = export::egf_results(&ev).expect("egf");
+    let lines = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(lines.len(), 5, "{text}");
+    let entry_of = |name: &str| &lines[place_of(&lines, &text, name)].entries[1];
+    let (fb, fw) = (entry_of(&forfeit_black), entry_of(&forfeit_white));
+    assert!(
+        fb.unplayed && fb.symbol == '+' && fw.symbol == '-',
+        "{text}"
+    );
+    for name in [&void_black, &void_white] {
+        let e = entry_of(name);
+        assert_eq!((e.opponent, e.symbol), (0, '-'), "{name}: {text}");
+    }
+    let dee = &lines[place_of(&lines, &text, "Dee")];
+    assert!(is_grade(&dee.grade), "{text}");
+    assert!(lines
+        .iter()
+        .all(|l| l.pin.is_none() && !l.club.is_empty() && !l.country.is_empty()));
+}
+
+/// The validator itself refuses what the description does not allow.
+#[test]
+fn the_validator_refuses_broken_files() {
+    let good = "; EV[x]\n  1 Ann 4d xx - 1 2+/b 0+\n  2 Bo 1k xx - 0 1-/w 0-\n";
+    assert!(validate(good).is_ok());
+    for bad in [
+        "  1 Ann - xx - 1 2+/b\n  2 Bo 1k xx - 0 1-/w\n", // no grade
+        "  1 Ann 4d xx - 1 2+/b\n  2 Bo 1k xx - 0 1+/w\n", // both won
+        "  1 Ann 4d xx - 1 2+/b\n  2 Bo 1k xx - 0 1-/b\n", // both Black
+        "  1 Ann 4d xx - 1 2+/b!\n  2 Bo 1k xx - 0 1-/w\n", // forfeit on one side only
+        "  1 Ann 4d xx - 1 2+/b 0+\n  2 Bo 1k xx - 0 1-/w\n", // rounds differ
+        "  2 Ann 4d xx - 1 0+\n",                         // place out of order
+        "  1 Ann 4d xx - 1 3+/b\n  2 Bo 1k xx - 0 0-\n",  // no place 3
+        "  1 Ann 4d xx - 1 2x\n  2 Bo 1k xx - 0 1-\n",    // symbol
+    ] {
+        assert!(validate(bad).is_err(), "{bad}");
+    }
+}
