@@ -12,73 +12,10 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
-use ingo_gtp::{engine::EngineBuilder, protocol::parse_vertex};
-use ingo_rules::{Color, Game, Move, Point, Preset};
+use ingo_rules::Preset;
 use ingo_sgf::{parse, replay, ReplayMode};
-
-/// GNU Go's own count of a final position.
-struct GnuGoCount {
-    /// The margin for Black.
-    margin: f64,
-    /// The stones it judges dead (`final_status_list dead`).
-    dead: Vec<Point>,
-}
-
-/// GNU Go's own count of `game`'s final position: a fresh GNU Go under Chinese (area) rules,
-/// told the board size and `komi` (given by the test, not read from the record under test), is
-/// played the game's moves (passes included) and asked `final_score`, which judges the dead
-/// stones itself and answers `B+3.0`, `W+7.0` or `0`. (The referee's GNU Go test,
-/// `crates/referee/tests/gnugo.rs`, has the same function.)
-fn gnugo_count(gnugo: &Path, game: &Game, komi: &str) -> GnuGoCount {
-    let command = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
-    let mut engine = EngineBuilder::from_command_line(&command)
-        .expect("a command line")
-        .spawn()
-        .expect("GNU Go starts");
-    let timeout = Duration::from_secs(60);
-    let size = game.board().width();
-    let mut send = |name: &str, args: &[&str]| {
-        engine
-            .send(name, args, timeout)
-            .unwrap_or_else(|e| panic!("GNU Go: `{name} {}`: {e}", args.join(" ")))
-            .text
-    };
-    send("boardsize", &[&size.to_string()]);
-    send("clear_board", &[]);
-    send("komi", &[komi]);
-    for ply in game.history() {
-        let color = match ply.color {
-            Color::Black => "b",
-            Color::White => "w",
-        };
-        send("play", &[color, &ply.mv.to_gtp(size)]);
-    }
-    let dead = send("final_status_list", &["dead"]);
-    let score = send("final_score", &[]);
-    let score = score.trim();
-    let margin = if score == "0" {
-        0.0
-    } else {
-        let (winner, margin) = score.split_once('+').expect("`B+…` or `W+…`");
-        let margin: f64 = margin.parse().expect("a number of points");
-        match winner {
-            "B" => margin,
-            "W" => -margin,
-            _ => panic!("GNU Go's final_score: {score}"),
-        }
-    };
-    let size = u8::try_from(size).expect("a board size");
-    let dead = dead
-        .split_whitespace()
-        .map(|v| match parse_vertex(v, size) {
-            Ok(Move::Play(p)) => p,
-            other => panic!("GNU Go's dead stone {v:?}: {other:?}"),
-        })
-        .collect();
-    GnuGoCount { margin, dead }
-}
+use ingo_testkit::{assert_area_margins_agree, gnugo_count};
 
 #[test]
 fn built_in_player_against_gnu_go_is_counted_by_the_referee() {
@@ -162,19 +99,6 @@ fn built_in_player_against_gnu_go_is_counted_by_the_referee() {
     let theirs = gnugo_count(&gnugo, &game, "8");
     let shared = game.count(&theirs.dead).shared;
     let ours = record["margin"].as_f64().expect("a margin");
-    if shared == 0 {
-        assert_eq!(
-            ours, theirs.margin,
-            "GNU Go counts {}: {record}",
-            theirs.margin
-        );
-    } else {
-        let shared = f64::from(u32::try_from(shared).expect("a number of points"));
-        assert!(
-            (ours - theirs.margin).abs() <= shared,
-            "GNU Go counts {}, {shared} points shared: {record}",
-            theirs.margin
-        );
-    }
+    assert_area_margins_agree(ours, shared, theirs.margin, &record.to_string());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,93 +6,10 @@
 
 mod common;
 
-use std::{path::Path, time::Duration};
-
-use ingo_gtp::{engine::EngineBuilder, protocol::parse_vertex};
 use ingo_referee::{play_game, run_match, EndKind, MatchConfig, NoProgress, Outcome};
-use ingo_rules::{Color, Game, GameEnd, Move, Point, Preset};
+use ingo_rules::{GameEnd, Preset};
 use ingo_sgf::{parse, replay, ReplayMode};
-
-/// GNU Go's own count of a final position.
-struct GnuGoCount {
-    /// The margin for Black.
-    margin: f64,
-    /// The stones it judges dead (`final_status_list dead`).
-    dead: Vec<Point>,
-}
-
-/// GNU Go's own count of `game`'s final position: a fresh GNU Go under Chinese (area) rules at
-/// the players' level, told the board size and `komi` (given by the test, not read from the
-/// game under test), is played the game's moves (passes included) and asked `final_score`,
-/// which judges the dead stones itself and answers `B+3.0`, `W+7.0` or `0`.
-fn gnugo_count(gnugo: &Path, game: &Game, komi: &str) -> GnuGoCount {
-    let command = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
-    let mut engine = EngineBuilder::from_command_line(&command)
-        .expect("a command line")
-        .spawn()
-        .expect("GNU Go starts");
-    let timeout = Duration::from_secs(60);
-    let size = game.board().width();
-    let mut send = |name: &str, args: &[&str]| {
-        engine
-            .send(name, args, timeout)
-            .unwrap_or_else(|e| panic!("GNU Go: `{name} {}`: {e}", args.join(" ")))
-            .text
-    };
-    send("boardsize", &[&size.to_string()]);
-    send("clear_board", &[]);
-    send("komi", &[komi]);
-    for ply in game.history() {
-        let color = match ply.color {
-            Color::Black => "b",
-            Color::White => "w",
-        };
-        send("play", &[color, &ply.mv.to_gtp(size)]);
-    }
-    let dead = send("final_status_list", &["dead"]);
-    let score = send("final_score", &[]);
-    let score = score.trim();
-    let margin = if score == "0" {
-        0.0
-    } else {
-        let (winner, margin) = score.split_once('+').expect("`B+…` or `W+…`");
-        let margin: f64 = margin.parse().expect("a number of points");
-        match winner {
-            "B" => margin,
-            "W" => -margin,
-            _ => panic!("GNU Go's final_score: {score}"),
-        }
-    };
-    let size = u8::try_from(size).expect("a board size");
-    let dead = dead
-        .split_whitespace()
-        .map(|v| match parse_vertex(v, size) {
-            Ok(Move::Play(p)) => p,
-            other => panic!("GNU Go's dead stone {v:?}: {other:?}"),
-        })
-        .collect();
-    GnuGoCount { margin, dead }
-}
-
-/// Ing's margin `ours` (penalty points taken out) against GNU Go's, for a position where Ing
-/// shares `shared` points. Both are area counts: stones and the empty points surrounded by one
-/// colour, with komi 8 (Ing's, article 6; this is an even game), so with no shared point the
-/// margins are equal. A shared point (bordered by both colours: a dame, a seki's liberty)
-/// counts for nobody under Ing's rules, while GNU Go's `final_score` may give one in a seki to
-/// a side (seen: a seki with two shared points, Ing W+5, GNU Go W+4); each point so given moves
-/// the margin by one, so the margins then differ by at most `shared`. Not compared: the winner
-/// at a margin of 0 (Ing gives a tie to Black, `B+0`; GNU Go answers `0`).
-fn assert_counts_agree(ours: f64, shared: usize, theirs: f64) {
-    let shared = f64::from(u32::try_from(shared).expect("a number of points"));
-    if shared == 0.0 {
-        assert_eq!(ours, theirs, "Ing's margin {ours}, GNU Go's {theirs}");
-    } else {
-        assert!(
-            (ours - theirs).abs() <= shared,
-            "Ing's margin {ours}, GNU Go's {theirs}, {shared} shared points"
-        );
-    }
-}
+use ingo_testkit::{assert_area_margins_agree, gnugo_count};
 
 fn gnugo_config(name: &str) -> Option<(MatchConfig, std::path::PathBuf)> {
     let gnugo = ingo_testkit::gnugo()?;
@@ -127,7 +44,12 @@ fn gnugo_against_gnugo_on_9x9_is_counted_by_the_referee() {
     // (byo-yomi gives none): the dead stones the referee counted are the ones both players
     // named (GNU Go's judgement), and GNU Go judges them again for `final_score`.
     let theirs = gnugo_count(&gnugo, &r.game, "8");
-    assert_counts_agree(score.margin(), score.shared, theirs.margin);
+    assert_area_margins_agree(
+        score.margin(),
+        score.shared,
+        theirs.margin,
+        "the referee's count",
+    );
     assert_eq!(r.names.black, "GNU Go 3.8");
     assert!(r.time_used.black > std::time::Duration::ZERO);
     let text = r.sgf();
@@ -163,6 +85,6 @@ fn a_gnugo_match_told_the_time() {
         let ours = g.margin.expect("a counted game has a margin") - penalties;
         // How many points Ing shares in the position, with the dead stones GNU Go names.
         let shared = replayed.game.count(&theirs.dead).shared;
-        assert_counts_agree(ours, shared, theirs.margin);
+        assert_area_margins_agree(ours, shared, theirs.margin, "the written record");
     }
 }
