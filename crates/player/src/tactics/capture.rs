@@ -13,11 +13,28 @@ fn room(board: &Board, p: Point) -> usize {
         .count()
 }
 
+/// The nakade points: an empty point whose every neighbour is a liberty of the target is the
+/// inside of an eye space (the centre of a cross or a rabbity six), which no liberty of the
+/// target reaches: the attacker's stone there kills, the defender's makes the eyes.
+fn nakade_points(board: &Board, libs: &[Point], out: &mut Vec<Move>) {
+    for &l in libs {
+        for q in board.neighbors(l) {
+            if board.color_at(q).is_none()
+                && !libs.contains(&q)
+                && board.neighbors(q).all(|n| libs.contains(&n))
+            {
+                push_new(out, Move::Play(q));
+            }
+        }
+    }
+}
+
 /// The attacker's moves against a target with `libs` (two or more, fewer than the escape
-/// count): its own strings next to the target saved from atari (by extending on their liberty
-/// or capturing a string that ataris them), the target's liberties (where the defender would gain most first), and,
-/// with two liberties, the empty points next to them, which is where nets (geta) and the
-/// moves that keep a string from extending are.
+/// count): the target's liberties (first where the defender would gain most), its own strings
+/// next to the target saved from atari (by extending on their liberty or capturing a string
+/// that ataris them), the nakade points inside the target's eye space, and, with two
+/// liberties and in the first [`NET_PLIES`] plies (`ply`), the empty points next to the
+/// liberties, which is where nets (geta) and the moves that keep a string from extending are.
 pub(super) fn attacker_moves(
     board: &Board,
     libs: &[Point],
@@ -41,6 +58,7 @@ pub(super) fn attacker_moves(
             scratch.capture_moves_next_to(board, h, out);
         }
     }
+    nakade_points(board, libs, out);
     if libs.len() == 2 && ply < NET_PLIES {
         for &l in libs {
             for q in board.neighbors(l) {
@@ -53,8 +71,9 @@ pub(super) fn attacker_moves(
 }
 
 /// The defender's moves: the capture of an attacking string in atari next to the target, the
-/// extensions on its liberties, the atari of an attacking string with two liberties next to
-/// it (on either liberty), and a pass last (a string that is safe as it stands needs no move).
+/// extensions on its liberties, the nakade points of its eye space, the atari of an attacking
+/// string with two liberties next to it (on either liberty), and, at the start of a reading
+/// (`first`), a pass last: a string that is safe as it stands needs no move.
 pub(super) fn defender_moves(
     board: &Board,
     libs: &[Point],
@@ -70,6 +89,7 @@ pub(super) fn defender_moves(
     for &l in libs {
         push_new(out, Move::Play(l));
     }
+    nakade_points(board, libs, out);
     for &h in &scratch.heads {
         let hl = board.liberties_upto(h, 3);
         if hl.len() == 2 {

@@ -12,6 +12,9 @@
 //!   the attacker tries the target's liberties, the empty points next to them (nets) and the
 //!   rescue of its own strings in atari next to the target; the defender tries its liberties,
 //!   the capture or atari of the attacking strings next to it, and passing.
+//! * [`eye_space`]: the classic eye-space shapes of one to six points (the threes, the
+//!   pyramid and square fours, the bulky and cross fives, the rabbity six) with their status
+//!   and vital (nakade) point.
 //!
 //! Every answer is a [`Verdict`] (`Yes`, `No`, `Unknown`) with the main line read and the nodes
 //! spent. The verdicts are relative to those candidate moves, as GNU Go's are: a target that
@@ -47,8 +50,11 @@
 //! ```
 
 mod capture;
+mod eyes;
 mod ladder;
 mod search;
+
+pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
 
 use ingo_rules::{Board, Color, Move, Point};
 
@@ -85,7 +91,9 @@ pub struct Limits {
     /// The most plies a line may have.
     pub depth: usize,
     /// A target with this many liberties counts as escaped in [`Reader::can_capture`] and
-    /// [`Reader::can_save`] (a ladder's target escapes at three).
+    /// [`Reader::can_save`] in the first 16 plies, and with three past them (as GNU Go stops
+    /// attacking strings of three liberties past its depth of 16); read as 2 to 8. A ladder's
+    /// target escapes at three.
     pub escape_liberties: usize,
 }
 
