@@ -45,6 +45,26 @@ struct Where {
     event: Option<String>,
 }
 
+/// What the EGF results file and the pairing know of an entrant besides its name.
+#[derive(Args)]
+struct Details {
+    /// Club (pairing.avoid_same_club keeps a club's players apart).
+    #[arg(long)]
+    club: Option<String>,
+    /// Surname, for the EGF results file.
+    #[arg(long)]
+    surname: Option<String>,
+    /// Given name, for the EGF results file.
+    #[arg(long)]
+    given_name: Option<String>,
+    /// Country, a two-letter code (DE, CZ, JP).
+    #[arg(long, value_parser = |s: &str| ingo_tournament::country_code(s))]
+    country: Option<String>,
+    /// The player's PIN in the European Go Database.
+    #[arg(long)]
+    egd_pin: Option<u32>,
+}
+
 #[derive(Subcommand)]
 enum TCmd {
     /// Create an event from an agreement (賽約, a TOML file; see docs/tournaments.md).
@@ -70,6 +90,8 @@ enum TCmd {
         /// For an engine event: the GTP command line of the engine.
         #[arg(long)]
         engine: Option<String>,
+        #[command(flatten)]
+        details: Details,
         #[command(flatten)]
         at: Where,
     },
@@ -348,6 +370,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             kind,
             members,
             engine,
+            details,
             at,
         } => {
             let (store, mut tx, id, mut ev) = open_event(&at).await?;
@@ -363,7 +386,11 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                     .map(|m| parse_member(m))
                     .collect::<anyhow::Result<_>>()?,
                 engine,
-                club: None,
+                club: details.club,
+                surname: details.surname,
+                given_name: details.given_name,
+                country: details.country,
+                egd_pin: details.egd_pin,
                 withdrawn: false,
             };
             ev.add(entrant.clone())
@@ -456,6 +483,11 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                         "rank": e.rank.map(|r| r.to_string()),
                         "members": e.members.iter().map(|m| serde_json::json!({"name": m.name, "rank": m.rank.map(|r| r.to_string())})).collect::<Vec<_>>(),
                         "engine": e.engine,
+                        "club": e.club,
+                        "surname": e.surname,
+                        "given_name": e.given_name,
+                        "country": e.country,
+                        "egd_pin": e.egd_pin,
                         "withdrawn": e.withdrawn,
                         "suspended": suspended.contains(&e.name),
                     })
@@ -480,6 +512,16 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                     }
                     if e.kind != EntrantKind::Player {
                         let _ = write!(line, " ({}: {members})", e.kind.name());
+                    }
+                    let place: Vec<&str> = [e.club.as_deref(), e.country.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    if !place.is_empty() {
+                        let _ = write!(line, ", {}", place.join(", "));
+                    }
+                    if let Some(pin) = e.egd_pin {
+                        let _ = write!(line, ", EGD {pin}");
                     }
                     if e.withdrawn {
                         line.push_str(" [withdrawn]");

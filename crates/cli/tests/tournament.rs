@@ -517,3 +517,87 @@ fn exported_csv_reads_back_in_standings_with_names_that_need_quoting() {
     assert_eq!(from_file, from_event, "{text}");
     assert_eq!(from_event.len(), 3);
 }
+
+/// An entrant added with surname, given name, country, club and EGD PIN keeps them in the
+/// event's database (a new migration's columns), lists them, and the EGF file writes them;
+/// a country that is no two-letter code is refused.
+#[test]
+fn entrant_details_are_stored_and_exported() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agreement = write(
+        dir.path(),
+        "s.toml",
+        &format!("{HEAD}format = {{ kind = \"swiss\", rounds = 1 }}\n"),
+    );
+    let db = dir.path().join("s.db").display().to_string();
+    ok(&["tournament", "create", &agreement, "--db", &db]);
+    ok(&[
+        "tournament",
+        "add",
+        "Ann Lee",
+        "--rank",
+        "4d",
+        "--surname",
+        "Lee",
+        "--given-name",
+        "Ann",
+        "--country",
+        "de",
+        "--club",
+        "Berlin",
+        "--egd-pin",
+        "12345678",
+        "--db",
+        &db,
+    ]);
+    ok(&["tournament", "add", "Bo", "--rank", "1k", "--db", &db]);
+    assert!(!ingo(&[
+        "tournament",
+        "add",
+        "Cy",
+        "--country",
+        "Germany",
+        "--db",
+        &db
+    ])
+    .status
+    .success());
+    let e = json(&["tournament", "entrants", "--json", "--db", &db]);
+    assert_eq!(
+        (
+            &e[0]["surname"],
+            &e[0]["given_name"],
+            &e[0]["country"],
+            &e[0]["club"],
+            &e[0]["egd_pin"]
+        ),
+        (
+            &serde_json::json!("Lee"),
+            &serde_json::json!("Ann"),
+            &serde_json::json!("DE"),
+            &serde_json::json!("Berlin"),
+            &serde_json::json!(12_345_678)
+        )
+    );
+    assert_eq!(e[1]["club"], serde_json::Value::Null);
+    ok(&["tournament", "pair", "--db", &db]);
+    ok(&["tournament", "result", "1", "1", "B+R", "--db", &db]);
+    let egf = dir.path().join("r.h");
+    ok(&[
+        "tournament",
+        "export",
+        "--egf",
+        &egf.display().to_string(),
+        "--db",
+        &db,
+    ]);
+    let text = std::fs::read_to_string(&egf).expect("egf");
+    let ann = text
+        .lines()
+        .find(|l| l.contains("Lee Ann"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        ann.contains(" DE Berlin ") && ann.ends_with("|12345678"),
+        "{text}"
+    );
+}

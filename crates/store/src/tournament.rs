@@ -41,6 +41,16 @@ pub struct EntrantRow {
     pub members: String,
     /// The GTP command of an engine entrant.
     pub engine: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Surname.
+    pub surname: Option<String>,
+    /// Given name.
+    pub given_name: Option<String>,
+    /// Country, a two-letter code.
+    pub country: Option<String>,
+    /// PIN in the European Go Database.
+    pub egd_pin: Option<i64>,
     /// Withdrawn.
     pub withdrawn: bool,
 }
@@ -140,8 +150,9 @@ pub async fn add_entrant(
     e: &EntrantRow,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO tournament_entrant (id, event_id, seq, name, kind, rank, members, engine, withdrawn) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO tournament_entrant (id, event_id, seq, name, kind, rank, members, engine, withdrawn, \
+         club, surname, given_name, country, egd_pin) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(new_id())
     .bind(event_id)
@@ -152,6 +163,11 @@ pub async fn add_entrant(
     .bind(&e.members)
     .bind(&e.engine)
     .bind(i64::from(e.withdrawn))
+    .bind(&e.club)
+    .bind(&e.surname)
+    .bind(&e.given_name)
+    .bind(&e.country)
+    .bind(e.egd_pin)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -167,7 +183,8 @@ pub async fn entrants(
     event_id: i64,
 ) -> Result<Vec<EntrantRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT seq, name, kind, rank, members, engine, withdrawn FROM tournament_entrant \
+        "SELECT seq, name, kind, rank, members, engine, withdrawn, club, surname, given_name, \
+         country, egd_pin FROM tournament_entrant \
          WHERE event_id = $1 ORDER BY seq",
     )
     .bind(event_id)
@@ -182,6 +199,11 @@ pub async fn entrants(
             rank: r.try_get("rank")?,
             members: r.try_get("members")?,
             engine: r.try_get("engine")?,
+            club: r.try_get("club")?,
+            surname: r.try_get("surname")?,
+            given_name: r.try_get("given_name")?,
+            country: r.try_get("country")?,
+            egd_pin: r.try_get("egd_pin")?,
             withdrawn: r.try_get::<i64, _>("withdrawn")? != 0,
         });
     }

@@ -11,6 +11,11 @@ fn entrant(seq: i64, name: &str) -> EntrantRow {
         rank: Some("5d".to_owned()),
         members: "a\t5d\nb\t".to_owned(),
         engine: Some("ingo gtp --playouts 50".to_owned()),
+        club: Some("Brno".to_owned()),
+        surname: None,
+        given_name: Some("Jan".to_owned()),
+        country: Some("CZ".to_owned()),
+        egd_pin: Some(10_398_608),
         withdrawn: false,
     }
 }

@@ -1,4 +1,5 @@
-//! An event written from ingo-tournament's types reads back as the same event, on SQLite and
+//! An event written from ingo-tournament's types reads back as the same event (entrants with
+//! their club, names, country and EGD PIN), on SQLite and
 //! on a real PostgreSQL server; a database with no event, or several, says so.
 
 use ingo_rules::Komi;
@@ -12,7 +13,11 @@ purpose = "Friendly"
 eligibility = "Members"
 registration = { opens = "2026-01-01", closes = "2026-01-31" }
 format = { kind = "swiss", rounds = 2 }
-entrants = [{ name = "Ann", rank = "3d" }, { name = "Bo" }, { name = "Cy", rank = "2k" }]
+entrants = [
+    { name = "Ann", rank = "3d", club = "Berlin", surname = "Lee", given_name = "Ann Marie", country = "de", egd_pin = 12345678 },
+    { name = "Bo", club = "Brno" },
+    { name = "Cy", rank = "2k" },
+]
 "#;
 
 async fn round_trip(db: TestDb) {
@@ -52,6 +57,11 @@ async fn round_trip(db: TestDb) {
     assert_eq!(read_id, id);
     assert_eq!(read.agreement, ev.agreement);
     assert_eq!(read.entrants, ev.entrants);
+    // The club, names, country and PIN are kept (the pairing keeps a club apart, the EGF
+    // file writes the rest).
+    assert_eq!(read.entrants[0].club.as_deref(), Some("Berlin"));
+    assert_eq!(read.entrants[0].country.as_deref(), Some("DE"));
+    assert_eq!(read.entrants[0].egd_pin, Some(12_345_678));
     assert_eq!(read.games, ev.games);
     let (_, by_name) = load_event(&mut conn, Some("Club cup"))
         .await

@@ -373,6 +373,10 @@ struct RawEntrant {
     members: Vec<RawMember>,
     engine: Option<String>,
     club: Option<String>,
+    surname: Option<String>,
+    given_name: Option<String>,
+    country: Option<String>,
+    egd_pin: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -726,6 +730,14 @@ impl Agreement {
                 members,
                 engine: e.engine,
                 club: e.club.filter(|c| !c.trim().is_empty()),
+                surname: e.surname.filter(|c| !c.trim().is_empty()),
+                given_name: e.given_name.filter(|c| !c.trim().is_empty()),
+                country: e
+                    .country
+                    .as_deref()
+                    .map(|c| crate::country_code(c).map_err(|reason| err(&f("country"), reason)))
+                    .transpose()?,
+                egd_pin: e.egd_pin,
                 withdrawn: false,
             };
             entrant

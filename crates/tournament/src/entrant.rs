@@ -66,6 +66,16 @@ pub struct Entrant {
     pub engine: Option<String>,
     /// Club, if known: Swiss and McMahon pairing can keep players of one club apart.
     pub club: Option<String>,
+    /// Surname (family name), for the exports that write it apart from the given name (the
+    /// EGF results file).
+    pub surname: Option<String>,
+    /// Given name, likewise.
+    pub given_name: Option<String>,
+    /// Country, as the two-letter code the EGF uses (`DE`, `CZ`), upper case
+    /// ([`country_code`]).
+    pub country: Option<String>,
+    /// The player's PIN in the European Go Database.
+    pub egd_pin: Option<u32>,
     /// Withdrawn from the event: paired no more.
     pub withdrawn: bool,
 }
@@ -80,6 +90,10 @@ impl Entrant {
             members: Vec::new(),
             engine: None,
             club: None,
+            surname: None,
+            given_name: None,
+            country: None,
+            egd_pin: None,
             withdrawn: false,
         }
     }
@@ -122,5 +136,21 @@ impl Entrant {
             EntrantKind::Pair => self.members.get(turn % 2),
             _ => None,
         }
+    }
+}
+
+/// A country as the EGF writes it: two ASCII letters, upper case (`de` → `DE`).
+///
+/// # Errors
+///
+/// The reason, in a sentence, for anything else.
+pub fn country_code(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.len() == 2 && t.chars().all(|c| c.is_ascii_alphabetic()) {
+        Ok(t.to_ascii_uppercase())
+    } else {
+        Err(format!(
+            "{s:?}: expected a two-letter country code (DE, CZ, JP)"
+        ))
     }
 }

@@ -8,7 +8,7 @@ use ingo_competition::Rank;
 use ingo_rules::{Komi, Setup};
 use ingo_sgf::{rules_sgf_name, write_game, WriteInfo};
 
-use crate::{Event, FormatKind, Game, HandicapSystem, Outcome, ParseOutcomeError, WinBy};
+use crate::{Entrant, Event, FormatKind, Game, HandicapSystem, Outcome, ParseOutcomeError, WinBy};
 
 /// A results file (`standings --results`) that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -295,9 +295,11 @@ pub fn game_sgf(ev: &Event, g: &Game) -> Option<String> {
 }
 
 /// The EGF tournament results format (`.h` file): a header of `; XX[...]` lines, then one
-/// line a player in placement order: place, name, rank, country, club, then the scores and one
-/// column a round: the opponent's place, `+`/`-`/`=`, `/` and the colour (`w`/`b`), with the
-/// handicap stones after it; `0+` a bye, `0-` no game.
+/// line a player in placement order: place, name (surname and given name when known, blanks
+/// inside a name as `_`), grade, country (`xx` when unknown), club (`-`), then the scores and
+/// one column a round: the opponent's place, `+`/`-`, `/` and the colour (`w`/`b`), with the
+/// handicap stones after it and `!` after a forfeit; `0+` a bye, `0-` no game or a void
+/// one; then `|PIN`, the EGD PIN, when known.
 ///
 /// # Errors
 ///
@@ -369,10 +371,11 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
             s,
             "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
             i + 1,
-            st.player.replace(' ', "_"),
+            egf_name(&st.player, e),
             rank,
-            "xx",
-            "-",
+            e.and_then(|e| e.country.as_deref()).unwrap_or("xx"),
+            e.and_then(|e| e.club.as_deref())
+                .map_or_else(|| "-".to_owned(), word),
             st.main
         );
         for k in &a.scoring.tie_breakers {
@@ -424,9 +427,29 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
                 );
             let _ = write!(s, " {cell:>6}");
         }
+        if let Some(pin) = e.and_then(|e| e.egd_pin) {
+            // The EGD PIN after a bar at the end of the line, as OpenGotha writes it.
+            let _ = write!(s, " |{pin}");
+        }
         s.push('\n');
     }
     Ok(s)
+}
+
+/// A name as one word of the EGF file: blanks separate the fields, so a blank inside a name
+/// is written `_`.
+fn word(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join("_")
+}
+
+/// The name field: surname and given name, each one word, when the entrant has them; else the
+/// name as entered, as one word.
+fn egf_name(name: &str, e: Option<&Entrant>) -> String {
+    match e.and_then(|e| e.surname.as_deref().map(|s| (s, e.given_name.as_deref()))) {
+        Some((surname, Some(given))) => format!("{} {}", word(surname), word(given)),
+        Some((surname, None)) => word(surname),
+        None => word(name),
+    }
 }
 
 /// EGF ranks: `5d`, `2k`, professional ranks as `Np` with 9p the strongest.

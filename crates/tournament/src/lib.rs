@@ -45,7 +45,7 @@ pub use agreement::{
     Agreement, AgreementError, AuxForB, Format, FormatKind, GroupOrder, HandicapSystem,
     PairingRules, Scoring, TieBreak,
 };
-pub use entrant::{Entrant, EntrantKind, Member};
+pub use entrant::{country_code, Entrant, EntrantKind, Member};
 pub use outcome::{ForfeitReason, Outcome, ParseOutcomeError, WinBy};
 pub use pairing::PairingOptions;
 pub use score::{mcmahon_standings, standings, Game, Standing};

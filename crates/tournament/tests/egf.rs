@@ -304,3 +304,59 @@ fn the_validator_refuses_broken_files() {
         assert!(validate(bad).is_err(), "{bad}");
     }
 }
+
+/// Entrants with surname, given name, country, club and EGD PIN are written with them, as
+/// fields the validator reads back; one without keeps the name as one word, `xx` and `-`.
+#[test]
+fn the_egf_file_writes_names_country_club_and_pin() {
+    let mut ev = Event::new(
+        Agreement::from_toml(
+            r#"
+name = "Club cup"
+purpose = "Tests"
+eligibility = "Anyone"
+registration = { opens = "2026-01-01", closes = "2026-01-31" }
+format = { kind = "swiss", rounds = 1 }
+entrants = [
+    { name = "Ann Lee", rank = "4d", surname = "Lee", given_name = "Ann Marie", country = "de", club = "FC Berlin", egd_pin = 12345678 },
+    { name = "Bo Chen", rank = "1k" },
+]
+"#,
+        )
+        .expect("agreement"),
+    );
+    ev.entrants = ev.agreement.entrants.clone();
+    pair(&mut ev);
+    enter(&mut ev, 1, "Ann Lee", "B+R");
+    let text = export::egf_results(&ev).expect("egf");
+    let lines = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let ann = &lines[place_of(&lines, &text, "Lee Ann_Marie")];
+    assert_eq!(
+        (ann.country.as_str(), ann.club.as_str(), ann.pin.as_deref()),
+        ("DE", "FC_Berlin", Some("12345678")),
+        "{text}"
+    );
+    let bo = &lines[place_of(&lines, &text, "Bo_Chen")];
+    assert_eq!(
+        (bo.country.as_str(), bo.club.as_str(), bo.pin.as_deref()),
+        ("xx", "-", None),
+        "{text}"
+    );
+}
+
+/// A country that is not a two-letter code is refused in the agreement, naming the field.
+#[test]
+fn a_country_must_be_a_two_letter_code() {
+    let e = Agreement::from_toml(
+        r#"
+name = "Club cup"
+purpose = "Tests"
+eligibility = "Anyone"
+registration = { opens = "2026-01-01", closes = "2026-01-31" }
+format = { kind = "swiss", rounds = 1 }
+entrants = [{ name = "Ann", country = "Germany" }]
+"#,
+    )
+    .expect_err("Germany is no code");
+    assert_eq!(e.field, "entrants[0].country");
+}

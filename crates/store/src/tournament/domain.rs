@@ -36,6 +36,14 @@ pub enum RowError {
         /// Why the rank was refused.
         reason: String,
     },
+    /// An entrant's EGD PIN is out of range.
+    #[error("entrant {name:?}: EGD PIN {pin} out of range")]
+    Pin {
+        /// The entrant.
+        name: String,
+        /// The stored PIN.
+        pin: i64,
+    },
     /// A game's result does not parse.
     #[error("round {round} board {board}: {reason}")]
     Result {
@@ -108,6 +116,11 @@ pub fn entrant_row(seq: i64, e: &Entrant) -> EntrantRow {
             .collect::<Vec<_>>()
             .join("\n"),
         engine: e.engine.clone(),
+        club: e.club.clone(),
+        surname: e.surname.clone(),
+        given_name: e.given_name.clone(),
+        country: e.country.clone(),
+        egd_pin: e.egd_pin.map(i64::from),
         withdrawn: e.withdrawn,
     }
 }
@@ -153,7 +166,19 @@ pub fn entrant_of(r: &EntrantRow) -> Result<Entrant, RowError> {
         kind,
         members,
         engine: r.engine.clone(),
-        club: None,
+        club: r.club.clone(),
+        surname: r.surname.clone(),
+        given_name: r.given_name.clone(),
+        country: r.country.clone(),
+        egd_pin: r
+            .egd_pin
+            .map(|p| {
+                u32::try_from(p).map_err(|_| RowError::Pin {
+                    name: r.name.clone(),
+                    pin: p,
+                })
+            })
+            .transpose()?,
         withdrawn: r.withdrawn,
     })
 }
@@ -269,6 +294,11 @@ mod tests {
             },
         ];
         e.engine = Some("gnugo --mode gtp".into());
+        e.club = Some("Berlin".into());
+        e.surname = Some("Lee".into());
+        e.given_name = Some("Ann Marie".into());
+        e.country = Some("DE".into());
+        e.egd_pin = Some(12_345_678);
         e.withdrawn = true;
         assert_eq!(entrant_of(&entrant_row(4, &e)), Ok(e));
     }
