@@ -3,7 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::time::Duration;
 
+use ingo_clock::TimeControl;
 use ingo_competition::Rank;
 use ingo_rules::{Komi, Setup};
 use ingo_sgf::{rules_sgf_name, write_game, WriteInfo};
@@ -338,11 +340,13 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
         }
     );
     let _ = writeln!(s, "; KM[{}]", a.komi);
-    let _ = writeln!(s, "; TM[{}]", a.time);
+    // TM is the basic time in minutes; the whole time control goes in the comment.
+    let _ = writeln!(s, "; TM[{}]", basic_minutes(&a.time));
     let _ = writeln!(
         s,
-        "; CM[{} under Ing's rules; main score, then {}]",
+        "; CM[{} under Ing's rules, time {}; main score, then {}]",
         a.format.kind.name(),
+        a.time,
         a.scoring
             .tie_breakers
             .iter()
@@ -434,6 +438,20 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
         s.push('\n');
     }
     Ok(s)
+}
+
+/// The basic (main) time of a time control in whole minutes, as the EGF's `TM` gives it; 0 for
+/// none.
+fn basic_minutes(t: &TimeControl) -> u64 {
+    let main = match *t {
+        TimeControl::None => Duration::ZERO,
+        TimeControl::Absolute { main }
+        | TimeControl::Japanese { main, .. }
+        | TimeControl::Canadian { main, .. }
+        | TimeControl::Fischer { main, .. } => main,
+        TimeControl::IngPenalty { basic } | TimeControl::IngByoYomi { basic, .. } => basic,
+    };
+    main.as_secs() / 60
 }
 
 /// A name as one word of the EGF file: blanks separate the fields, so a blank inside a name

@@ -11,7 +11,8 @@
 //!   `=` a jigo, the colour `b` or `w`, `h` the handicap stones; a player who did not play the
 //!   round has `0+` (a free win), `0-` (a free round) or `0=` (a free round worth half);
 //! * a game that was not played but decided (a forfeit) is marked `!` after its entry, and is
-//!   not rated.
+//!   not rated;
+//! * the header's `TM[]` is the basic time in minutes.
 //!
 //! The validator also checks what the entries imply together: each game is seen from both
 //! sides, in the same round, with opposite symbols and colours and the same handicap.
@@ -194,6 +195,14 @@ fn validate(text: &str) -> Result<Vec<Line>, String> {
     Ok(lines)
 }
 
+/// The value of a header line `; XX[value]`.
+fn header(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let v = l.trim().strip_prefix(';')?.trim().strip_prefix(key)?;
+        Some(v.strip_prefix('[')?.strip_suffix(']')?.to_owned())
+    })
+}
+
 /// Enters `result` for the game of `x` in `round`; returns x's opponent.
 fn enter(ev: &mut Event, round: u32, x: &str, result: &str) -> String {
     let g = ev
@@ -279,6 +288,9 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name 
         let e = entry_of(name);
         assert_eq!((e.opponent, e.symbol), (0, '-'), "{name}: {text}");
     }
+    // TM is the basic time in minutes (the agreement's default, Ing's 3 hours with
+    // penalty-point overtime).
+    assert_eq!(header(&text, "TM").as_deref(), Some("180"), "{text}");
     let dee = &lines[place_of(&lines, &text, "Dee")];
     assert!(is_grade(&dee.grade), "{text}");
     assert!(lines
