@@ -95,6 +95,14 @@ enum TCmd {
         #[command(flatten)]
         at: Where,
     },
+    /// Add the players of a registration list: CSV with a header naming its columns, any of
+    /// name, rank, surname, given_name, country, club, egd_pin (see docs/tournaments.md).
+    Import {
+        /// The list.
+        list: PathBuf,
+        #[command(flatten)]
+        at: Where,
+    },
     /// Withdraw an entrant: paired no more (games already drawn stay; enter their results).
     Withdraw {
         /// The entrant.
@@ -403,6 +411,29 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             .await?;
             tx.commit().await?;
             println!("added {name:?} (seed {})", ev.entrants.len());
+            store.close().await;
+        }
+        TCmd::Import { list, at } => {
+            let text = std::fs::read_to_string(&list)
+                .with_context(|| format!("cannot read {}", list.display()))?;
+            let players = ingo_tournament::registration::read_registration_csv(&text)
+                .with_context(|| format!("in {}", list.display()))?;
+            // One transaction: the whole list is entered, or none of it.
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            let added = players.len();
+            for e in players {
+                let name = e.name.clone();
+                ev.add(e.clone())
+                    .map_err(|r| anyhow!("{}: cannot add {name:?}: {r}", list.display()))?;
+                db::add_entrant(&mut tx, id, &entrant_row(ev.entrants.len() as i64, &e)).await?;
+            }
+            tx.commit().await?;
+            println!(
+                "added {added} player{} from {} ({} entrants)",
+                if added == 1 { "" } else { "s" },
+                list.display(),
+                ev.entrants.len()
+            );
             store.close().await;
         }
         TCmd::Withdraw { name, at } => {

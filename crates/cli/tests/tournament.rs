@@ -601,3 +601,51 @@ fn entrant_details_are_stored_and_exported() {
         "{text}"
     );
 }
+
+/// `import` enters a registration list (CSV with a header) in one transaction: every player
+/// with rank, names, country, club and PIN, or, when one line cannot be entered, none.
+#[test]
+fn a_registration_list_is_imported_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agreement = write(
+        dir.path(),
+        "s.toml",
+        &format!("{HEAD}format = {{ kind = \"mcmahon\", rounds = 3, bar = \"3d\" }}\n"),
+    );
+    let db = dir.path().join("s.db").display().to_string();
+    ok(&["tournament", "create", &agreement, "--db", &db]);
+    let list = write(
+        dir.path(),
+        "list.csv",
+        "name,rank,surname,given_name,country,club,egd_pin\n\"Lee, Ann\",2k,Lee,Ann,de,Berlin,12345678\nBo,3d,,,,,\n",
+    );
+    let out = ok(&["tournament", "import", &list, "--db", &db]);
+    assert!(out.contains("added 2 players"), "{out}");
+    let e = json(&["tournament", "entrants", "--json", "--db", &db]);
+    assert_eq!(e.as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        (
+            &e[0]["name"],
+            &e[0]["rank"],
+            &e[0]["country"],
+            &e[0]["egd_pin"]
+        ),
+        (
+            &serde_json::json!("Lee, Ann"),
+            &serde_json::json!("2k"),
+            &serde_json::json!("DE"),
+            &serde_json::json!(12_345_678)
+        )
+    );
+    // Cy is new but Bo is already entered: nothing of this list is entered.
+    let again = write(dir.path(), "again.csv", "name,rank\nCy,1k\nBo,3d\n");
+    let out = ingo(&["tournament", "import", &again, "--db", &db]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"Bo\" is already entered"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e = json(&["tournament", "entrants", "--json", "--db", &db]);
+    assert_eq!(e.as_array().map(Vec::len), Some(2));
+}

@@ -39,6 +39,7 @@ pub mod export;
 mod matching;
 mod outcome;
 pub mod pairing;
+pub mod registration;
 mod score;
 
 pub use agreement::{
