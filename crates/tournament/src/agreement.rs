@@ -256,6 +256,12 @@ pub struct Agreement {
     pub eligibility: String,
     /// (4) 報名期間: opening and closing dates as written (`YYYY-MM-DD`).
     pub registration: (String, String),
+    /// The days the event is played, first and last (`YYYY-MM-DD`), when the agreement gives
+    /// them (`dates = { start, end }`): the EGF results file's `DT`.
+    pub dates: Option<(String, String)>,
+    /// Where the event is played, as the EGF results file's `PC` writes it: the country code
+    /// and the town (`DE, Berlin`).
+    pub place: Option<String>,
     /// (5) 採用規則: the rules preset.
     pub rules: Preset,
     /// Board size.
@@ -291,6 +297,8 @@ struct Raw {
     purpose: Option<String>,
     eligibility: Option<String>,
     registration: Option<RawRegistration>,
+    dates: Option<RawDates>,
+    place: Option<String>,
     rules: Option<String>,
     size: Option<i64>,
     handicap: Option<RawHandicap>,
@@ -310,6 +318,13 @@ struct Raw {
 struct RawRegistration {
     opens: Option<String>,
     closes: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDates {
+    start: Option<String>,
+    end: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -466,6 +481,22 @@ impl Agreement {
                 format!("{closes} is before the opening date {opens}"),
             ));
         }
+        let dates = match raw.dates {
+            None => None,
+            Some(d) => {
+                let start = required(d.start, "dates.start")?;
+                // A one-day event needs no end.
+                let end = d.end.unwrap_or_else(|| start.clone());
+                if date(&start, "dates.start")? > date(&end, "dates.end")? {
+                    return Err(err(
+                        "dates.end",
+                        format!("{end} is before the first day {start}"),
+                    ));
+                }
+                Some((start, end))
+            }
+        };
+        let place = raw.place.filter(|p| !p.trim().is_empty());
         let rules = match raw.rules {
             None => Preset::Ing,
             Some(r) => r
@@ -756,6 +787,8 @@ impl Agreement {
             purpose,
             eligibility,
             registration: (opens, closes),
+            dates,
+            place,
             rules,
             size,
             handicap,

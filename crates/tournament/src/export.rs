@@ -329,7 +329,14 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
         }
     );
     let _ = writeln!(s, "; EV[{}]", a.name);
-    let _ = writeln!(s, "; DT[{},{}]", a.registration.0, a.registration.1);
+    // The event's own days and place, when the agreement gives them (the registration period
+    // is not when the games were played).
+    if let Some(place) = &a.place {
+        let _ = writeln!(s, "; PC[{place}]");
+    }
+    if let Some((start, end)) = &a.dates {
+        let _ = writeln!(s, "; DT[{start},{end}]");
+    }
     let _ = writeln!(
         s,
         "; HA[{}]",

@@ -12,7 +12,8 @@
 //!   round has `0+` (a free win), `0-` (a free round) or `0=` (a free round worth half);
 //! * a game that was not played but decided (a forfeit) is marked `!` after its entry, and is
 //!   not rated;
-//! * the header's `TM[]` is the basic time in minutes.
+//! * the header's `TM[]` is the basic time in minutes, `DT[]` the event's first and last day,
+//!   `PC[]` its place (country code and town).
 //!
 //! The validator also checks what the entries imply together: each game is seen from both
 //! sides, in the same round, with opposite symbols and colours and the same handicap.
@@ -371,4 +372,41 @@ entrants = [{ name = "Ann", country = "Germany" }]
     )
     .expect_err("Germany is no code");
     assert_eq!(e.field, "entrants[0].country");
+}
+
+/// `DT[]` holds the event's own days and `PC[]` its place, from the agreement; without them
+/// neither is written (the registration period is not when the games were played).
+#[test]
+fn the_egf_header_has_the_events_dates_and_place() {
+    let head = r#"
+name = "Club cup"
+purpose = "Tests"
+eligibility = "Anyone"
+registration = { opens = "2026-01-01", closes = "2026-01-31" }
+format = { kind = "swiss", rounds = 1 }
+entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }]
+"#;
+    let with = Agreement::from_toml(&format!(
+        "{head}dates = {{ start = \"2026-02-07\", end = \"2026-02-08\" }}\nplace = \"DE, Berlin\"\n"
+    ))
+    .expect("agreement");
+    let text = export::egf_results(&Event::new(with)).expect("egf");
+    assert_eq!(
+        header(&text, "DT").as_deref(),
+        Some("2026-02-07,2026-02-08"),
+        "{text}"
+    );
+    assert_eq!(header(&text, "PC").as_deref(), Some("DE, Berlin"), "{text}");
+    let without = Agreement::from_toml(head).expect("agreement");
+    let text = export::egf_results(&Event::new(without)).expect("egf");
+    assert_eq!(
+        (header(&text, "DT"), header(&text, "PC")),
+        (None, None),
+        "{text}"
+    );
+    let e = Agreement::from_toml(&format!(
+        "{head}dates = {{ start = \"2026-02-07\", end = \"2026-02-06\" }}\n"
+    ))
+    .expect_err("the end before the start");
+    assert_eq!(e.field, "dates.end");
 }
