@@ -319,15 +319,16 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
         .collect();
     let rounds = ev.games.iter().map(|g| g.round).max().unwrap_or(0);
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "; CL[{}]",
-        if a.handicap == HandicapSystem::Ranks {
-            "B"
-        } else {
-            "A"
+    // The class follows from the time limits; an event below class C is not one the EGF
+    // rates, and a class it does not have is not claimed.
+    match egf_class(&a.time) {
+        Some(class) => {
+            let _ = writeln!(s, "; CL[{class}]");
         }
-    );
+        None => {
+            let _ = writeln!(s, "; (no CL: the time limits are below the EGF's class C)");
+        }
+    }
     let _ = writeln!(s, "; EV[{}]", a.name);
     // The event's own days and place, when the agreement gives them (the registration period
     // is not when the games were played).
@@ -459,6 +460,43 @@ fn basic_minutes(t: &TimeControl) -> u64 {
         TimeControl::IngPenalty { basic } | TimeControl::IngByoYomi { basic, .. } => basic,
     };
     main.as_secs() / 60
+}
+
+/// The EGF tournament class the time limits allow: `A` (basic time at least 60 minutes,
+/// adjusted time at least 75), `B` (40 and 50), `C` (25 and 30), `None` below; with Fischer
+/// timing the basic times are 45, 30 and 20 minutes. The adjusted
+/// time is the basic time plus 45 moves of standard byo-yomi, 60 moves of Canadian overtime,
+/// or 120 Fischer increments; sudden death, and Ing's penalty-point overtime (whose extension
+/// costs points), add nothing.
+pub fn egf_class(t: &TimeControl) -> Option<char> {
+    let (basic, extra) = match *t {
+        TimeControl::None => return None,
+        TimeControl::Absolute { main } => (main, Duration::ZERO),
+        TimeControl::IngPenalty { basic } => (basic, Duration::ZERO),
+        TimeControl::Japanese { main, period, .. } => (main, period * 45),
+        TimeControl::IngByoYomi { basic, period, .. } => (basic, period * 45),
+        TimeControl::Canadian {
+            main,
+            stones,
+            period,
+        } => (main, period * 60 / stones.max(1)),
+        TimeControl::Fischer {
+            main, increment, ..
+        } => (main, increment * 120),
+    };
+    let minutes = |d: Duration| d.as_secs_f64() / 60.0;
+    let (basic, adjusted) = (minutes(basic), minutes(basic + extra));
+    // Fischer timing has lower basic times for the same adjusted times (45, 30, 20 minutes).
+    let fischer = matches!(t, TimeControl::Fischer { .. });
+    let classes = if fischer {
+        [('A', 45.0, 75.0), ('B', 30.0, 50.0), ('C', 20.0, 30.0)]
+    } else {
+        [('A', 60.0, 75.0), ('B', 40.0, 50.0), ('C', 25.0, 30.0)]
+    };
+    classes
+        .into_iter()
+        .find(|&(_, b, t)| basic >= b && adjusted >= t)
+        .map(|(class, _, _)| class)
 }
 
 /// A name as one word of the EGF file: blanks separate the fields, so a blank inside a name

@@ -12,6 +12,10 @@
 //!   round has `0+` (a free win), `0-` (a free round) or `0=` (a free round worth half);
 //! * a game that was not played but decided (a forfeit) is marked `!` after its entry, and is
 //!   not rated;
+//! * the class `CL[]` follows from the time limits (EGF tournament classes): A needs a basic
+//!   time of 60 minutes and an adjusted time of 75, B 40 and 50, C 25 and 30; the adjusted
+//!   time adds to the basic time 45 moves of byo-yomi, 60 of Canadian overtime, or 120
+//!   Fischer increments (with Fischer timing the basic times are 45, 30 and 20 minutes);
 //! * the header's `TM[]` is the basic time in minutes, `DT[]` the event's first and last day,
 //!   `PC[]` its place (country code and town).
 //!
@@ -292,6 +296,7 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name 
     // TM is the basic time in minutes (the agreement's default, Ing's 3 hours with
     // penalty-point overtime).
     assert_eq!(header(&text, "TM").as_deref(), Some("180"), "{text}");
+    assert_eq!(header(&text, "CL").as_deref(), Some("A"), "{text}");
     let dee = &lines[place_of(&lines, &text, "Dee")];
     assert!(is_grade(&dee.grade), "{text}");
     assert!(lines
@@ -409,4 +414,90 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }]
     ))
     .expect_err("the end before the start");
     assert_eq!(e.field, "dates.end");
+}
+
+/// The class from the time limits, case by case against the EGF's thresholds.
+#[test]
+fn the_egf_class_follows_from_the_time_limits() {
+    use ingo_clock::TimeControl;
+    use ingo_tournament::export::egf_class;
+    use std::time::Duration;
+    let min = |m: u64| Duration::from_secs(60 * m);
+    let s = Duration::from_secs;
+    for (time, class) in [
+        (TimeControl::IngPenalty { basic: min(180) }, Some('A')),
+        (TimeControl::Absolute { main: min(75) }, Some('A')),
+        // 60 minutes and 45 periods of 20 s: 75 adjusted.
+        (
+            TimeControl::Japanese {
+                main: min(60),
+                periods: 5,
+                period: s(20),
+            },
+            Some('A'),
+        ),
+        // 60 minutes and 45 moves of 15 s: 71.25 adjusted, so B.
+        (
+            TimeControl::Japanese {
+                main: min(60),
+                periods: 5,
+                period: s(15),
+            },
+            Some('B'),
+        ),
+        // 40 minutes and 60 moves at 15 stones in 5 minutes (20 s a move): 60 adjusted.
+        (
+            TimeControl::Canadian {
+                main: min(40),
+                stones: 15,
+                period: min(5),
+            },
+            Some('B'),
+        ),
+        // Fischer: 45 minutes and 120 increments of 15 s, 75 adjusted.
+        (
+            TimeControl::Fischer {
+                main: min(45),
+                increment: s(15),
+                max: None,
+            },
+            Some('A'),
+        ),
+        (
+            TimeControl::Fischer {
+                main: min(20),
+                increment: s(5),
+                max: None,
+            },
+            Some('C'),
+        ),
+        (
+            TimeControl::Fischer {
+                main: min(20),
+                increment: s(4),
+                max: None,
+            },
+            None,
+        ),
+        (TimeControl::Absolute { main: min(25) }, None),
+        (TimeControl::None, None),
+    ] {
+        assert_eq!(egf_class(&time), class, "{time}");
+    }
+    // A handicap event is classed by its time limits like any other.
+    let ev = Event::new(
+        Agreement::from_toml(
+            r#"
+name = "Club cup"
+purpose = "Tests"
+eligibility = "Anyone"
+registration = { opens = "2026-01-01", closes = "2026-01-31" }
+format = { kind = "swiss", rounds = 1 }
+handicap = { system = "ranks" }
+"#,
+        )
+        .expect("agreement"),
+    );
+    let text = export::egf_results(&ev).expect("egf");
+    assert_eq!(header(&text, "CL").as_deref(), Some("A"), "{text}");
 }
