@@ -8,6 +8,10 @@
 //! corpus of real records ([`corpus`]), sgfmill ([`sgfmill`]) and Chromium with chromedriver
 //! ([`chromium`]).
 //!
+//! It also holds GNU Go's own count of a final position ([`gnugo_count`],
+//! [`assert_area_margins_agree`]), the check of ingo's count by a program that shares none of
+//! its code.
+//!
 //! Why a crate of its own rather than a function in `ingo-gtp`: the lookup itself is there (the
 //! `ingo-bench` binary needs it too, and binaries cannot use dev-dependencies), but the rule for a
 //! missing GNU Go panics, which a library must not do on outside input. This crate depends only on
