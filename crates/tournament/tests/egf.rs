@@ -302,6 +302,51 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name 
     assert!(lines
         .iter()
         .all(|l| l.pin.is_none() && !l.club.is_empty() && !l.country.is_empty()));
+    read_back(&ev, &lines, &text);
+}
+
+/// Reads the file back into the event's games: every game, bye and void is where it should
+/// be, with its winner, colours and forfeit mark, and the file holds no other game.
+fn read_back(ev: &Event, lines: &[Line], text: &str) {
+    let mut played = 0;
+    for g in &ev.games {
+        let r = g.round as usize - 1;
+        let b = place_of(lines, text, &g.black);
+        let of = |p: usize| &lines[p].entries[r];
+        match (g.white.as_deref(), g.result) {
+            (None, Some(ingo_tournament::Outcome::Void)) => assert_eq!(of(b).opponent, 0),
+            (None, _) => assert_eq!((of(b).opponent, of(b).symbol), (0, '+'), "{text}"),
+            (Some(w), Some(ingo_tournament::Outcome::Void)) => {
+                let w = place_of(lines, text, w);
+                assert_eq!((of(b).opponent, of(w).opponent), (0, 0), "{text}");
+            }
+            (Some(w), Some(o)) => {
+                let wp = place_of(lines, text, w);
+                let e = of(b);
+                let black_won = g.winner_loser().map(|(x, _)| x) == Some(g.black.as_str());
+                assert_eq!(
+                    (e.opponent, e.symbol, e.colour, e.unplayed),
+                    (
+                        wp + 1,
+                        if black_won { '+' } else { '-' },
+                        Some('b'),
+                        o.forfeit().is_some()
+                    ),
+                    "round {}: {} against {w}: {text}",
+                    g.round,
+                    g.black
+                );
+                played += 2;
+            }
+            (Some(_), None) => panic!("round {} unfinished", g.round),
+        }
+    }
+    let entries = lines
+        .iter()
+        .flat_map(|l| &l.entries)
+        .filter(|e| e.opponent != 0)
+        .count();
+    assert_eq!(entries, played, "no game but the event's: {text}");
 }
 
 /// The validator itself refuses what the description does not allow.
