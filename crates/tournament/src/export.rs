@@ -377,7 +377,7 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
     for (i, st) in t.iter().enumerate() {
         let e = ev.entrants.iter().find(|e| e.name == st.player);
         // The EGF reads a grade on every line; a player of unknown rank is written as the
-        // weakest grade ingo's ranks reach (級外, 20k), as the EGD rates a beginner.
+        // weakest grade ingo's ranks reach (級外, written 20k).
         let rank = egf_rank(e.and_then(|e| e.rank).unwrap_or(Rank::BelowKyu));
         let _ = write!(
             s,
@@ -500,9 +500,12 @@ pub fn egf_class(t: &TimeControl) -> Option<char> {
 }
 
 /// A name as one word of the EGF file: blanks separate the fields, so a blank inside a name
-/// is written `_`.
+/// is written `_`, and so are `;` (which starts a comment) and `|` (which starts the PIN).
 fn word(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join("_")
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_")
+        .replace([';', '|'], "_")
 }
 
 /// The name field: surname and given name, each one word, when the entrant has them; else the

@@ -383,6 +383,7 @@ format = { kind = "swiss", rounds = 1 }
 entrants = [
     { name = "Ann Lee", rank = "4d", surname = "Lee", given_name = "Ann Marie", country = "de", club = "FC Berlin", egd_pin = 12345678 },
     { name = "Bo Chen", rank = "1k" },
+    { name = "Cy; the third | one", rank = "2k" },
 ]
 "#,
         )
@@ -399,6 +400,8 @@ entrants = [
         ("DE", "FC_Berlin", Some("12345678")),
         "{text}"
     );
+    // `;` would start a comment and `|` the PIN: they are written `_` like blanks.
+    place_of(&lines, &text, "Cy__the_third___one");
     let bo = &lines[place_of(&lines, &text, "Bo_Chen")];
     assert_eq!(
         (bo.country.as_str(), bo.club.as_str(), bo.pin.as_deref()),
