@@ -15,6 +15,8 @@
 //! * [`eye_space`]: the classic eye-space shapes of one to six points (the threes, the
 //!   pyramid and square fours, the bulky and cross fives, the rabbity six) with their status
 //!   and vital (nakade) point.
+//! * [`capture_race`]: a race between two adjacent strings without eyes, solved on their
+//!   outside and shared liberties, with either side to move.
 //!
 //! Every answer is a [`Verdict`] (`Yes`, `No`, `Unknown`) with the main line read and the nodes
 //! spent. The verdicts are relative to those candidate moves, as GNU Go's are: a target that
@@ -53,8 +55,10 @@ mod capture;
 mod eyes;
 mod ladder;
 mod search;
+mod semeai;
 
 pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
+pub use semeai::{capture_race, Race, RaceOutcome};
 
 use ingo_rules::{Board, Color, Move, Point};
 
@@ -146,6 +150,12 @@ pub enum TacticsError {
         /// The point's row.
         row: usize,
     },
+    /// A capture race needs strings of both colours.
+    #[error("the two strings of a capture race are of one colour")]
+    SameColor,
+    /// A capture race needs strings that touch.
+    #[error("the two strings of a capture race do not touch")]
+    NotAdjacent,
 }
 
 /// A tactical reader, holding the search's buffers so that repeated readings reuse them.
