@@ -220,3 +220,28 @@ fn the_node_budget_bounds_the_reading() {
     assert_eq!(r.undecided, Some(Undecided::Budget));
     assert!(r.nodes <= 51, "{} nodes", r.nodes);
 }
+
+#[test]
+fn a_first_line_stone_is_saved_by_the_hane() {
+    // Seed 17 of tactics_gnugo.rs, where GNU Go's attack C9 = 0 (and after White's C8, its
+    // defend C9 = 1 D8). Pushed along the first line from C8, Black's C9 dies at F9 or the
+    // corner; the hane at D8, next to a liberty rather than on one, stops the push.
+    let b = board(
+        "
+        . . X . . O X . X
+        . . . . . . . X .
+        . . . . . O O . X
+        . O X O X . X O .
+        . . . . . . . . .
+        . . X . O O . . .
+        . X . . . . . . .
+        . X . . . . . . O
+        O X . O O . X . .",
+    );
+    let limits = Limits {
+        nodes: 400_000,
+        ..Limits::default()
+    };
+    let r = can_capture(&b, at(&b, "C9"), &limits).expect("a stone");
+    assert_eq!(r.verdict, Verdict::No, "{r:?}");
+}

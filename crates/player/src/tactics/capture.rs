@@ -72,13 +72,15 @@ pub(super) fn attacker_moves(
 
 /// The defender's moves: the capture of an attacking string in atari next to the target, the
 /// extensions on its liberties, the nakade points of its eye space, the atari of an attacking
-/// string with two liberties next to it (on either liberty), and, at the start of a reading
-/// (`first`), a pass last: a string that is safe as it stands needs no move.
+/// string with two liberties next to it (on either liberty), with two liberties and in the
+/// first [`NET_PLIES`] plies (`ply`) the empty points next to them (the hane that stops a
+/// push along the edge, GNU Go's answer where the extension fails), and, at the start of a
+/// reading, a pass last: a string that is safe as it stands needs no move.
 pub(super) fn defender_moves(
     board: &Board,
     libs: &[Point],
     scratch: &Scratch,
-    first: bool,
+    ply: usize,
     out: &mut Vec<Move>,
 ) {
     for &h in &scratch.heads {
@@ -98,7 +100,16 @@ pub(super) fn defender_moves(
             }
         }
     }
-    if first && libs.len() >= 2 {
+    if libs.len() == 2 && ply < NET_PLIES {
+        for &l in libs {
+            for q in board.neighbors(l) {
+                if board.color_at(q).is_none() {
+                    push_new(out, Move::Play(q));
+                }
+            }
+        }
+    }
+    if ply == 0 && libs.len() >= 2 {
         push_new(out, Move::Pass);
     }
 }

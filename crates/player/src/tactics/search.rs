@@ -492,7 +492,7 @@ impl Search {
                     capture::attacker_moves(board, libs, &mut self.scratch, d, &mut cands);
                 }
                 (Mode::Capture, false) => {
-                    capture::defender_moves(board, libs, &self.scratch, d == 0, &mut cands);
+                    capture::defender_moves(board, libs, &self.scratch, d, &mut cands);
                 }
             }
         }
