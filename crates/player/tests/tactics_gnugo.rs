@@ -27,7 +27,7 @@ const SIZE: usize = 9;
 const GAMES: u64 = 60;
 
 /// The least share of decided pairs on which the reader and GNU Go agree.
-const AGREEMENT_FLOOR: f64 = 0.95;
+const AGREEMENT_FLOOR: f64 = 0.97;
 
 struct Gnugo {
     child: Child,

@@ -245,3 +245,51 @@ fn a_first_line_stone_is_saved_by_the_hane() {
     let r = can_capture(&b, at(&b, "C9"), &limits).expect("a stone");
     assert_eq!(r.verdict, Verdict::No, "{r:?}");
 }
+
+/// The staircase in the upper left of a 19×19 board: White's C18 in atari, Black's stones on
+/// C19, D19, B18 and C17; with `breaker`, a White stone there too.
+fn long_ladder(breaker: Option<&str>) -> Board {
+    let mut b = Board::with_dims(19, 19).expect("19x19");
+    for (name, color) in [
+        ("C19", Color::Black),
+        ("D19", Color::Black),
+        ("B18", Color::Black),
+        ("C17", Color::Black),
+        ("C18", Color::White),
+    ] {
+        b.set_stone(Point::from_gtp(name, 19, 19).expect("vertex"), color);
+    }
+    if let Some(name) = breaker {
+        b.set_stone(Point::from_gtp(name, 19, 19).expect("vertex"), Color::White);
+    }
+    b
+}
+
+#[test]
+fn a_ladder_runs_across_the_whole_board() {
+    let b = long_ladder(None);
+    let c18 = at(&b, "C18");
+    let r = ladder(&b, c18, false, &Limits::default()).expect("a stone");
+    assert_eq!(r.verdict, Verdict::Yes, "{r:?}");
+    println!(
+        "{} plies, {} nodes: {}",
+        r.line.len(),
+        r.nodes,
+        line(&b, &r)
+    );
+    assert!(r.line.len() > 60, "{}", line(&b, &r));
+    assert!(captured_after(&b, c18, Color::White, &r.line));
+}
+
+#[test]
+fn a_breaker_near_the_far_edge_breaks_the_long_ladder() {
+    // A White stone at N6, 50 plies down the ladder's path, breaks it; one at S8, beside the
+    // path's end but above it, does not. GNU Go, after White's D18 (its ladder_attack needs
+    // two liberties): ladder_attack D18 = 0 with N6, 1 E18 with S8 and with no breaker. (Its
+    // attack D18 still succeeds with N6, by E17: a net; a ladder is one way to capture.)
+    for (breaker, verdict) in [("N6", Verdict::No), ("S8", Verdict::Yes)] {
+        let b = long_ladder(Some(breaker));
+        let r = ladder(&b, at(&b, "C18"), false, &Limits::default()).expect("a stone");
+        assert_eq!(r.verdict, verdict, "breaker {breaker}: {r:?}");
+    }
+}
