@@ -10,7 +10,11 @@
 //! floor on the agreement, the share of the decided pairs where both say the same, and prints
 //! the figures and the disagreements; `-- --nocapture` shows them.
 //!
-//! Positions: random games on 9×9 (seeds 0..GAMES), legal under Ing's rules and without block
+//! The ladders likewise: [`Reader::ladder`] with the attacker to move against GNU Go's
+//! `ladder_attack`, for every string with two liberties, on more positions (a ladder reads in
+//! tens of nodes), where every decided ladder must agree.
+//!
+//! Positions: random games on 9×9 (seeds 0..GAMES, 0..LADDER_GAMES for the ladders), legal under Ing's rules and without block
 //! suicide (which GNU Go forbids), stopped after 20 to 80 moves, the stones then given to GNU Go
 //! by `play`, Black's first (a legal position is set up that way without a capture), so that
 //! neither reader has a history to judge a ko by. GNU Go is found by [`ingo_testkit::gnugo`]:
@@ -73,6 +77,19 @@ impl Gnugo {
         match answer.strip_prefix('=') {
             Some(rest) => rest.trim().to_string(),
             None => panic!("GNU Go refused {command:?}: {answer}"),
+        }
+    }
+}
+
+impl Gnugo {
+    /// Gives GNU Go the stones of `b`, Black's first.
+    fn set_up(&mut self, b: &Board) {
+        self.send(&format!("boardsize {SIZE}"));
+        self.send("clear_board");
+        for color in [Color::Black, Color::White] {
+            for p in b.points().filter(|&p| b.color_at(p) == Some(color)) {
+                self.send(&format!("play {} {}", color.letter(), p.to_gtp(SIZE)));
+            }
         }
     }
 }
@@ -151,13 +168,7 @@ fn attack_and_defend_agree_with_gnugo() {
     let mut reading_time = std::time::Duration::ZERO;
     for seed in 0..GAMES {
         let b = random_board(seed);
-        gnugo.send(&format!("boardsize {SIZE}"));
-        gnugo.send("clear_board");
-        for color in [Color::Black, Color::White] {
-            for p in b.points().filter(|&p| b.color_at(p) == Some(color)) {
-                gnugo.send(&format!("play {} {}", color.letter(), p.to_gtp(SIZE)));
-            }
-        }
+        gnugo.set_up(&b);
         let mut heads: Vec<Point> = b
             .points()
             .filter_map(|p| b.string_head(p))
@@ -215,6 +226,74 @@ fn attack_and_defend_agree_with_gnugo() {
         "agreement {:.1}% below {:.0}%: first disagreements:\n{}",
         100.0 * rate,
         100.0 * AGREEMENT_FLOOR,
+        disagreements[..disagreements.len().min(3)].join("\n")
+    );
+}
+
+/// Positions for the ladders (seeds 0..LADDER_GAMES): a ladder reads in tens of nodes.
+const LADDER_GAMES: u64 = 300;
+
+/// The least share of decided ladders on which the reader and GNU Go's `ladder_attack` agree:
+/// all of them, as measured.
+const LADDER_FLOOR: f64 = 1.0;
+
+#[test]
+fn ladders_agree_with_gnugo() {
+    let Some(path) = ingo_testkit::gnugo() else {
+        return;
+    };
+    let mut gnugo = Gnugo::start(&path);
+    let mut reader = Reader::new();
+    let limits = Limits::default();
+    let (mut decided, mut agree, mut unknown, mut gnugo_ko, mut captured) = (0u32, 0u32, 0, 0, 0);
+    let mut disagreements = Vec::new();
+    for seed in 0..LADDER_GAMES {
+        let b = random_board(seed);
+        gnugo.set_up(&b);
+        let mut heads: Vec<Point> = b
+            .points()
+            .filter_map(|p| b.string_head(p))
+            .filter(|&h| b.liberty_count(h) == 2)
+            .collect();
+        heads.sort();
+        heads.dedup();
+        for h in heads {
+            let name = h.to_gtp(SIZE);
+            let theirs = gnugo_verdict(&gnugo.send(&format!("ladder_attack {name}")));
+            let r = reader.ladder(&b, h, true, &limits).expect("a stone");
+            match (ours(r.verdict), theirs) {
+                (_, None) => gnugo_ko += 1,
+                (None, Some(_)) => unknown += 1,
+                (Some(x), Some(y)) => {
+                    decided += 1;
+                    captured += u32::from(y);
+                    if x == y {
+                        agree += 1;
+                    } else {
+                        disagreements.push(format!(
+                            "seed {seed} ladder_attack {name}: ingo {:?}, GNU Go {y}\n{b:?}",
+                            r.verdict
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let rate = f64::from(agree) / f64::from(decided.max(1));
+    println!(
+        "{LADDER_GAMES} positions: {decided} decided ladders ({captured} captured by GNU Go), {agree} \
+         agree ({:.1}%), {unknown} unknown to ingo, {gnugo_ko} ko to GNU Go",
+        100.0 * rate
+    );
+    for d in disagreements.iter().take(6) {
+        println!("{d}");
+    }
+    assert!(decided >= 100, "only {decided} decided ladders");
+    assert!(
+        rate >= LADDER_FLOOR,
+        "agreement {:.1}% below {:.0}%: first disagreements:\n{}",
+        100.0 * rate,
+        100.0 * LADDER_FLOOR,
         disagreements[..disagreements.len().min(3)].join("\n")
     );
 }
