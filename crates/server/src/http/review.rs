@@ -1,4 +1,4 @@
-//! What the web board (issue 14) asks of the server beyond the game API: every position of a
+//! What the web board asks of the server beyond the game API: every position of a
 //! game for the review page, the count drawn by `ingo-render` exactly as `ingo score --svg`
 //! draws it, and the judgement of an uploaded SGF record. The rules are decided here, by
 //! `ingo-rules` through `ingo-sgf`; the browser only shows the answers.
@@ -9,13 +9,15 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_render::{Diagram, DiagramOptions};
-use ingo_rules::{Board, Color, Game, Point, Preset, Score};
+use ingo_rules::{Board, Game, Preset, Score};
 use ingo_sgf::ReplayMode;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::game::reason_message;
-use crate::{ApiError, AppState};
+use crate::domain::error::reason_message;
+use crate::http::error::ApiError;
+use crate::play::view::{self, board_rows};
+use crate::AppState;
 
 /// The largest record `POST /api/judge` reads, in bytes.
 pub const MAX_SGF_BYTES: usize = 1 << 20;
@@ -26,25 +28,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}/positions", get(positions))
         .route("/api/games/{id}/count.svg", get(count_svg))
         .route("/api/judge", post(judge))
-}
-
-/// A board as rows of `X` (black), `O` (white) and `.`, the top row first, as
-/// `GET /api/games/{id}` gives it.
-pub fn board_rows(board: &Board) -> Vec<String> {
-    // `Point::new` counts rows from the top, like the rows here.
-    (0..board.height())
-        .map(|row| {
-            (0..board.width())
-                .map(
-                    |col| match Point::new(col, row).and_then(|p| board.color_at(p)) {
-                        Some(Color::Black) => 'X',
-                        Some(Color::White) => 'O',
-                        None => '.',
-                    },
-                )
-                .collect()
-        })
-        .collect()
 }
 
 /// Every position of `game` from its start: the boards before the first move and after each
@@ -107,8 +90,8 @@ async fn count_svg(
     })?;
     let title = format!(
         "{} – {}: {}",
-        g.players.black.name,
-        g.players.white.name,
+        g.players().black.name,
+        g.players().white.name,
         score.result_string()
     );
     Ok((
@@ -118,33 +101,6 @@ async fn count_svg(
         ],
         count_picture(g.game().board(), &score, title),
     ))
-}
-
-/// A count as JSON, with the fill-in breakdown (勝空/負子/還子/罰子), as the game state gives it.
-pub fn score_json(s: &Score, size: usize) -> Value {
-    let f = &s.fill_in;
-    json!({
-        "winner": s.winner.letter().to_string(),
-        "margin": s.margin(),
-        "result": s.result_string(),
-        "area": {"black": s.area.black, "white": s.area.white},
-        "stones": {"black": s.stones.black, "white": s.stones.white},
-        "spaces": {"black": s.spaces.black, "white": s.spaces.white},
-        "shared": s.shared,
-        "komi": s.komi.as_f64(),
-        "penalty_points": {"black": s.penalties.black, "white": s.penalties.white},
-        "dead": s.dead.iter().map(|p| p.to_gtp(size)).collect::<Vec<_>>(),
-        "fill_in": {
-            "supply": f.supply,
-            "filled": {"black": f.filled.black, "white": f.filled.white},
-            "spaces_left": {"black": f.spaces_left.black, "white": f.spaces_left.white},
-            "stones_left": {"black": f.stones_left.black, "white": f.stones_left.white},
-            "compensation_stones": f.compensation_stones,
-            "penalty_stones": {"black": f.penalty_stones.black, "white": f.penalty_stones.white},
-            "black_net": f.black_net,
-            "white_net": f.white_net,
-        },
-    })
 }
 
 #[derive(Deserialize)]
@@ -164,11 +120,11 @@ struct JudgeRequest {
 /// or setup inside the game; 413 for a text over [`MAX_SGF_BYTES`].
 pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> {
     if text.len() > MAX_SGF_BYTES {
-        return Err(ApiError {
-            status: axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            reason: "too-large",
-            message: format!("A record is at most {MAX_SGF_BYTES} bytes."),
-        });
+        return Err(ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large",
+            format!("A record is at most {MAX_SGF_BYTES} bytes."),
+        ));
     }
     let records = ingo_sgf::parse(text).map_err(|e| {
         ApiError::unprocessable("bad-sgf", format!("This is not a game record: {e}"))
@@ -219,7 +175,8 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> 
             record.info.players.white.as_deref().unwrap_or("White"),
             score.result_string()
         );
-        out["score"] = score_json(&score, size);
+        out["score"] = serde_json::to_value(view::score(&score, size))
+            .map_err(|e| ApiError::internal(e.to_string()))?;
         out["count_svg"] = Value::String(count_picture(game.board(), &score, title));
     }
     out["rules"] = Value::String(describe(&rules));

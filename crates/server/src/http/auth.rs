@@ -19,11 +19,42 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use ingo_store::new_id;
 use ingo_store::server::{self as db, UserRow};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::{ApiError, AppState};
+use crate::domain::accounts::is_reserved_name;
+use crate::http::error::ApiError;
+use crate::AppState;
+
+/// An account as its owner sees it after logging in: with the session's CSRF token.
+#[derive(Serialize)]
+struct Me {
+    id: i64,
+    name: String,
+    rank: String,
+    csrf: String,
+}
+
+/// A finished game in a profile.
+#[derive(Serialize)]
+struct ProfileGame {
+    id: i64,
+    color: &'static str,
+    opponent: Option<String>,
+    size: i64,
+    result: Option<String>,
+    reason: Option<String>,
+    ended_ms: Option<i64>,
+}
+
+/// A user's profile.
+#[derive(Serialize)]
+struct Profile {
+    id: i64,
+    name: String,
+    rank: String,
+    games: Vec<ProfileGame>,
+}
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "ingo_session";
@@ -191,7 +222,12 @@ async fn start_session(
     );
     let mut resp = (
         status,
-        Json(json!({"id": user.id, "name": user.name, "rank": user.rank, "csrf": csrf})),
+        Json(Me {
+            id: user.id,
+            name: user.name.clone(),
+            rank: user.rank.clone(),
+            csrf,
+        }),
     )
         .into_response();
     resp.headers_mut().insert(
@@ -205,7 +241,7 @@ async fn register(
     State(state): State<AppState>,
     Json(req): Json<Register>,
 ) -> Result<Response, ApiError> {
-    if !valid_name(&req.name) || crate::bot::is_reserved_name(&req.name) {
+    if !valid_name(&req.name) || is_reserved_name(&req.name) {
         return Err(ApiError::unprocessable(
             "bad-name",
             "A name has 1 to 32 letters, digits, '_' or '-'.",
@@ -292,16 +328,19 @@ async fn logout(
     Ok(resp)
 }
 
-async fn me(user: User) -> Json<serde_json::Value> {
-    Json(json!({
-        "id": user.user.id, "name": user.user.name, "rank": user.user.rank, "csrf": user.csrf,
-    }))
+async fn me(user: User) -> Json<Me> {
+    Json(Me {
+        id: user.user.id,
+        name: user.user.name,
+        rank: user.user.rank,
+        csrf: user.csrf,
+    })
 }
 
 async fn profile(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<Profile>, ApiError> {
     let u = db::user_by_name(&state.store, &name)
         .await?
         .ok_or_else(|| ApiError::not_found("user"))?;
@@ -330,17 +369,20 @@ async fn profile(
             }
             opponent = Some(names.join(" & "));
         }
-        list.push(json!({
-            "id": g.id,
-            "color": color,
-            "opponent": opponent,
-            "size": g.size,
-            "result": g.state.result,
-            "reason": g.state.end_reason,
-            "ended_ms": g.state.ended_ms,
-        }));
+        list.push(ProfileGame {
+            id: g.id,
+            color,
+            opponent,
+            size: g.size,
+            result: g.state.result,
+            reason: g.state.end_reason,
+            ended_ms: g.state.ended_ms,
+        });
     }
-    Ok(Json(
-        json!({"id": u.id, "name": u.name, "rank": u.rank, "games": list}),
-    ))
+    Ok(Json(Profile {
+        id: u.id,
+        name: u.name,
+        rank: u.rank,
+        games: list,
+    }))
 }

@@ -16,17 +16,18 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_clock::TimeControl;
-use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
+use ingo_competition::Rank;
 use ingo_rules::Preset;
 use ingo_store::new_id;
 use ingo_store::server::{self as db, ChallengeRow, GameRow, GameState, MemberRow, SeatRow};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-use crate::auth::User;
-use crate::consult::Agreement;
-use crate::game::TeamKind;
-use crate::{ApiError, AppState};
+use crate::domain::settings::{self, check_size, parse_preset, ColorChoice};
+use crate::domain::team::{Consensus, TeamKind};
+use crate::http::auth::User;
+use crate::http::error::ApiError;
+use crate::play::view::{self, TeamView};
+use crate::AppState;
 
 /// The routes of this module.
 pub fn routes() -> Router<AppState> {
@@ -75,7 +76,59 @@ fn default_handicap() -> String {
     "nigiri".into()
 }
 
-async fn json_of(state: &AppState, c: &ChallengeRow) -> Result<Value, ApiError> {
+/// A seat of a team challenge.
+#[derive(Serialize)]
+struct SeatView {
+    side: String,
+    seat: i64,
+    name: Option<String>,
+    rank: Option<String>,
+    accepted: bool,
+}
+
+/// A challenge as the API shows it.
+#[derive(Serialize)]
+struct ChallengeView {
+    /// `single`, `pair` or `consultation`.
+    kind: String,
+    /// How a consultation side agrees.
+    agreement: Option<String>,
+    /// The seats of a team challenge.
+    seats: Option<Vec<SeatView>>,
+    id: i64,
+    challenger: Option<String>,
+    challenger_rank: Option<String>,
+    opponent: Option<String>,
+    size: i64,
+    rules: String,
+    handicap: String,
+    time_control: String,
+    status: String,
+    game_id: Option<i64>,
+    created_ms: i64,
+}
+
+/// What an acceptance did: the game it started, or the seats still waited for.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Accepted {
+    /// The game started.
+    Started {
+        game_id: i64,
+        black: i64,
+        white: i64,
+        /// A team game's sides.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        team: Option<Option<TeamView>>,
+    },
+    /// Some seats have not accepted yet.
+    Waiting {
+        game_id: Option<i64>,
+        waiting_for: Vec<Option<String>>,
+    },
+}
+
+async fn view_of(state: &AppState, c: &ChallengeRow) -> Result<ChallengeView, ApiError> {
     let name = |id: Option<i64>| {
         let store = state.store.clone();
         async move {
@@ -89,89 +142,57 @@ async fn json_of(state: &AppState, c: &ChallengeRow) -> Result<Value, ApiError> 
     let opponent = name(c.opponent).await?;
     let agreement = ingo_store::consult::challenge_agreement(&state.store, c.id).await?;
     let (kind, seats) = match db::challenge_team(&state.store, c.id).await? {
-        None => ("single".to_owned(), Value::Null),
+        None => ("single".to_owned(), None),
         Some((kind, seats)) => {
             let mut out = Vec::new();
             for s in &seats {
                 let u = name(Some(s.user_id)).await?;
-                out.push(json!({
-                    "side": s.side,
-                    "seat": s.seat,
-                    "name": u.as_ref().map(|(n, _)| n),
-                    "rank": u.as_ref().map(|(_, r)| r),
-                    "accepted": s.accepted,
-                }));
+                let (name, rank) = u.map_or((None, None), |(n, r)| (Some(n), Some(r)));
+                out.push(SeatView {
+                    side: s.side.clone(),
+                    seat: s.seat,
+                    name,
+                    rank,
+                    accepted: s.accepted,
+                });
             }
-            (kind, Value::Array(out))
+            (kind, Some(out))
         }
     };
     // Consultation: how a side agrees (a challenge stored before agreements existed: any).
     let agreement = (kind == "consultation").then(|| agreement.unwrap_or_else(|| "any".into()));
-    Ok(json!({
-        "kind": kind,
-        "agreement": agreement,
-        "seats": seats,
-        "id": c.id,
-        "challenger": challenger.as_ref().map(|(n, _)| n),
-        "challenger_rank": challenger.as_ref().map(|(_, r)| r),
-        "opponent": opponent.map(|(n, _)| n),
-        "size": c.size,
-        "rules": c.preset,
-        "handicap": c.handicap,
-        "time_control": c.time_control,
-        "status": c.status,
-        "game_id": c.game_id,
-        "created_ms": c.created_ms,
-    }))
-}
-
-/// The board sizes a game on the server may have: 9 to 19 lines (challenges, the built-in
-/// player, engines).
-///
-/// # Errors
-/// 422 `bad-size` otherwise.
-pub(crate) fn check_size(size: i64) -> Result<(), ApiError> {
-    if (9..=19).contains(&size) {
-        Ok(())
-    } else {
-        Err(ApiError::unprocessable(
-            "bad-size",
-            format!("A board is 9 to 19 lines wide, not {size}."),
-        ))
-    }
-}
-
-/// The rules preset named `text` (`ing`, `chinese`…).
-///
-/// # Errors
-/// 422 `bad-rules` for a name that is no preset.
-pub(crate) fn parse_preset(text: &str) -> Result<Preset, ApiError> {
-    text.parse().map_err(|e: ingo_rules::ParsePresetError| {
-        ApiError::unprocessable("bad-rules", e.to_string())
+    let (challenger, challenger_rank) =
+        challenger.map_or((None, None), |(n, r)| (Some(n), Some(r)));
+    Ok(ChallengeView {
+        kind,
+        agreement,
+        seats,
+        id: c.id,
+        challenger,
+        challenger_rank,
+        opponent: opponent.map(|(n, _)| n),
+        size: c.size,
+        rules: c.preset.clone(),
+        handicap: c.handicap.clone(),
+        time_control: c.time_control.clone(),
+        status: c.status.clone(),
+        game_id: c.game_id,
+        created_ms: c.created_ms,
     })
 }
 
-/// The time control `text` asks for, or the server's default when it names none; checked
-/// to be one the clock can run.
-///
-/// # Errors
-/// 422 `bad-time-control` for text the clock does not read or a control it cannot run.
-pub(crate) fn time_control(state: &AppState, text: Option<&str>) -> Result<TimeControl, ApiError> {
-    let text = text.unwrap_or(&state.config.default_time_control);
-    let bad =
-        |e: &dyn std::fmt::Display| ApiError::unprocessable("bad-time-control", e.to_string());
-    let tc: TimeControl = text
-        .parse()
-        .map_err(|e: ingo_clock::ParseTimeControlError| bad(&e))?;
-    tc.validate().map_err(|e| bad(&e))?;
-    Ok(tc)
+fn time_control(state: &AppState, text: Option<&str>) -> Result<TimeControl, ApiError> {
+    Ok(settings::time_control(
+        text,
+        &state.config.default_time_control,
+    )?)
 }
 
 async fn create(
     State(state): State<AppState>,
     user: User,
     Json(req): Json<NewChallenge>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<ChallengeView>), ApiError> {
     check_size(req.size)?;
     let preset = parse_preset(&req.rules)?;
     if req.handicap != "nigiri" && req.handicap != "ranks" {
@@ -199,7 +220,7 @@ async fn create(
                 .await?;
         }
         db::create_team_challenge(&state.store, &c, kind.name(), &seats).await?;
-        return Ok((StatusCode::CREATED, Json(json_of(&state, &c).await?)));
+        return Ok((StatusCode::CREATED, Json(view_of(&state, &c).await?)));
     }
     if !req.partners.is_empty() || !req.opponents.is_empty() || req.agreement.is_some() {
         return Err(ApiError::unprocessable(
@@ -232,22 +253,25 @@ async fn create(
         state.now_ms(),
     );
     db::create_challenge(&state.store, &c).await?;
-    Ok((StatusCode::CREATED, Json(json_of(&state, &c).await?)))
+    Ok((StatusCode::CREATED, Json(view_of(&state, &c).await?)))
 }
 
-async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+async fn list(State(state): State<AppState>) -> Result<Json<Vec<ChallengeView>>, ApiError> {
     let mut out = Vec::new();
     for c in db::open_challenges(&state.store, 200).await? {
-        out.push(json_of(&state, &c).await?);
+        out.push(view_of(&state, &c).await?);
     }
-    Ok(Json(Value::Array(out)))
+    Ok(Json(out))
 }
 
-async fn one(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Json<Value>, ApiError> {
+async fn one(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<ChallengeView>, ApiError> {
     let c = db::challenge_by_id(&state.store, id)
         .await?
         .ok_or_else(|| ApiError::not_found("challenge"))?;
-    Ok(Json(json_of(&state, &c).await?))
+    Ok(Json(view_of(&state, &c).await?))
 }
 
 async fn open_challenge(state: &AppState, id: i64) -> Result<ChallengeRow, ApiError> {
@@ -270,46 +294,33 @@ fn seat(
     acceptor: i64,
     acceptor_rank: Rank,
 ) -> Result<(i64, i64, i64, i64), ApiError> {
-    let preset: Preset = c
-        .preset
-        .parse()
-        .map_err(|e: ingo_rules::ParsePresetError| ApiError::internal(e.to_string()))?;
-    let even_komi = i64::from(preset.rules().komi.halves());
-    let by_nigiri = || {
-        // The challenger holds the stones, the acceptor guesses.
-        let n = nigiri(new_id() as u64);
-        if n.guesser_takes_black {
-            (acceptor, c.challenger)
-        } else {
-            (c.challenger, acceptor)
-        }
+    let even_komi = i64::from(parse_preset(&c.preset)?.rules().komi.halves());
+    let choice = if c.handicap == "ranks" {
+        ColorChoice::Ranks
+    } else {
+        ColorChoice::Nigiri
     };
-    if c.handicap == "ranks" {
-        // §6: the weaker player takes Black; White gives handicap passes and points.
-        let h = handicap(challenger_rank, acceptor_rank, &HandicapScale::default());
-        if !h.nigiri {
-            let (black, white) = if h.black == challenger_rank {
-                (c.challenger, acceptor)
-            } else {
-                (acceptor, c.challenger)
-            };
-            return Ok((
-                black,
-                white,
-                i64::from(h.komi.halves()),
-                i64::from(h.handicap_passes),
-            ));
-        }
-    }
-    let (black, white) = by_nigiri();
-    Ok((black, white, even_komi, 0))
+    // The challenger holds the stones, the acceptor guesses.
+    let colors = settings::colors(
+        choice,
+        even_komi,
+        &[acceptor_rank],
+        &[challenger_rank],
+        new_id() as u64,
+    );
+    let (black, white) = if colors.asker_black {
+        (acceptor, c.challenger)
+    } else {
+        (c.challenger, acceptor)
+    };
+    Ok((black, white, colors.komi_halves, colors.handicap_passes))
 }
 
 async fn accept(
     State(state): State<AppState>,
     user: User,
     Path(id): Path<i64>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Accepted>), ApiError> {
     let c = open_challenge(&state, id).await?;
     if c.challenger == user.user.id {
         return Err(ApiError::forbidden(
@@ -347,7 +358,12 @@ async fn accept(
     state.game(game.id).await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({"game_id": game.id, "black": black, "white": white})),
+        Json(Accepted::Started {
+            game_id: game.id,
+            black,
+            white,
+            team: None,
+        }),
     ))
 }
 
@@ -470,36 +486,6 @@ async fn team_seats(
     Ok((kind, seats))
 }
 
-/// The points of a side's ranks on the §6 scale, and its number of players.
-fn side_points(ranks: &[Rank]) -> (i64, i64) {
-    let scale = HandicapScale::default();
-    let sum = ranks.iter().map(|&r| i64::from(scale.points(r))).sum();
-    (sum, ranks.len() as i64)
-}
-
-/// The handicap between two sides from their average ranks (see the module's note): `None`
-/// for an even game; else whether the challenger's side takes Black, the komi in half points
-/// and White's handicap passes.
-pub fn team_handicap(challengers: &[Rank], opponents: &[Rank]) -> Option<(bool, i64, i64)> {
-    let scale = HandicapScale::default();
-    let ((sa, na), (sb, nb)) = (side_points(challengers), side_points(opponents));
-    if na == 0 || nb == 0 {
-        return None;
-    }
-    // The difference of the averages, sa/na − sb/nb, rounded to the nearest point (half up).
-    let num = sa * nb - sb * na;
-    let den = na * nb;
-    let delta = (2 * num.abs() + den) / (2 * den);
-    if delta == 0 {
-        return None;
-    }
-    let sente = i64::from(scale.sente);
-    let k = ((delta + sente - 1) / sente).max(1);
-    let komi_points = sente * k - delta;
-    // The weaker side (the lower average) takes Black.
-    Some((num < 0, 2 * komi_points, k - 1))
-}
-
 /// A seat's user accepts a team challenge; the last acceptance starts the game.
 async fn accept_seat(
     state: &AppState,
@@ -507,7 +493,7 @@ async fn accept_seat(
     c: &ChallengeRow,
     kind: &str,
     seats: &[SeatRow],
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Accepted>), ApiError> {
     let mine = seats
         .iter()
         .find(|s| s.user_id == user.user.id)
@@ -543,7 +529,10 @@ async fn accept_seat(
     if !waiting.is_empty() {
         return Ok((
             StatusCode::OK,
-            Json(json!({"game_id": null, "waiting_for": waiting})),
+            Json(Accepted::Waiting {
+                game_id: None,
+                waiting_for: waiting,
+            }),
         ));
     }
     let kind = TeamKind::parse(kind)
@@ -563,15 +552,18 @@ async fn accept_seat(
         .map_err(|e: ingo_rules::ParsePresetError| ApiError::internal(e.to_string()))?;
     let even_komi = i64::from(preset.rules().komi.halves());
     let ranks = |i: usize| sides[i].iter().map(|(_, r)| *r).collect::<Vec<_>>();
-    let by_ranks = if c.handicap == "ranks" {
-        team_handicap(&ranks(0), &ranks(1))
+    let choice = if c.handicap == "ranks" {
+        ColorChoice::Ranks
     } else {
-        None
+        ColorChoice::Nigiri
     };
-    let (challengers_black, komi_halves, passes) = by_ranks.unwrap_or_else(|| {
-        // The challenger holds the stones, the other side guesses.
-        (!nigiri(new_id() as u64).guesser_takes_black, even_komi, 0)
-    });
+    // The challenger holds the stones, the other side guesses.
+    let colors = settings::colors(choice, even_komi, &ranks(1), &ranks(0), new_id() as u64);
+    let (challengers_black, komi_halves, passes) = (
+        !colors.asker_black,
+        colors.komi_halves,
+        colors.handicap_passes,
+    );
     let (black, white) = if challengers_black {
         (&sides[0], &sides[1])
     } else {
@@ -600,10 +592,12 @@ async fn accept_seat(
                 let g = live.lock().await;
                 Ok((
                     StatusCode::CREATED,
-                    Json(json!({
-                        "game_id": id, "black": g.row.black, "white": g.row.white,
-                        "team": g.team_json(),
-                    })),
+                    Json(Accepted::Started {
+                        game_id: id,
+                        black: g.row().black,
+                        white: g.row().white,
+                        team: Some(view::team(&g)),
+                    }),
                 ))
             }
             None => Err(ApiError::conflict(
@@ -614,10 +608,15 @@ async fn accept_seat(
     }
     // Load it now, so that its clock's timer runs from the start.
     let live = state.game(game.id).await?;
-    let team = live.lock().await.team_json();
+    let team = view::team(&*live.lock().await);
     Ok((
         StatusCode::CREATED,
-        Json(json!({"game_id": game.id, "black": b1, "white": w1, "team": team})),
+        Json(Accepted::Started {
+            game_id: game.id,
+            black: b1,
+            white: w1,
+            team: Some(team),
+        }),
     ))
 }
 
@@ -626,15 +625,15 @@ async fn accept_seat(
 fn agreement_of_request(
     kind: TeamKind,
     asked: Option<&str>,
-) -> Result<Option<Agreement>, ApiError> {
+) -> Result<Option<Consensus>, ApiError> {
     match (kind, asked) {
         (TeamKind::Pair, None) => Ok(None),
         (TeamKind::Pair, Some(_)) => Err(ApiError::unprocessable(
             "bad-agreement",
             "Pair go (聯棋) has no agreement: partners move in turn.",
         )),
-        (TeamKind::Consultation, None) => Ok(Some(crate::consult::DEFAULT)),
-        (TeamKind::Consultation, Some(a)) => Agreement::parse(a).map(Some).ok_or_else(|| {
+        (TeamKind::Consultation, None) => Ok(Some(Consensus::DEFAULT)),
+        (TeamKind::Consultation, Some(a)) => Consensus::parse(a).map(Some).ok_or_else(|| {
             ApiError::unprocessable(
                 "bad-agreement",
                 "agreement is \"all\" (every member), \"majority\" or \"any\" (any member).",
