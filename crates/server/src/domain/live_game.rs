@@ -622,6 +622,29 @@ impl LiveGame {
         self.table.to_sgf(&info)
     }
 
+    /// The stones move `number` (1 for the first) removed from the board: the opponent's it
+    /// captured, or the player's own block on a suicide.
+    pub fn removed_by(&self, number: i64) -> Vec<Point> {
+        let history = self.table.game().history();
+        let from_end = self.moves.len() as i64 - number;
+        match usize::try_from(from_end) {
+            Ok(k) if number >= 1 => history
+                .rev()
+                .nth(k)
+                .map_or_else(Vec::new, |p| p.removed.to_vec()),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The stones each colour has captured: Black's count is White's stones removed.
+    pub fn captures(&self) -> ByColor<usize> {
+        let game = self.table.game();
+        ByColor {
+            black: game.stones_lost(Color::White),
+            white: game.stones_lost(Color::Black),
+        }
+    }
+
     /// The stored state, for a commit.
     pub fn state(&self) -> &GameState {
         &self.row.state

@@ -9,7 +9,7 @@ use ingo_store::server::MoveRow;
 use serde::Serialize;
 
 use crate::domain::live_game::LiveGame;
-use crate::play::view::{self, ClocksView, GameView, PlayerView};
+use crate::play::view::{self, Both, ClocksView, GameView, PlayerView};
 
 /// A chat channel: the players', the spectators', or a side's own in a team game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +127,11 @@ pub struct MoveEvent {
     pub mv: String,
     /// When it was committed.
     pub at_ms: i64,
+    /// The stones it removed (captured, or the player's own on a suicide), decided by the
+    /// rules here so that a board on a page only draws them.
+    pub removed: Vec<String>,
+    /// The stones each side has captured after it.
+    pub captures: Both<usize>,
     /// Who moves next.
     pub to_move: String,
     /// The phase after it.
@@ -187,6 +192,7 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
     if !new_moves.is_empty() {
         let to_move = view::letter(g.to_move());
         let clocks = view::clocks(g, now);
+        let captures: Both<usize> = (&g.captures()).into();
         // Pair go: the member whose turn it is now.
         let team_to_move = g.team().is_some().then(|| view::team_to_move(g));
         for m in new_moves {
@@ -197,6 +203,8 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
                 color: m.color.clone(),
                 mv: m.mv.clone(),
                 at_ms: m.at_ms,
+                removed: view::removed(g, m.move_number),
+                captures: captures.clone(),
                 to_move: to_move.clone(),
                 phase: view::phase_name(g.phase()),
                 clocks: clocks.clone(),

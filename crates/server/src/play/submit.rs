@@ -14,7 +14,7 @@ use crate::domain::live_game::LiveGame;
 use crate::play::event::{change_events, state_event};
 use crate::play::hub::Play;
 use crate::play::live::game;
-use crate::play::view::{self, GameView};
+use crate::play::view::{self, Both, GameView};
 
 /// The answer to an acknowledged move.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,6 +26,10 @@ pub struct Ack {
     pub mv: Option<String>,
     /// Whether it was stored already (a retried request).
     pub duplicate: bool,
+    /// The stones it removed.
+    pub removed: Vec<String>,
+    /// The stones each side has captured now.
+    pub captures: Both<usize>,
     /// Moves in the game now.
     pub move_count: usize,
     /// Who moves next.
@@ -44,6 +48,8 @@ fn ack(g: &LiveGame, number: i64, duplicate: bool) -> Ack {
             .and_then(|i| g.moves().get(i))
             .map(|m| m.mv.clone()),
         duplicate,
+        removed: view::removed(g, number),
+        captures: (&g.captures()).into(),
         move_count: g.moves().len(),
         to_move: view::letter(g.to_move()),
         phase: view::phase_name(g.phase()),

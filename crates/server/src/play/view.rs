@@ -207,6 +207,15 @@ pub fn phase_name(p: Phase) -> &'static str {
     }
 }
 
+/// The stones move `number` of `g` removed, as GTP points.
+pub fn removed(g: &LiveGame, number: i64) -> Vec<String> {
+    let size = g.size();
+    g.removed_by(number)
+        .iter()
+        .map(|p| p.to_gtp(size))
+        .collect()
+}
+
 /// A board's rows from the top (`Point::new` counts rows from the top).
 pub fn board_rows(board: &Board) -> Vec<String> {
     (0..board.height())
@@ -297,10 +306,7 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
         to_move: letter(g.to_move()),
         phase: phase_name(g.phase()),
         board: board_rows(game.board()),
-        captures: Both {
-            black: game.stones_lost(Color::White),
-            white: game.stones_lost(Color::Black),
-        },
+        captures: (&g.captures()).into(),
         clocks: clocks(g, now_ms),
         dead_stones: DeadStonesView {
             proposal: s
