@@ -180,7 +180,7 @@ impl LiveGame {
     fn restore_state(&mut self) -> Result<(), GameError> {
         let s = self.row.state.clone();
         let size = self.size();
-        if self.table.phase() == Phase::Suspended && s.status == "suspended" {
+        if self.table.phase() == Phase::Suspended && s.status == Phase::Suspended.as_str() {
             let dead = parse_points(&s.dead_proposal, size)?;
             self.table
                 .propose_dead(None, &dead)
@@ -197,7 +197,7 @@ impl LiveGame {
             }
             return Ok(());
         }
-        if s.status != "ended" || self.table.phase() == Phase::Ended {
+        if s.status != Phase::Ended.as_str() || self.table.phase() == Phase::Ended {
             return Ok(());
         }
         let loser = match s.result.as_deref().and_then(|r| r.chars().next()) {
@@ -243,7 +243,9 @@ impl LiveGame {
         self.row.id
     }
 
-    /// The stored row, its state kept current.
+    /// The stored row: the game's settings and players. Its `state` is what was loaded and
+    /// written by the methods here except the phase, which the table keeps: read
+    /// [`LiveGame::state`].
     pub fn row(&self) -> &GameRow {
         &self.row
     }
@@ -407,7 +409,6 @@ impl LiveGame {
         self.sync_penalties();
         match self.table.phase() {
             Phase::Playing => {
-                self.row.state.status = "playing".into();
                 if was_suspended {
                     self.row.state.dead_proposal.clear();
                     self.row.state.accepted_black = false;
@@ -415,7 +416,6 @@ impl LiveGame {
                 }
             }
             Phase::Suspended => {
-                self.row.state.status = "suspended".into();
                 let proposal = propose_dead(self.table.game());
                 self.table
                     .propose_dead(None, &proposal)
@@ -451,7 +451,6 @@ impl LiveGame {
         let size = self.size();
         let score = self.table.score().map(|s| s.result_string());
         let s = &mut self.row.state;
-        s.status = "ended".into();
         s.ended_ms = Some(now_ms);
         let (reason, result) = match self.table.game().end() {
             Some(GameEnd::Passes) => ("passes", score),
@@ -645,9 +644,12 @@ impl LiveGame {
         }
     }
 
-    /// The stored state, for a commit.
-    pub fn state(&self) -> &GameState {
-        &self.row.state
+    /// The state to store: the row's, with the phase read from the table (the one place the
+    /// phase is kept).
+    pub fn state(&self) -> GameState {
+        let mut s = self.row.state.clone();
+        s.status = self.table.phase().as_str().to_owned();
+        s
     }
 }
 

@@ -206,7 +206,7 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
                 removed: view::removed(g, m.move_number),
                 captures: captures.clone(),
                 to_move: to_move.clone(),
-                phase: view::phase_name(g.phase()),
+                phase: g.phase().as_str(),
                 clocks: clocks.clone(),
                 team_to_move: team_to_move.clone(),
             };

@@ -194,7 +194,7 @@ impl Play {
         events: &[Event],
     ) -> Result<Appended, GameError> {
         let id = g.id();
-        match db::append_moves(self.store(), id, new_moves, g.state()).await {
+        match db::append_moves(self.store(), id, new_moves, &g.state()).await {
             Ok(Appended::Committed) => {
                 self.publish_all(id, events);
                 self.wake_timer(id);

@@ -52,7 +52,7 @@ fn ack(g: &LiveGame, number: i64, duplicate: bool) -> Ack {
         captures: (&g.captures()).into(),
         move_count: g.moves().len(),
         to_move: view::letter(g.to_move()),
-        phase: view::phase_name(g.phase()),
+        phase: g.phase().as_str(),
         result: g.state().result.clone(),
     }
 }

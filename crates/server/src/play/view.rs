@@ -198,15 +198,6 @@ pub struct ProposalsView {
     pub proposals: Vec<Proposal>,
 }
 
-/// A phase as the API and the store name it.
-pub fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Playing => "playing",
-        Phase::Suspended => "suspended",
-        Phase::Ended => "ended",
-    }
-}
-
 /// The stones move `number` of `g` removed, as GTP points.
 pub fn removed(g: &LiveGame, number: i64) -> Vec<String> {
     let size = g.size();
@@ -304,7 +295,7 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
             .collect(),
         move_count: g.moves().len(),
         to_move: letter(g.to_move()),
-        phase: phase_name(g.phase()),
+        phase: g.phase().as_str(),
         board: board_rows(game.board()),
         captures: (&g.captures()).into(),
         clocks: clocks(g, now_ms),
