@@ -260,8 +260,8 @@ mod tests {
             Err("name")
         );
         assert!(
-            crate::domain::accounts::is_engine_name("ingo-engine-gnugo")
-                && !crate::domain::accounts::is_engine_name("gnugo")
+            crate::domain::accounts::is_reserved_name(&e.account())
+                && !crate::domain::accounts::is_reserved_name("gnugo")
         );
     }
 }

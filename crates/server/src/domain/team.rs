@@ -3,6 +3,8 @@
 
 use ingo_rules::ByColor;
 
+use crate::domain::accounts::Program;
+
 /// A user as a game shows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
@@ -12,6 +14,8 @@ pub struct Player {
     pub name: String,
     /// Declared rank.
     pub rank: String,
+    /// The program that plays as this account, if one does.
+    pub program: Option<Program>,
 }
 
 /// How a team's members move (article 5 賽式).

@@ -3,12 +3,13 @@
 //! at a suspension it accepts the dead stones that stand proposed.
 //!
 //! It plays as an account named `ingo-bot-<playouts>` (the strength is the search budget per
-//! move), made on first use with no usable password, so nobody can log in as it.
+//! move, stored with the account as its [`Program`]), made on first use with no usable
+//! password, so nobody can log in as it.
 
 use ingo_player::{Action, Budget, Config, Player};
 use ingo_rules::{Color, Phase};
 
-use crate::domain::accounts::playouts_of;
+use crate::domain::accounts::Program;
 use crate::domain::error::GameError;
 use crate::play::hub::Play;
 use crate::play::live::game;
@@ -24,7 +25,11 @@ pub async fn act(play: &Play, id: i64) -> Result<(), GameError> {
         let g = shared.lock().await;
         let bots = [Color::Black, Color::White].map(|c| {
             let p = g.players().get(c);
-            (c, p.id, playouts_of(&p.name))
+            let playouts = match p.program {
+                Some(Program::Builtin { playouts }) => Some(playouts),
+                _ => None,
+            };
+            (c, p.id, playouts)
         });
         match g.phase() {
             Phase::Ended => return Ok(()),

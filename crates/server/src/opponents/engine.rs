@@ -56,7 +56,7 @@ use ingo_rules::{Color, Komi, Move, Phase, Point};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
 
 use crate::config::{EngineConfig, GRACE};
-use crate::domain::accounts::{is_engine_name, ENGINE_PREFIX};
+use crate::domain::accounts::Program;
 use crate::domain::error::{ErrorKind, GameError};
 use crate::domain::live_game::LiveGame;
 use crate::play::hub::lock;
@@ -182,11 +182,6 @@ impl Engines {
     /// The settings of engine `name`.
     pub fn config(&self, name: &str) -> Option<&EngineConfig> {
         self.configs.iter().find(|c| c.name == name)
-    }
-
-    /// The settings of the engine with account `account`.
-    fn by_account(&self, account: &str) -> Option<&EngineConfig> {
-        self.config(account.strip_prefix(ENGINE_PREFIX)?)
     }
 
     /// How many processes of engine `name` run now.
@@ -366,12 +361,15 @@ pub async fn act(state: &AppState, id: i64) -> Result<(), GameError> {
             .iter()
             .filter_map(|&c| {
                 let p = g.players().get(c);
-                is_engine_name(&p.name).then(|| (c, p.id, p.name.clone()))
+                match &p.program {
+                    Some(Program::Engine { name }) => Some((c, p.id, name.clone())),
+                    _ => None,
+                }
             })
             .collect()
     };
-    for (color, user_id, account) in seats {
-        drive(state, id, color, user_id, &account).await?;
+    for (color, user_id, engine) in seats {
+        drive(state, id, color, user_id, &engine).await?;
     }
     Ok(())
 }
@@ -381,7 +379,7 @@ async fn drive(
     id: i64,
     color: Color,
     user_id: i64,
-    account: &str,
+    engine: &str,
 ) -> Result<(), GameError> {
     let engines = state.engines();
     let seat = engines.seat(id, color);
@@ -398,10 +396,10 @@ async fn drive(
         engines.close(id, color, &mut seat);
         return Ok(());
     }
-    let Some(config) = engines.by_account(account).cloned() else {
+    let Some(config) = engines.config(engine).cloned() else {
         let f = fault(
             FaultKind::Unavailable,
-            format!("{account} is no longer configured on this server"),
+            format!("engine {engine:?} is no longer configured on this server"),
         );
         return fail(state, id, color, &mut seat, f).await;
     };

@@ -7,7 +7,7 @@ use ingo_store::new_id;
 use ingo_store::server::{self as db, GameRow, GameState, UserRow};
 use serde::Serialize;
 
-use crate::domain::accounts::bot_account;
+use crate::domain::accounts::{bot_account, Program};
 use crate::domain::error::GameError;
 use crate::domain::settings::{self, ColorChoice, Colors};
 use crate::play::accounts::machine_account;
@@ -116,7 +116,13 @@ pub async fn bot_game(
         req.time_control.as_deref(),
         &state.config.default_time_control,
     )?;
-    let bot = machine_account(&state.play, &bot_account(playouts), "級外").await?;
+    let bot = machine_account(
+        &state.play,
+        &bot_account(playouts),
+        "級外",
+        &Program::Builtin { playouts },
+    )
+    .await?;
     let choice = match ColorChoice::parse(&req.color) {
         Some(c @ (ColorChoice::Black | ColorChoice::White | ColorChoice::Nigiri)) => c,
         _ => {
@@ -179,7 +185,16 @@ pub async fn engine_game(
         &[config.rank],
         new_id() as u64,
     );
-    let account = machine_account(&state.play, &config.account(), &config.rank.to_string()).await?;
+    let program = Program::Engine {
+        name: config.name.clone(),
+    };
+    let account = machine_account(
+        &state.play,
+        &config.account(),
+        &config.rank.to_string(),
+        &program,
+    )
+    .await?;
     let (black, white) = if c.asker_black {
         (person.id, account.id)
     } else {

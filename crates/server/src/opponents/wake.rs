@@ -3,12 +3,13 @@
 //! the queue and lets the game's programs act, each change in a task of its own.
 //!
 //! Both kinds of program answer the same question, "this game changed: is there something for
-//! you to do?", through [`Opponent`]; which one plays a seat is told by its account.
+//! you to do?", through [`Opponent`]; which one plays a seat is the [`Program`] stored with
+//! its account.
 
 use ingo_rules::Color;
 use tokio::sync::mpsc;
 
-use crate::domain::accounts::is_engine_name;
+use crate::domain::accounts::Program;
 use crate::domain::error::{ErrorKind, GameError};
 use crate::play::live::game;
 use crate::AppState;
@@ -42,7 +43,7 @@ async fn opponent_of(state: &AppState, id: i64) -> Result<Opponent, GameError> {
     let g = shared.lock().await;
     let engine = Color::ALL
         .iter()
-        .any(|&c| is_engine_name(&g.players().get(c).name));
+        .any(|&c| matches!(g.players().get(c).program, Some(Program::Engine { .. })));
     Ok(if engine {
         Opponent::Engine
     } else {

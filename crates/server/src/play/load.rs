@@ -5,6 +5,7 @@ use ingo_rules::ByColor;
 use ingo_store::server as db;
 use ingo_store::Store;
 
+use crate::domain::accounts::Program;
 use crate::domain::error::GameError;
 use crate::domain::live_game::LiveGame;
 use crate::domain::team::{Consensus, Player, Team, TeamKind};
@@ -41,10 +42,19 @@ pub async fn load(store: &Store, id: i64) -> Result<LiveGame, GameError> {
             let u = db::user_by_id(&store, id)
                 .await?
                 .ok_or_else(|| GameError::internal(format!("user {id} of a game vanished")))?;
+            let program = match ingo_store::programs::program_of(&store, id).await? {
+                None => None,
+                Some(p) => Some(
+                    Program::of_stored(&p.kind, p.playouts, p.engine.as_deref()).ok_or_else(
+                        || GameError::internal(format!("stored program {:?} of user {id}", p.kind)),
+                    )?,
+                ),
+            };
             Ok::<_, GameError>(Player {
                 id: u.id,
                 name: u.name,
                 rank: u.rank,
+                program,
             })
         }
     };
