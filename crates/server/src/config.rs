@@ -1,10 +1,25 @@
-//! The server's settings: [`Config`], and the GTP engines it offers as opponents
-//! ([`EngineConfig`], checked field by field).
+//! The server's settings: [`Config`], read by [`Config::load`] from, in order of precedence,
+//! the flags and environment a front end read ([`Overrides`]), a TOML file, then the defaults
+//! (`sqlite:ingo.db` in the working directory, `127.0.0.1:8080`); and the GTP engines it offers
+//! as opponents ([`EngineConfig`], checked field by field), from the file's `[[engine]]` tables
+//! and `NAME=COMMAND` flags together (a name may appear once):
+//!
+//! ```toml
+//! [[engine]]
+//! name = "gnugo"                      # plays as the account ingo-engine-gnugo
+//! command = ["gnugo", "--mode", "gtp", "--level", "1"]   # or one string, split like a shell
+//! rank = "5k"                         # default 級外; the handicap of a game by ranks
+//! max_games = 2                       # games (processes) at once, default 1
+//! move_timeout_secs = 30              # longest think per move, default 300
+//! setup_timeout_secs = 10             # other commands, default 60
+//! dir = "/opt/engines"                # where it runs, default the server's directory
+//! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ingo_competition::Rank;
+use serde::Deserialize;
 
 use crate::domain::accounts::ENGINE_PREFIX;
 
@@ -19,8 +34,11 @@ pub struct Config {
     pub login_failures_per_minute: usize,
     /// The time control of a challenge that names none: Ing's penalty-point overtime.
     pub default_time_control: String,
-    /// The database URL, for the LISTEN connection of several servers on PostgreSQL.
+    /// The database URL (`sqlite:PATH` or `postgres://…`); also the LISTEN connection of
+    /// several servers on PostgreSQL.
     pub database_url: String,
+    /// The address [`crate::run`] listens on; port 0 picks a free port.
+    pub listen: String,
     /// The GTP engines offered as opponents.
     pub engines: Vec<EngineConfig>,
 }
@@ -33,8 +51,209 @@ impl Default for Config {
             login_failures_per_minute: 5,
             default_time_control: "ing-pp:1h".into(),
             database_url: String::new(),
+            listen: "127.0.0.1:8080".into(),
             engines: Vec::new(),
         }
+    }
+}
+
+/// What a front end read from its flags and the environment; each given value wins over the
+/// file's.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// The database: `sqlite:PATH`, a bare path, or `postgres://…`.
+    pub db: Option<String>,
+    /// The address to listen on.
+    pub listen: Option<String>,
+    /// The TOML file.
+    pub config: Option<PathBuf>,
+    /// Mark the session cookie Secure.
+    pub secure_cookies: bool,
+    /// The time control of a challenge that names none.
+    pub default_time_control: Option<String>,
+    /// Engines as `NAME=COMMAND LINE`.
+    pub engines: Vec<String>,
+}
+
+/// Why the settings cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("cannot read the configuration file {path}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a configuration.
+    #[error("bad configuration file {path}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: toml::de::Error,
+    },
+    /// A bad engine entry (where, the field and what is wrong).
+    #[error("{0}")]
+    Engine(String),
+    /// The default time control is not one.
+    #[error("bad --default-time-control {text:?}")]
+    TimeControl {
+        /// The text.
+        text: String,
+        /// Why.
+        #[source]
+        source: ingo_clock::ParseTimeControlError,
+    },
+}
+
+/// The optional configuration file.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    db: Option<String>,
+    listen: Option<String>,
+    secure_cookies: Option<bool>,
+    default_time_control: Option<String>,
+    login_failures_per_minute: Option<usize>,
+    session_days: Option<i64>,
+    #[serde(default)]
+    engine: Vec<FileEngine>,
+}
+
+/// An `[[engine]]` table of the file.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileEngine {
+    name: String,
+    command: Command,
+    rank: Option<String>,
+    max_games: Option<i64>,
+    move_timeout_secs: Option<f64>,
+    setup_timeout_secs: Option<f64>,
+    dir: Option<PathBuf>,
+}
+
+/// An engine's command: a list of words, or one line split as a shell would.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum Command {
+    Words(Vec<String>),
+    Line(String),
+}
+
+impl FileEngine {
+    fn config(self) -> Result<EngineConfig, EngineConfigError> {
+        let words = match self.command {
+            Command::Words(w) => w,
+            Command::Line(l) => ingo_gtp::engine::split_command_line(&l)
+                .map_err(|e| config_error("command", e.to_string()))?,
+        };
+        let mut e = EngineConfig::new(&self.name, words)?;
+        if let Some(r) = &self.rank {
+            e = e.with_rank(r)?;
+        }
+        if let Some(n) = self.max_games {
+            e = e.with_max_games(n)?;
+        }
+        if let Some(t) = self.move_timeout_secs {
+            e = e.with_move_timeout(t)?;
+        }
+        if let Some(t) = self.setup_timeout_secs {
+            e = e.with_setup_timeout(t)?;
+        }
+        e.dir = self.dir;
+        Ok(e)
+    }
+}
+
+/// The engines of the file, then of the flags.
+fn engines(
+    file: Vec<FileEngine>,
+    flags: &[String],
+    path: Option<&Path>,
+) -> Result<Vec<EngineConfig>, ConfigError> {
+    let mut out = Vec::new();
+    let where_ = path.map_or_else(String::new, |p| format!("{}: ", p.display()));
+    for (i, f) in file.into_iter().enumerate() {
+        let name = f.name.clone();
+        out.push(f.config().map_err(|e| {
+            ConfigError::Engine(format!(
+                "{where_}engine[{i}] ({name:?}): {}: {}",
+                e.field, e.message
+            ))
+        })?);
+    }
+    for flag in flags {
+        out.push(EngineConfig::from_flag(flag).map_err(|e| {
+            ConfigError::Engine(format!("--engine {flag:?}: {}: {}", e.field, e.message))
+        })?);
+    }
+    check_engines(&out)
+        .map_err(|e| ConfigError::Engine(format!("engines: {}: {}", e.field, e.message)))?;
+    Ok(out)
+}
+
+/// The database URL for a `--db` value: a bare path means an SQLite file.
+pub fn db_url(value: &str) -> String {
+    if value.starts_with("sqlite:") || value.contains("://") {
+        value.to_owned()
+    } else {
+        format!("sqlite:{value}")
+    }
+}
+
+impl Config {
+    /// The settings: `o` first, then the file `o.config` names, then the defaults.
+    ///
+    /// # Errors
+    /// An unreadable or bad file, a bad engine entry, a bad default time control.
+    pub fn load(o: Overrides) -> Result<Config, ConfigError> {
+        let file = match &o.config {
+            None => FileConfig::default(),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                toml::from_str(&text).map_err(|source| ConfigError::Parse {
+                    path: path.display().to_string(),
+                    source,
+                })?
+            }
+        };
+        let db = db_url(
+            &o.db
+                .or(file.db)
+                .unwrap_or_else(|| "sqlite:ingo.db".to_owned()),
+        );
+        let mut config = Config {
+            secure_cookies: o.secure_cookies || file.secure_cookies.unwrap_or(false),
+            database_url: db,
+            engines: engines(file.engine, &o.engines, o.config.as_deref())?,
+            ..Config::default()
+        };
+        if let Some(listen) = o.listen.or(file.listen) {
+            config.listen = listen;
+        }
+        if let Some(tc) = o.default_time_control.or(file.default_time_control) {
+            let parsed: ingo_clock::TimeControl =
+                tc.parse().map_err(|source| ConfigError::TimeControl {
+                    text: tc.clone(),
+                    source,
+                })?;
+            config.default_time_control = parsed.to_string();
+        }
+        if let Some(n) = file.login_failures_per_minute {
+            config.login_failures_per_minute = n;
+        }
+        if let Some(days) = file.session_days {
+            config.session_ms = days * 24 * 3600 * 1000;
+        }
+        Ok(config)
     }
 }
 

@@ -178,6 +178,25 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Runs the server that `config` describes until the process ends: opens (and migrates) its
+/// database, listens on its address, tells `ready` the address bound, then serves as
+/// [`serve`] does.
+///
+/// # Errors
+/// When the database cannot be opened, the address cannot be bound, or as [`serve`].
+pub async fn run(config: Config, ready: impl FnOnce(std::net::SocketAddr)) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let db = config.database_url.clone();
+    let store = Store::open(&db)
+        .await
+        .with_context(|| format!("cannot open the database {}", ingo_store::redact(&db)))?;
+    let listener = tokio::net::TcpListener::bind(&config.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.listen))?;
+    ready(listener.local_addr()?);
+    serve(listener, AppState::new(store, config)).await
+}
+
 /// Runs the server on `listener` until the process ends: resumes the running games' clocks,
 /// starts the LISTEN/NOTIFY relay on PostgreSQL, then serves.
 ///
