@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// `[[engine]]` tables.
     #[arg(long = "engine", value_name = "NAME=COMMAND")]
     engines: Vec<String>,
+    /// How the server logs to standard error: `text`, or `json` (one object a line, with each
+    /// request's method, route, status, latency and game id) [default: text].
+    #[arg(long, env = "INGO_LOG_FORMAT", value_parser = ["text", "json"])]
+    log_format: Option<String>,
 }
 
 /// Runs the server until the process is stopped.
@@ -52,6 +56,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<std::process::ExitCode> {
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let format = args
+        .log_format
+        .as_deref()
+        .and_then(ingo_server::logging::LogFormat::parse)
+        .unwrap_or_default();
+    ingo_server::logging::init(format).context("cannot start the logs")?;
     let config = ingo_server::Config::load(ingo_server::config::Overrides {
         db: args.db,
         listen: args.listen,

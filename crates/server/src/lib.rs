@@ -35,6 +35,7 @@ pub mod client;
 pub mod config;
 pub mod domain;
 pub mod http;
+pub mod logging;
 pub mod opponents;
 pub mod play;
 pub mod wall;
@@ -175,6 +176,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::consult::routes())
         .merge(http::review::routes())
         .merge(http::opponents::routes())
+        .route_layer(axum::middleware::from_fn(http::trace::trace))
         .with_state(state)
 }
 

@@ -112,7 +112,7 @@ impl From<ingo_store::StoreError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
-            eprintln!("ingo serve: internal error: {}", self.message);
+            tracing::error!("internal error: {}", self.message);
             "Something went wrong on the server; nothing was changed.".to_owned()
         } else {
             self.message

@@ -12,4 +12,5 @@ pub mod error;
 pub mod games;
 pub mod opponents;
 pub mod review;
+pub mod trace;
 pub mod ws;

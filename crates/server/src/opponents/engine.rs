@@ -547,15 +547,12 @@ async fn fail(
     seat: &mut Seat,
     f: Fault,
 ) -> Result<(), GameError> {
-    eprintln!(
-        "ingo serve: game {id}: the engine playing {}: {} ({})",
-        if color == Color::Black {
-            "Black"
-        } else {
-            "White"
-        },
-        f.detail,
-        f.kind.end_reason()
+    tracing::warn!(
+        game_id = id,
+        color = %color.letter(),
+        reason = f.kind.end_reason(),
+        "the engine failed: {}",
+        f.detail
     );
     let reason = f.kind.end_reason();
     let on_time = f.kind == FaultKind::Timeout;

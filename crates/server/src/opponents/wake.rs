@@ -63,7 +63,7 @@ pub async fn run(state: AppState, mut changed: mpsc::UnboundedReceiver<i64>) {
             };
             if let Err(e) = acted {
                 if e.kind == ErrorKind::Internal {
-                    eprintln!("ingo serve: the program of game {id}: {}", e.message);
+                    tracing::error!(game_id = id, "the program of the game: {}", e.message);
                 }
             }
         });

@@ -27,7 +27,7 @@ async fn run(play: Play, mut listener: PgListener) {
             Ok(n) => n,
             Err(e) => {
                 // PgListener reconnects by itself on the next recv.
-                eprintln!("ingo serve: LISTEN: {e}");
+                tracing::warn!("LISTEN: {e}");
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
                 continue;
             }

@@ -104,7 +104,7 @@ async fn send_all(url: String, mut rx: mpsc::UnboundedReceiver<String>) {
                 match notifier(&url).await {
                     Ok(c) => conn = Some(c),
                     Err(e) => {
-                        eprintln!("ingo serve: NOTIFY connection: {e}");
+                        tracing::warn!("NOTIFY connection: {e}");
                         tokio::time::sleep(Duration::from_millis(200)).await;
                         continue;
                     }
@@ -120,7 +120,7 @@ async fn send_all(url: String, mut rx: mpsc::UnboundedReceiver<String>) {
             match r {
                 Ok(_) => break,
                 Err(e) => {
-                    eprintln!("ingo serve: NOTIFY failed: {e}");
+                    tracing::warn!("NOTIFY failed: {e}");
                     conn = None;
                 }
             }
