@@ -11,12 +11,11 @@ use axum::{Json, Router};
 use ingo_render::{Diagram, DiagramOptions};
 use ingo_rules::{Board, Game, Preset, Score};
 use ingo_sgf::ReplayMode;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use crate::domain::error::reason_message;
 use crate::http::error::ApiError;
-use crate::play::view::{self, board_rows};
+use crate::play::view::{self, board_rows, ScoreView};
 use crate::AppState;
 
 /// The largest record `POST /api/judge` reads, in bytes.
@@ -30,12 +29,69 @@ pub fn routes() -> Router<AppState> {
         .route("/api/judge", post(judge))
 }
 
+/// A move of a replayed game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Played {
+    /// Its number, 1 for the first.
+    pub number: usize,
+    /// `B` or `W`.
+    pub color: String,
+    /// The vertex or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// Every position of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Positions {
+    /// Board size.
+    pub size: usize,
+    /// The moves.
+    pub moves: Vec<Played>,
+    /// The board before the first move and after each move, rows from the top.
+    pub boards: Vec<Vec<String>>,
+}
+
+/// The first move the rules refuse in a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Illegal {
+    /// Its number.
+    pub number: usize,
+    /// `B` or `W`.
+    pub color: String,
+    /// The point.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The rules' code (`hot-stone`…).
+    pub reason: &'static str,
+    /// The sentence that explains it.
+    pub message: &'static str,
+}
+
+/// The judgement of an uploaded record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Judgement {
+    /// Every position up to the first refused move.
+    #[serde(flatten)]
+    pub positions: Positions,
+    /// The first refused move, if any.
+    pub illegal: Option<Illegal>,
+    /// The count, when every move is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<ScoreView>,
+    /// The count's picture, when every move is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_svg: Option<String>,
+    /// The rules it was judged by.
+    pub rules: String,
+}
+
 /// Every position of `game` from its start: the boards before the first move and after each
 /// move, and the moves (GTP notation), replayed from the game's setup by the rules.
 ///
 /// # Errors
 /// 500 when a move of the game does not replay (a broken invariant).
-pub fn positions_of(game: &Game) -> Result<Value, ApiError> {
+pub fn positions_of(game: &Game) -> Result<Positions, ApiError> {
     let size = game.board().height();
     let mut replay = Game::new(game.setup().clone(), *game.rules());
     let mut boards = vec![board_rows(replay.board())];
@@ -45,19 +101,23 @@ pub fn positions_of(game: &Game) -> Result<Value, ApiError> {
             .play_as(played.color, played.mv)
             .map_err(|e| ApiError::internal(format!("move {} does not replay: {e}", i + 1)))?;
         boards.push(board_rows(replay.board()));
-        moves.push(json!({
-            "number": i + 1,
-            "color": played.color.letter().to_string(),
-            "move": played.mv.to_gtp(size),
-        }));
+        moves.push(Played {
+            number: i + 1,
+            color: played.color.letter().to_string(),
+            mv: played.mv.to_gtp(size),
+        });
     }
-    Ok(json!({"size": size, "moves": moves, "boards": boards}))
+    Ok(Positions {
+        size,
+        moves,
+        boards,
+    })
 }
 
 async fn positions(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Positions>, ApiError> {
     let game = state.game(id).await?;
     let g = game.lock().await;
     Ok(Json(positions_of(g.game())?))
@@ -118,7 +178,7 @@ struct JudgeRequest {
 /// # Errors
 /// 422 for a text that is not SGF, has no game, a board that is not square of 2 to 19 lines,
 /// or setup inside the game; 413 for a text over [`MAX_SGF_BYTES`].
-pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> {
+pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiError> {
     if text.len() > MAX_SGF_BYTES {
         return Err(ApiError::new(
             axum::http::StatusCode::PAYLOAD_TOO_LARGE,
@@ -148,16 +208,18 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> 
     );
     let replay = ingo_sgf::replay(record, rules, ReplayMode::Strict)
         .map_err(|e| ApiError::unprocessable("bad-sgf", e.to_string()))?;
-    let mut out = positions_of(&replay.game)?;
-    out["illegal"] = match &replay.illegal {
-        None => Value::Null,
-        Some(il) => json!({
-            "number": il.move_number,
-            "color": il.color.letter().to_string(),
-            "move": il.point_gtp,
-            "reason": il.reason.code(),
-            "message": reason_message(il.reason),
+    let mut out = Judgement {
+        positions: positions_of(&replay.game)?,
+        illegal: replay.illegal.as_ref().map(|il| Illegal {
+            number: il.move_number,
+            color: il.color.letter().to_string(),
+            mv: il.point_gtp.clone(),
+            reason: il.reason.code(),
+            message: reason_message(il.reason),
         }),
+        score: None,
+        count_svg: None,
+        rules: describe(&rules),
     };
     let mut game = replay.game;
     if replay.illegal.is_none() {
@@ -175,11 +237,9 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> 
             record.info.players.white.as_deref().unwrap_or("White"),
             score.result_string()
         );
-        out["score"] = serde_json::to_value(view::score(&score, size))
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        out["count_svg"] = Value::String(count_picture(game.board(), &score, title));
+        out.score = Some(view::score(&score, size));
+        out.count_svg = Some(count_picture(game.board(), &score, title));
     }
-    out["rules"] = Value::String(describe(&rules));
     Ok(out)
 }
 
@@ -187,7 +247,7 @@ fn describe(rules: &ingo_rules::Rules) -> String {
     format!("{:?}, komi {}", rules.ko, rules.komi)
 }
 
-async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Value>, ApiError> {
+async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Judgement>, ApiError> {
     let preset = match req.rules.as_deref() {
         None | Some("") => None,
         Some(r) => Some(
@@ -208,14 +268,14 @@ async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Value>, ApiError> {
 mod tests {
     use super::*;
 
+    fn judged(text: &str) -> serde_json::Value {
+        serde_json::to_value(judge_sgf(text, None).expect("a record")).expect("JSON")
+    }
+
     // T1 of docs/rules.md: Black takes the ko at C4, White retakes at B4 at once: a hot stone.
     #[test]
     fn judge_marks_the_hot_stone_retake() {
-        let out = judge_sgf(
-            "(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])",
-            None,
-        )
-        .expect("a record");
+        let out = judged("(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])");
         assert_eq!(out["illegal"]["number"], 2);
         assert_eq!(out["illegal"]["reason"], "hot-stone");
         assert!(out["illegal"]["message"]
@@ -229,7 +289,7 @@ mod tests {
 
     #[test]
     fn judge_counts_a_legal_record() {
-        let out = judge_sgf("(;SZ[5]KM[0];B[ab];W[];B[];W[])", None).expect("a record");
+        let out = judged("(;SZ[5]KM[0];B[ab];W[];B[];W[])");
         assert!(out["illegal"].is_null());
         assert_eq!(out["score"]["area"]["black"], 25);
         assert_eq!(out["score"]["winner"], "B");
