@@ -2,7 +2,7 @@
 //! share ([`hub::Play`], [`live`]), a move or another change judged, committed, *then*
 //! published ([`submit`]), the events with their audience ([`event`]) and how a game is shown
 //! ([`view`]), consultation's proposals ([`consult`]), the chat ([`chat`]), the accounts of
-//! programs ([`accounts`]), and the PostgreSQL relay between servers ([`relay`], [`listen`]).
+//! programs ([`accounts`]), accounts and sessions ([`sessions`]), and the PostgreSQL relay between servers ([`relay`], [`listen`]).
 //! Nothing here knows HTTP.
 
 pub mod accounts;
@@ -14,5 +14,6 @@ pub mod listen;
 pub mod live;
 pub mod load;
 pub mod relay;
+pub mod sessions;
 pub mod submit;
 pub mod view;
