@@ -209,6 +209,39 @@ mod tests {
     }
 
     #[test]
+    fn each_event_keeps_its_audience_through_the_relay() {
+        let side = Event::from_text(
+            Audience::Channel(crate::play::event::Channel::Side(ingo_rules::Color::White)),
+            r#"{"type":"chat","channel":"white"}"#,
+        );
+        let p = payload(
+            7,
+            5,
+            42,
+            &[ev(r#"{"type":"move","number":1}"#), side.clone()],
+        );
+        assert_eq!(
+            received(&p, 7),
+            None,
+            "a server skips its own notifications"
+        );
+        let (game, events) = received(&p, 8).expect("another server's");
+        assert_eq!(game, 42);
+        assert_eq!(
+            events,
+            [
+                Relayed::Event(ev(r#"{"type":"move","number":1}"#)),
+                Relayed::Event(side),
+            ]
+        );
+        // An event whose audience is not said is read by nobody.
+        let bare = r#"{"origin":7,"seq":1,"game":42,"events":[{"type":"chat","channel":"white"}]}"#;
+        assert_eq!(received(bare, 8), Some((42, Vec::new())));
+        let refresh = payload(7, 6, 42, &[ev(&"x".repeat(MAX_PAYLOAD))]);
+        assert_eq!(received(&refresh, 8), Some((42, vec![Relayed::Refresh])));
+    }
+
+    #[test]
     fn events_too_long_for_a_notification_become_a_refresh() {
         let long = format!(r#"{{"type":"state","pad":"{}"}}"#, "x".repeat(MAX_PAYLOAD));
         let p = payload(7, 4, 42, &[ev(&long)]);
