@@ -2,7 +2,7 @@
 // Plain DOM and fetch; the server decides every rule, this code only shows what it says.
 
 import { t, setLang, getLang, reasonText } from "./i18n.js";
-import { BoardView, afterMove, moveNumbers, parsePoint } from "./board.js";
+import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
 
 const main = document.getElementById("main");
 const session = { me: null };
@@ -386,7 +386,10 @@ function gamePage(id) {
     notice.textContent = "";
     notice.dataset.reason = "";
     resuming = false;
-    applyMove({ number: ack.number, color: myColor, move: ack.move, to_move: ack.to_move, phase: ack.phase });
+    applyMove({
+      number: ack.number, color: myColor, move: ack.move, to_move: ack.to_move, phase: ack.phase,
+      removed: ack.removed, captures: ack.captures,
+    });
   }
 
   function refused(x, mv) {
@@ -640,15 +643,14 @@ function gamePage(id) {
       if (m.number === g.move_count) teamTurn(m);
       return;
     }
+    // The server says what the move removed and how many stones each side has captured; the
+    // page only draws it.
     const next = m.number === g.move_count + 1 && g.phase === "playing" && m.move
-      ? afterMove(g.board, g.size, m.move, m.color) : null;
+      && Array.isArray(m.removed) && m.captures
+      ? placeMove(g.board, g.size, m.move, m.color, m.removed) : null;
     if (!next) { fetchState(); return; }
-    g.board = next.rows;
-    // `captures.black`: White's stones removed (taken by Black, or lost to White's own block suicide).
-    if (next.lost) {
-      const k = next.lost === "W" ? "black" : "white";
-      g.captures = { ...g.captures, [k]: g.captures[k] + next.removed.length };
-    }
+    g.board = next;
+    g.captures = m.captures;
     g.moves = [...g.moves, { number: m.number, color: m.color, move: m.move, at_ms: m.at_ms }];
     g.move_count = m.number;
     g.to_move = m.to_move || (m.color === "B" ? "W" : "B");

@@ -285,53 +285,23 @@ export function moveNumbers(moves) {
 }
 
 /**
- * The position after `color` ("B" or "W") plays `move` on `rows` (strings, top row first), as
- * every rule set here has it: the opponent's strings left without a liberty are removed, then
- * the player's own string if it has none (block suicide, legal under Ing's rules). The server
- * has already judged the move legal; this only spares asking it for the whole position.
- * `{ rows, removed: [names], lost: "B" | "W" | null }`, or null when `move` is not an empty
- * point of the board (then the caller asks the server).
+ * The rows (strings, top row first) with `color`'s ("B" or "W") stone put on `move` and the
+ * stones the server says it removed (`removed`, point names) taken off. The rules are the
+ * server's: this only draws what it decided. Null when `move` is not an empty point of the
+ * board or a removed point is off it (then the caller asks the server for the whole state).
  */
-export function afterMove(rows, size, move, color) {
-  if (move === "pass") return { rows, removed: [], lost: null };
-  const q = parsePoint(move, size);
-  if (!q || rows.length !== size) return null;
+export function placeMove(rows, size, move, color, removed) {
+  if (rows.length !== size) return null;
   const grid = rows.map((r) => [...r]);
-  const y0 = size - 1 - q.row, x0 = q.col;
-  if (grid[y0][x0] !== ".") return null;
-  const mine = color === "B" ? "X" : "O", theirs = color === "B" ? "O" : "X";
-  grid[y0][x0] = mine;
-  const around = (y, x) => [[y - 1, x], [y + 1, x], [y, x - 1], [y, x + 1]]
-    .filter(([a, b]) => a >= 0 && b >= 0 && a < size && b < size);
-  // The string through (y, x), and whether it has a liberty.
-  const string = (y, x) => {
-    const c = grid[y][x], seen = new Set([y * size + x]), todo = [[y, x]];
-    let free = false;
-    for (let i = 0; i < todo.length; i++) {
-      for (const [a, b] of around(...todo[i])) {
-        if (grid[a][b] === ".") free = true;
-        else if (grid[a][b] === c && !seen.has(a * size + b)) { seen.add(a * size + b); todo.push([a, b]); }
-      }
-    }
-    return { stones: todo, free };
-  };
-  const removed = [];
-  const take = (stones) => {
-    for (const [a, b] of stones) {
-      if (grid[a][b] === ".") continue;
-      grid[a][b] = ".";
-      removed.push(pointName(b, size - 1 - a));
-    }
-  };
-  for (const [a, b] of around(y0, x0)) {
-    if (grid[a][b] !== theirs) continue;
-    const s = string(a, b);
-    if (!s.free) take(s.stones);
+  if (move !== "pass") {
+    const q = parsePoint(move, size);
+    if (!q || grid[size - 1 - q.row][q.col] !== ".") return null;
+    grid[size - 1 - q.row][q.col] = color === "B" ? "X" : "O";
   }
-  let lost = removed.length ? color === "B" ? "W" : "B" : null;
-  if (!removed.length) {
-    const own = string(y0, x0);
-    if (!own.free) { take(own.stones); lost = color; }
+  for (const name of removed) {
+    const p = parsePoint(name, size);
+    if (!p) return null;
+    grid[size - 1 - p.row][p.col] = ".";
   }
-  return { rows: grid.map((r) => r.join("")), removed, lost };
+  return grid.map((r) => r.join(""));
 }

@@ -7,8 +7,20 @@ fn every_api_route_is_in_openapi_yaml() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml"))
         .expect("openapi.yaml");
     let mut routes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("src") {
-        let path = entry.expect("entry").path();
+    // Every source file, in the subfolders too (the routes live under `src/http/`).
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).expect("src") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    for path in files {
         if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path).expect("source");
             for piece in text.split(".route(\"").skip(1) {

@@ -24,6 +24,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyConnection, AnyPool, ConnectOptions, Executor};
 
 pub mod consult;
+pub mod programs;
 pub mod server;
 #[cfg(feature = "testing")]
 pub mod testing;

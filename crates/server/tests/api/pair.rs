@@ -331,7 +331,7 @@ async fn team_challenges_are_accepted_by_every_seat() {
 /// The handicap of teams from their average ranks (§6 applied to the averages).
 #[test]
 fn team_handicap_from_average_ranks() {
-    use ingo_server::challenges::team_handicap;
+    use ingo_server::domain::settings::team_handicap;
     let r = |s: &str| s.parse::<Rank>().unwrap();
     // 5段 and 1段 average 3段: even with two 3段.
     assert_eq!(

@@ -1,5 +1,5 @@
 //! GTP engines the operator configures (GNU Go, KataGo, `ingo gtp`…) as opponents, refereed
-//! exactly like people: an engine's move goes through the same [`crate::games::play_move`]
+//! exactly like people: an engine's move goes through the same [`crate::play::submit::play_move`]
 //! (rules, clock, commit) as a person's.
 //!
 //! * **Accounts.** Each configured engine plays as the account `ingo-engine-NAME` (the prefix
@@ -45,218 +45,24 @@
 //!   when the engine is next asked for a game.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use ingo_clock::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, TimeControl};
-use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
 use ingo_gtp::engine::EngineBuilder;
 use ingo_gtp::{Engine, EngineError, GenmoveReply};
 use ingo_rules::{Color, Komi, Move, Phase, Point};
-use ingo_store::new_id;
-use ingo_store::server::{self as db, GameRow, GameState, UserRow};
-use serde::Deserialize;
-use serde_json::{json, Value};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
 
-use crate::auth::User;
-use crate::game::LiveGame;
-use crate::{lock, ApiError, AppState};
-
-/// The name prefix of engine accounts (refused at registration).
-pub const ENGINE_PREFIX: &str = "ingo-engine-";
-
-/// Added to the clock's deadline before a thinking engine is killed (the referee's default).
-pub const GRACE: Duration = Duration::from_secs(1);
-
-/// The default `move_timeout`: the referee's timeout for an untimed move.
-pub const DEFAULT_MOVE_TIMEOUT: Duration = Duration::from_secs(300);
-
-/// The default `setup_timeout`, for every command that is not a move (the referee's).
-pub const DEFAULT_SETUP_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The longest engine name: the account name (`ingo-engine-` + name) has at most 32 characters.
-pub const MAX_NAME: usize = 32 - ENGINE_PREFIX.len();
-
-/// One engine the operator offers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineConfig {
-    /// Its name (letters, digits, `_`, `-`; at most [`MAX_NAME`] characters).
-    pub name: String,
-    /// The program and its arguments.
-    pub command: Vec<String>,
-    /// The rank it plays at (the handicap of a game by ranks).
-    pub rank: Rank,
-    /// How many games it plays at once (processes running at once), at least 1.
-    pub max_games: usize,
-    /// The longest it may think on one move, whatever its clock says.
-    pub move_timeout: Duration,
-    /// The timeout of every command that is not a move.
-    pub setup_timeout: Duration,
-    /// The directory it runs in (engines look for their data files relative to it).
-    pub dir: Option<PathBuf>,
-}
-
-/// A bad engine entry: the field and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct EngineConfigError {
-    /// The field (`name`, `command`, `rank`, `max_games`, …).
-    pub field: &'static str,
-    /// What is wrong, in a sentence.
-    pub message: String,
-}
-
-fn config_error(field: &'static str, message: impl Into<String>) -> EngineConfigError {
-    EngineConfigError {
-        field,
-        message: message.into(),
-    }
-}
-
-impl EngineConfig {
-    /// An engine with the defaults: rank 級外 (below kyu), one game at a time, the default
-    /// timeouts, the server's directory.
-    ///
-    /// # Errors
-    /// For a name that is empty, too long or has other characters than letters, digits, `_`
-    /// and `-`, or an empty command.
-    pub fn new(name: &str, command: Vec<String>) -> Result<EngineConfig, EngineConfigError> {
-        let n = name.chars().count();
-        if !(1..=MAX_NAME).contains(&n)
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        {
-            return Err(config_error(
-                "name",
-                format!(
-                    "{name:?} is not an engine name (1 to {MAX_NAME} letters, digits, '_' or '-')"
-                ),
-            ));
-        }
-        if command.first().is_none_or(|p| p.trim().is_empty()) {
-            return Err(config_error("command", "the command is empty"));
-        }
-        Ok(EngineConfig {
-            name: name.to_owned(),
-            command,
-            rank: Rank::BelowKyu,
-            max_games: 1,
-            move_timeout: DEFAULT_MOVE_TIMEOUT,
-            setup_timeout: DEFAULT_SETUP_TIMEOUT,
-            dir: None,
-        })
-    }
-
-    /// An engine from the `--engine` flag's `NAME=COMMAND LINE` (the command line split as a
-    /// shell would, quotes included).
-    ///
-    /// # Errors
-    /// Without `=`, or as [`EngineConfig::new`].
-    pub fn from_flag(spec: &str) -> Result<EngineConfig, EngineConfigError> {
-        let (name, line) = spec.split_once('=').ok_or_else(|| {
-            config_error(
-                "engine",
-                format!("{spec:?} is not NAME=COMMAND (e.g. gnugo=gnugo --mode gtp)"),
-            )
-        })?;
-        let words = ingo_gtp::engine::split_command_line(line)
-            .map_err(|e| config_error("command", e.to_string()))?;
-        EngineConfig::new(name.trim(), words)
-    }
-
-    /// Sets the rank from its text (`5k`, `2d`, `3段`…).
-    ///
-    /// # Errors
-    /// For text that is not a rank.
-    pub fn with_rank(mut self, rank: &str) -> Result<EngineConfig, EngineConfigError> {
-        self.rank = rank
-            .parse()
-            .map_err(|_| config_error("rank", format!("{rank:?} is not a rank (5k, 2d, 3段…)")))?;
-        Ok(self)
-    }
-
-    /// Sets how many games it plays at once.
-    ///
-    /// # Errors
-    /// For 0.
-    pub fn with_max_games(mut self, n: i64) -> Result<EngineConfig, EngineConfigError> {
-        self.max_games = usize::try_from(n)
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| config_error("max_games", format!("{n} is not at least 1")))?;
-        Ok(self)
-    }
-
-    /// Sets the move timeout, in seconds.
-    ///
-    /// # Errors
-    /// For a value that is not more than zero.
-    pub fn with_move_timeout(mut self, secs: f64) -> Result<EngineConfig, EngineConfigError> {
-        self.move_timeout = positive_secs(secs).ok_or_else(|| {
-            config_error(
-                "move_timeout_secs",
-                format!("{secs} is not a number of seconds above 0"),
-            )
-        })?;
-        Ok(self)
-    }
-
-    /// Sets the timeout of the other commands, in seconds.
-    ///
-    /// # Errors
-    /// For a value that is not more than zero.
-    pub fn with_setup_timeout(mut self, secs: f64) -> Result<EngineConfig, EngineConfigError> {
-        self.setup_timeout = positive_secs(secs).ok_or_else(|| {
-            config_error(
-                "setup_timeout_secs",
-                format!("{secs} is not a number of seconds above 0"),
-            )
-        })?;
-        Ok(self)
-    }
-
-    /// Its account's name.
-    pub fn account(&self) -> String {
-        format!("{ENGINE_PREFIX}{}", self.name)
-    }
-}
-
-fn positive_secs(secs: f64) -> Option<Duration> {
-    if secs.is_finite() && secs > 0.0 && secs < 1e9 {
-        Some(Duration::from_secs_f64(secs))
-    } else {
-        None
-    }
-}
-
-/// Checks a whole list: no name twice.
-///
-/// # Errors
-/// The second entry of a name.
-pub fn check_engines(list: &[EngineConfig]) -> Result<(), EngineConfigError> {
-    for (i, e) in list.iter().enumerate() {
-        if list[..i].iter().any(|o| o.name == e.name) {
-            return Err(config_error(
-                "name",
-                format!("engine {:?} is configured twice", e.name),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Whether `name` is an engine account's.
-pub fn is_engine_name(name: &str) -> bool {
-    name.starts_with(ENGINE_PREFIX)
-}
+use crate::config::{EngineConfig, GRACE};
+use crate::domain::accounts::Program;
+use crate::domain::error::{ErrorKind, GameError};
+use crate::domain::live_game::LiveGame;
+use crate::play::hub::lock;
+use crate::play::live::game;
+use crate::play::submit::{change, play_move};
+use crate::AppState;
 
 /// How an engine failed, which decides how it loses (the referee's kinds, plus a failed start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -363,14 +169,19 @@ impl Engines {
         }
     }
 
+    /// Every engine's settings.
+    pub fn configs(&self) -> &[EngineConfig] {
+        &self.configs
+    }
+
+    /// Held while a new game is counted against `max_games` and made.
+    pub async fn creating(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.creating.lock().await
+    }
+
     /// The settings of engine `name`.
     pub fn config(&self, name: &str) -> Option<&EngineConfig> {
         self.configs.iter().find(|c| c.name == name)
-    }
-
-    /// The settings of the engine with account `account`.
-    fn by_account(&self, account: &str) -> Option<&EngineConfig> {
-        self.config(account.strip_prefix(ENGINE_PREFIX)?)
     }
 
     /// How many processes of engine `name` run now.
@@ -423,8 +234,8 @@ fn start_reaper(state: &AppState) {
                 let Ok(mut seat) = seat.try_lock() else {
                     continue;
                 };
-                let ended = match state.game(id).await {
-                    Ok(g) => g.lock().await.table.phase() == Phase::Ended,
+                let ended = match game(&state.play, id).await {
+                    Ok(g) => g.lock().await.phase() == Phase::Ended,
                     Err(_) => true,
                 };
                 if ended {
@@ -433,155 +244,6 @@ fn start_reaper(state: &AppState) {
             }
         }
     });
-}
-
-/// The routes of this module.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/engines", get(list))
-        .route("/api/games/engine", post(new_game))
-}
-
-async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let live = db::live_games(&state.store, i64::MAX).await?;
-    let mut out = Vec::new();
-    for c in &state.engines().configs {
-        let account = c.account();
-        let games = match db::user_by_name(&state.store, &account).await? {
-            Some(u) => live
-                .iter()
-                .filter(|g| g.black == u.id || g.white == u.id)
-                .count(),
-            None => 0,
-        };
-        out.push(json!({
-            "name": c.name,
-            "account": account,
-            "rank": c.rank.to_string(),
-            "max_games": c.max_games,
-            "games": games,
-            "processes": state.engines().processes(&c.name),
-        }));
-    }
-    Ok(Json(Value::Array(out)))
-}
-
-async fn engine_user(state: &AppState, config: &EngineConfig) -> Result<UserRow, ApiError> {
-    crate::bot::machine_account(state, &config.account(), &config.rank.to_string()).await
-}
-
-#[derive(Deserialize)]
-struct NewEngineGame {
-    engine: String,
-    #[serde(default = "nine")]
-    size: i64,
-    /// The person's colour: `black`, `white`, `nigiri`, or `ranks` (handicap from the two
-    /// ranks, §6).
-    #[serde(default = "nigiri_text")]
-    color: String,
-    #[serde(default = "ing")]
-    rules: String,
-    time_control: Option<String>,
-}
-
-fn nine() -> i64 {
-    9
-}
-fn nigiri_text() -> String {
-    "nigiri".into()
-}
-fn ing() -> String {
-    "ing".into()
-}
-
-async fn new_game(
-    State(state): State<AppState>,
-    user: User,
-    Json(req): Json<NewEngineGame>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let config = state
-        .engines()
-        .config(&req.engine)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found("engine"))?;
-    crate::challenges::check_size(req.size)?;
-    let preset = crate::challenges::parse_preset(&req.rules)?;
-    let tc = crate::challenges::time_control(&state, req.time_control.as_deref())?;
-    let person = user.user.id;
-    let person_rank = user.user.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
-    let even_komi = i64::from(preset.rules().komi.halves());
-    let drawn = || nigiri(new_id() as u64).guesser_takes_black;
-    let (person_black, komi_halves, passes) = match req.color.as_str() {
-        "black" => (true, even_komi, 0),
-        "white" => (false, even_komi, 0),
-        "nigiri" => (drawn(), even_komi, 0),
-        "ranks" => {
-            let h = handicap(person_rank, config.rank, &HandicapScale::default());
-            if h.nigiri {
-                (drawn(), even_komi, 0)
-            } else {
-                (
-                    h.black == person_rank && h.white == config.rank,
-                    i64::from(h.komi.halves()),
-                    i64::from(h.handicap_passes),
-                )
-            }
-        }
-        _ => {
-            return Err(ApiError::unprocessable(
-                "bad-color",
-                "color is black, white, nigiri or ranks.",
-            ))
-        }
-    };
-    let engine = engine_user(&state, &config).await?;
-    let (black, white) = if person_black {
-        (person, engine.id)
-    } else {
-        (engine.id, person)
-    };
-    let game = GameRow {
-        id: new_id(),
-        black,
-        white,
-        size: req.size,
-        preset: preset.name().into(),
-        komi_halves,
-        handicap_passes: passes,
-        time_control: tc.to_string(),
-        state: GameState::playing(),
-        started_ms: state.now_ms(),
-    };
-    {
-        let _one_at_a_time = state.engines().creating.lock().await;
-        let playing = db::live_games(&state.store, i64::MAX)
-            .await?
-            .iter()
-            .filter(|g| g.black == engine.id || g.white == engine.id)
-            .count();
-        if playing >= config.max_games {
-            return Err(ApiError::conflict(
-                "engine-busy",
-                format!(
-                    "{} plays {playing} game(s) already, its most at once; try again later.",
-                    config.name
-                ),
-            ));
-        }
-        db::create_game(&state.store, &game).await?;
-    }
-    state.game(game.id).await?;
-    crate::bot::poke(&state, game.id);
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({
-            "game_id": game.id,
-            "black": black,
-            "white": white,
-            "engine": config.name,
-            "account": engine.name,
-        })),
-    ))
 }
 
 /// The game's settings an engine is told at its start.
@@ -621,25 +283,25 @@ struct MoveJob {
 /// The move `color` is asked for at wall time `now` (ms).
 fn move_job(g: &LiveGame, color: Color, now: i64) -> MoveJob {
     let t = g.clock_time(now);
-    let left = |d| g.table.clock().and_then(|k| k.gtp_time_left(color, t, d));
+    let left = |d| g.table().clock().and_then(|k| k.gtp_time_left(color, t, d));
     let deadline = g
         .deadline_ms()
         .map(|at| Instant::now() + Duration::from_millis(u64::try_from(at - now).unwrap_or(0)));
     MoveJob {
-        number: g.moves.len() as i64 + 1,
+        number: g.moves().len() as i64 + 1,
         time_left: [left(GtpDialect::Standard), left(GtpDialect::Kgs)],
         deadline,
         cleanup: g
-            .moves
+            .moves()
             .windows(2)
             .any(|w| w.iter().all(|m| m.mv.eq_ignore_ascii_case("pass"))),
     }
 }
 
 /// What the engine of `color` is to do at wall time `now` (ms), if anything.
-fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Found>, ApiError> {
+fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Found>, GameError> {
     let s = g.state();
-    let job = match g.table.phase() {
+    let job = match g.phase() {
         Phase::Ended => Job::Close,
         Phase::Suspended => {
             let accepted = match color {
@@ -655,11 +317,11 @@ fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Found>, ApiErro
                     .split_whitespace()
                     .map(str::to_owned)
                     .collect(),
-                resume: (g.table.to_move() == color).then(|| move_job(g, color, now)),
+                resume: (g.to_move() == color).then(|| move_job(g, color, now)),
             }
         }
         Phase::Playing => {
-            if g.table.to_move() != color {
+            if g.to_move() != color {
                 return Ok(None);
             }
             Job::Move(move_job(g, color, now))
@@ -668,15 +330,15 @@ fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Found>, ApiErro
     let setup = Setup {
         size: g.size(),
         komi: g.game().rules().komi,
-        preset: g.row.preset.clone(),
+        preset: g.row().preset.clone(),
         time_control: g
-            .row
+            .row()
             .time_control
             .parse()
-            .map_err(|e| ApiError::internal(format!("time control: {e}")))?,
+            .map_err(|e| GameError::internal(format!("time control: {e}")))?,
     };
     let moves = g
-        .moves
+        .moves()
         .iter()
         .map(|m| {
             let c = if m.color == "B" {
@@ -691,20 +353,23 @@ fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Found>, ApiErro
 }
 
 /// Lets the engines of game `id` act (see the module docs); called after every change.
-pub(crate) async fn act(state: &AppState, id: i64) -> Result<(), ApiError> {
+pub async fn act(state: &AppState, id: i64) -> Result<(), GameError> {
     let seats: Vec<(Color, i64, String)> = {
-        let game = state.game(id).await?;
+        let game = game(&state.play, id).await?;
         let g = game.lock().await;
         Color::ALL
             .iter()
             .filter_map(|&c| {
-                let p = g.players.get(c);
-                is_engine_name(&p.name).then(|| (c, p.id, p.name.clone()))
+                let p = g.players().get(c);
+                match &p.program {
+                    Some(Program::Engine { name }) => Some((c, p.id, name.clone())),
+                    _ => None,
+                }
             })
             .collect()
     };
-    for (color, user_id, account) in seats {
-        drive(state, id, color, user_id, &account).await?;
+    for (color, user_id, engine) in seats {
+        drive(state, id, color, user_id, &engine).await?;
     }
     Ok(())
 }
@@ -714,13 +379,13 @@ async fn drive(
     id: i64,
     color: Color,
     user_id: i64,
-    account: &str,
-) -> Result<(), ApiError> {
+    engine: &str,
+) -> Result<(), GameError> {
     let engines = state.engines();
     let seat = engines.seat(id, color);
     let mut seat = seat.lock().await;
     let found = {
-        let game = state.game(id).await?;
+        let game = game(&state.play, id).await?;
         let g = game.lock().await;
         job_of(&g, color, state.now_ms())?
     };
@@ -731,10 +396,10 @@ async fn drive(
         engines.close(id, color, &mut seat);
         return Ok(());
     }
-    let Some(config) = engines.by_account(account).cloned() else {
+    let Some(config) = engines.config(engine).cloned() else {
         let f = fault(
             FaultKind::Unavailable,
-            format!("{account} is no longer configured on this server"),
+            format!("engine {engine:?} is no longer configured on this server"),
         );
         return fail(state, id, color, &mut seat, f).await;
     };
@@ -742,17 +407,17 @@ async fn drive(
         Some(_) => setup,
         None => {
             let Some(permits) = engines.permits.get(&config.name) else {
-                return Err(ApiError::internal("engine without permits"));
+                return Err(GameError::internal("engine without permits"));
             };
             let permit = Arc::clone(permits)
                 .acquire_owned()
                 .await
-                .map_err(|e| ApiError::internal(e.to_string()))?;
+                .map_err(|e| GameError::internal(e.to_string()))?;
             let c = config.clone();
             let (started, setup) =
                 tokio::task::spawn_blocking(move || (Session::start(&c, &setup, permit), setup))
                     .await
-                    .map_err(|e| ApiError::internal(format!("engine task: {e}")))?;
+                    .map_err(|e| GameError::internal(format!("engine task: {e}")))?;
             match started {
                 Ok(session) => seat.session = Some(session),
                 Err(f) => return fail(state, id, color, &mut seat, f).await,
@@ -788,7 +453,7 @@ async fn finish_job(
     job: Job,
     setup: Setup,
     moves: Vec<(Color, String)>,
-) -> Result<(), ApiError> {
+) -> Result<(), GameError> {
     let Some(mut session) = seat.session.take() else {
         return Ok(());
     };
@@ -810,7 +475,7 @@ async fn finish_job(
         (session, answer)
     })
     .await
-    .map_err(|e| ApiError::internal(format!("engine task: {e}")))?;
+    .map_err(|e| GameError::internal(format!("engine task: {e}")))?;
     seat.session = Some(session);
     let answer = match answer {
         Ok(a) => a,
@@ -819,16 +484,16 @@ async fn finish_job(
     match answer {
         Answer::Move(mv) => {
             let vertex = mv.to_gtp(size);
-            match crate::games::play_move(state, user_id, id, &vertex, Some(number)).await {
+            match play_move(&state.play, user_id, id, &vertex, Some(number)).await {
                 Ok(_) => Ok(()),
-                Err(e) if e.status == StatusCode::UNPROCESSABLE_ENTITY => {
+                Err(e) if e.kind == ErrorKind::Refused => {
                     let f = fault(
                         FaultKind::Illegal,
                         format!("illegal move {vertex} ({}): {}", e.reason, e.message),
                     );
                     fail(state, id, color, seat, f).await
                 }
-                Err(e) if e.status == StatusCode::CONFLICT => {
+                Err(e) if e.kind == ErrorKind::Conflict => {
                     // The game moved on meanwhile (a resignation, a flag fall, another server):
                     // its board is told again from the start next time.
                     if let Some(s) = seat.session.as_mut() {
@@ -840,7 +505,7 @@ async fn finish_job(
             }
         }
         Answer::Resign => {
-            let _ = crate::games::change(state, id, |g, now| g.resign(user_id, now)).await?;
+            let _ = change(&state.play, id, |g, now| g.resign(user_id, now)).await?;
             Ok(())
         }
         Answer::Dead(list) => {
@@ -850,17 +515,15 @@ async fn finish_job(
                 .filter(|l| Some(l) != standing.as_ref())
                 .map(|l| l.iter().map(|p| p.to_gtp(size)).collect());
             if let Some(own) = own {
-                let proposed =
-                    crate::games::change(state, id, |g, _| g.propose(user_id, &own)).await;
+                let proposed = change(&state.play, id, |g, _| g.propose(user_id, &own)).await;
                 match proposed {
                     Ok(_) => return Ok(()),
                     // Its list names an empty point: no usable answer, it accepts.
-                    Err(e) if e.status == StatusCode::UNPROCESSABLE_ENTITY => {}
+                    Err(e) if e.kind == ErrorKind::Refused => {}
                     Err(e) => return Err(e),
                 }
             }
-            let _ =
-                crate::games::change(state, id, |g, now| g.accept(user_id, &proposal, now)).await?;
+            let _ = change(&state.play, id, |g, now| g.accept(user_id, &proposal, now)).await?;
             Ok(())
         }
     }
@@ -883,20 +546,17 @@ async fn fail(
     color: Color,
     seat: &mut Seat,
     f: Fault,
-) -> Result<(), ApiError> {
-    eprintln!(
-        "ingo serve: game {id}: the engine playing {}: {} ({})",
-        if color == Color::Black {
-            "Black"
-        } else {
-            "White"
-        },
-        f.detail,
-        f.kind.end_reason()
+) -> Result<(), GameError> {
+    tracing::warn!(
+        game_id = id,
+        color = %color.letter(),
+        reason = f.kind.end_reason(),
+        "the engine failed: {}",
+        f.detail
     );
     let reason = f.kind.end_reason();
     let on_time = f.kind == FaultKind::Timeout;
-    let result = crate::games::change(state, id, |g, now| {
+    let result = change(&state.play, id, |g, now| {
         g.engine_failed(color, on_time, reason, now)
     })
     .await;
@@ -1113,50 +773,5 @@ impl Session {
                 format!("`{command}` answered {:?}: {e}", reply.text),
             )),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flags_and_fields_are_checked() {
-        let e = EngineConfig::from_flag("gnugo=gnugo --mode gtp --level '1'")
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(e.command, ["gnugo", "--mode", "gtp", "--level", "1"]);
-        assert_eq!(e.account(), "ingo-engine-gnugo");
-        assert_eq!(
-            EngineConfig::from_flag("gnugo").map_err(|e| e.field),
-            Err("engine")
-        );
-        assert_eq!(
-            EngineConfig::from_flag("g g=x").map_err(|e| e.field),
-            Err("name")
-        );
-        assert_eq!(
-            EngineConfig::from_flag("g=").map_err(|e| e.field),
-            Err("command")
-        );
-        let long = format!("{}=x", "a".repeat(MAX_NAME + 1));
-        assert_eq!(
-            EngineConfig::from_flag(&long).map_err(|e| e.field),
-            Err("name")
-        );
-        assert_eq!(e.clone().with_rank("5x").map_err(|e| e.field), Err("rank"));
-        assert_eq!(e.clone().with_rank("5k").map(|e| e.rank), Ok(Rank::Kyu(5)));
-        assert_eq!(
-            e.clone().with_max_games(0).map_err(|e| e.field),
-            Err("max_games")
-        );
-        assert_eq!(
-            e.clone().with_move_timeout(0.0).map_err(|e| e.field),
-            Err("move_timeout_secs")
-        );
-        assert_eq!(
-            check_engines(&[e.clone(), e.clone()]).map_err(|e| e.field),
-            Err("name")
-        );
-        assert!(is_engine_name("ingo-engine-gnugo") && !is_engine_name("gnugo"));
     }
 }

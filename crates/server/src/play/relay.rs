@@ -2,7 +2,7 @@
 //! and each server `LISTEN`s, drops its in-memory copy of that game (so its next move is
 //! judged on what is committed) and passes the event to its own subscribers.
 //!
-//! The events of a change are queued once it is committed ([`crate::AppState::publish_all`])
+//! The events of a change are queued once it is committed ([`crate::play::hub::Play::commit`])
 //! and sent, in order, by one task on a connection of its own, several notifications in one
 //! statement when they queue up. That transaction commits asynchronously
 //! (`synchronous_commit = off`): a notification needs no disk, and NOTIFY takes a lock that is
@@ -21,7 +21,7 @@ use sqlx::postgres::{PgConnection, PgListener};
 use sqlx::{Connection, Executor};
 use tokio::sync::mpsc;
 
-use crate::{lock, AppState, Event};
+use crate::play::event::{Audience, Event};
 
 /// The channel name.
 pub const CHANNEL: &str = "ingo_games";
@@ -47,18 +47,29 @@ impl Relay {
 }
 
 /// The NOTIFY payload for `events` of game `game` from server `instance`:
-/// `{"origin": …, "seq": …, "game": …, "events": [...]}`, or a request to re-read the game
+/// `{"origin": …, "seq": …, "game": …, "events": [...], "to": [...]}` (`to`: each event's
+/// audience, `all` or a chat channel), or a request to re-read the game
 /// when the events do not fit in a notification. (`seq` keeps two equal chat lines apart:
 /// PostgreSQL folds equal notifications of one transaction into one.)
 pub fn payload(instance: i64, seq: u64, game: i64, events: &[Event]) -> String {
-    let len: usize = events.iter().map(|e| e.len() + 1).sum();
+    let len: usize = events.iter().map(|e| e.text.len() + 12).sum();
     if len < MAX_PAYLOAD {
         let mut out = format!("{{\"origin\":{instance},\"seq\":{seq},\"game\":{game},\"events\":[");
         for (i, e) in events.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(e);
+            out.push_str(&e.text);
+        }
+        // Who reads each event, in the same order.
+        out.push_str("],\"to\":[");
+        for (i, e) in events.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('"');
+            out.push_str(e.audience.name());
+            out.push('"');
         }
         out.push_str("]}");
         out
@@ -93,7 +104,7 @@ async fn send_all(url: String, mut rx: mpsc::UnboundedReceiver<String>) {
                 match notifier(&url).await {
                     Ok(c) => conn = Some(c),
                     Err(e) => {
-                        eprintln!("ingo serve: NOTIFY connection: {e}");
+                        tracing::warn!("NOTIFY connection: {e}");
                         tokio::time::sleep(Duration::from_millis(200)).await;
                         continue;
                     }
@@ -109,7 +120,7 @@ async fn send_all(url: String, mut rx: mpsc::UnboundedReceiver<String>) {
             match r {
                 Ok(_) => break,
                 Err(e) => {
-                    eprintln!("ingo serve: NOTIFY failed: {e}");
+                    tracing::warn!("NOTIFY failed: {e}");
                     conn = None;
                 }
             }
@@ -117,64 +128,56 @@ async fn send_all(url: String, mut rx: mpsc::UnboundedReceiver<String>) {
     }
 }
 
-/// Starts listening and the sender task.
+/// Connects the LISTEN side and starts the sender task: the listener, and the relay that
+/// queues this process's events.
 ///
 /// # Errors
 /// When the listener cannot connect.
-pub async fn start(state: &AppState) -> anyhow::Result<()> {
-    let url = state.config.database_url.clone();
-    let mut listener = PgListener::connect(&url).await?;
+pub async fn connect(url: &str) -> anyhow::Result<(PgListener, Relay)> {
+    let mut listener = PgListener::connect(url).await?;
     listener.listen(CHANNEL).await?;
     let (tx, rx) = mpsc::unbounded_channel::<String>();
-    *lock(&state.shared.relay) = Some(Relay {
-        tx,
-        seq: Arc::new(AtomicU64::new(0)),
-    });
-    tokio::spawn(send_all(url, rx));
-    let me = state.shared.instance;
-    let state = state.clone();
-    tokio::spawn(async move {
-        loop {
-            let n = match listener.recv().await {
-                Ok(n) => n,
-                Err(e) => {
-                    // PgListener reconnects by itself on the next recv.
-                    eprintln!("ingo serve: LISTEN: {e}");
-                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-                    continue;
-                }
-            };
-            let Ok(v) = serde_json::from_str::<Value>(n.payload()) else {
-                continue;
-            };
-            if v["origin"].as_i64() == Some(me) {
-                continue;
+    tokio::spawn(send_all(url.to_owned(), rx));
+    Ok((
+        listener,
+        Relay {
+            tx,
+            seq: Arc::new(AtomicU64::new(0)),
+        },
+    ))
+}
+
+/// What another server relayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Relayed {
+    /// An event, with its audience.
+    Event(Event),
+    /// Its events did not fit in a notification: read the game again.
+    Refresh,
+}
+
+/// The game and events of another server's notification (`None` for this process's own, or a
+/// payload that is not one).
+pub fn received(payload: &str, me: i64) -> Option<(i64, Vec<Relayed>)> {
+    let v = serde_json::from_str::<Value>(payload).ok()?;
+    if v["origin"].as_i64() == Some(me) {
+        return None;
+    }
+    let game = v["game"].as_i64()?;
+    let events = v["events"].as_array()?;
+    let to = v["to"].as_array();
+    let out = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            if e["type"] == "refresh" {
+                return Some(Relayed::Refresh);
             }
-            let Some(game) = v["game"].as_i64() else {
-                continue;
-            };
-            let Some(events) = v["events"].as_array() else {
-                continue;
-            };
-            // A chat line changes nothing in the game; anything else may have.
-            if events.iter().any(|e| e["type"] != "chat") {
-                state.evict(game);
-                state.wake_timer(game);
-            }
-            for e in events {
-                if e["type"] == "refresh" {
-                    if let Ok(g) = state.game(game).await {
-                        let g = g.lock().await;
-                        let ev = json!({"type": "state", "game": g.state_json(state.now_ms())});
-                        state.publish_local(game, Arc::from(ev.to_string()));
-                    }
-                } else {
-                    state.publish_local(game, Arc::from(e.to_string()));
-                }
-            }
-        }
-    });
-    Ok(())
+            let audience = Audience::parse(to?.get(i)?.as_str()?)?;
+            Some(Relayed::Event(Event::from_text(audience, &e.to_string())))
+        })
+        .collect();
+    Some((game, out))
 }
 
 #[cfg(test)]
@@ -182,7 +185,7 @@ mod tests {
     use super::*;
 
     fn ev(text: &str) -> Event {
-        Arc::from(text)
+        Event::from_text(Audience::Everyone, text)
     }
 
     #[test]
@@ -203,6 +206,39 @@ mod tests {
         assert_eq!(v["events"][0]["number"], 1);
         assert_eq!(v["events"][1]["type"], "state");
         assert_eq!(v["events"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn each_event_keeps_its_audience_through_the_relay() {
+        let side = Event::from_text(
+            Audience::Channel(crate::play::event::Channel::Side(ingo_rules::Color::White)),
+            r#"{"type":"chat","channel":"white"}"#,
+        );
+        let p = payload(
+            7,
+            5,
+            42,
+            &[ev(r#"{"type":"move","number":1}"#), side.clone()],
+        );
+        assert_eq!(
+            received(&p, 7),
+            None,
+            "a server skips its own notifications"
+        );
+        let (game, events) = received(&p, 8).expect("another server's");
+        assert_eq!(game, 42);
+        assert_eq!(
+            events,
+            [
+                Relayed::Event(ev(r#"{"type":"move","number":1}"#)),
+                Relayed::Event(side),
+            ]
+        );
+        // An event whose audience is not said is read by nobody.
+        let bare = r#"{"origin":7,"seq":1,"game":42,"events":[{"type":"chat","channel":"white"}]}"#;
+        assert_eq!(received(bare, 8), Some((42, Vec::new())));
+        let refresh = payload(7, 6, 42, &[ev(&"x".repeat(MAX_PAYLOAD))]);
+        assert_eq!(received(&refresh, 8), Some((42, vec![Relayed::Refresh])));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The pages the server sends, embedded in the binary: the web board (issue 14), one page at
+//! The pages the server sends, embedded in the binary: the web board, one page at
 //! `/` whose modules route by the URL's fragment (`#/game/12`), so a reload keeps the page.
 //!
 //! Caching, so that a game page opened again costs one small request before its data: the page
@@ -19,33 +19,33 @@ use sha2::{Digest, Sha256};
 
 use crate::AppState;
 
-/// Every embedded file: path under `/assets/`, content type, bytes. The web board (issue 14):
+/// Every embedded file: path under `/assets/`, content type, bytes. The web board:
 /// plain ES modules, no build step, nothing fetched from elsewhere at run time.
 pub const ASSETS: &[(&str, &str, &[u8])] = &[
     (
         "index.html",
         "text/html; charset=utf-8",
-        include_bytes!("../assets/index.html"),
+        include_bytes!("../../assets/index.html"),
     ),
     (
         "app.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/app.js"),
+        include_bytes!("../../assets/app.js"),
     ),
     (
         "board.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/board.js"),
+        include_bytes!("../../assets/board.js"),
     ),
     (
         "i18n.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/i18n.js"),
+        include_bytes!("../../assets/i18n.js"),
     ),
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_bytes!("../assets/style.css"),
+        include_bytes!("../../assets/style.css"),
     ),
 ];
 

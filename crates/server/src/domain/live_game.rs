@@ -2,7 +2,8 @@
 //! the only legality authority; handicap passes; the Ing clock fed the server's own times;
 //! phases; the dead-stone step; results and count) plus the stored rows and the players.
 //!
-//! This is the one module that holds game state: the routes only call [`LiveGame`].
+//! Its fields are private: every change goes through a method that checks it and keeps the
+//! stored row in step with the table; it knows nothing of HTTP, JSON or the database.
 //!
 //! **Clock policy.** The clock is the server's wall clock: a move's time is the time its
 //! transaction was made, and a player's thinking time runs from the previous move's. A
@@ -19,91 +20,23 @@ use ingo_clock::TimeControl;
 use ingo_front::{Settings, Table, TableError};
 use ingo_rules::{ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules};
 use ingo_store::server::{GameRow, GameState, MoveRow};
-use serde_json::{json, Value};
 
-use crate::error::ApiError;
-
-/// A user as a game shows them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    /// User id.
-    pub id: i64,
-    /// Name.
-    pub name: String,
-    /// Declared rank.
-    pub rank: String,
-}
-
-impl Player {
-    /// As the API shows a player: `{"id", "name", "rank"}`.
-    pub fn json(&self) -> Value {
-        json!({"id": self.id, "name": self.name, "rank": self.rank})
-    }
-}
+use crate::domain::error::{reason_message, GameError};
+use crate::domain::team::{Player, Team, TeamKind};
 
 /// A game in memory.
 #[derive(Debug)]
 pub struct LiveGame {
     /// The stored row, its state kept current.
-    pub row: GameRow,
+    row: GameRow,
     /// The game: rules, clock (in time since `row.started_ms`), phases, dead stones, count.
-    pub table: Table,
+    table: Table,
     /// Every move, as stored.
-    pub moves: Vec<MoveRow>,
+    moves: Vec<MoveRow>,
     /// The players (in a team game, each side's first seat).
-    pub players: ByColor<Player>,
+    players: ByColor<Player>,
     /// The sides' members in a pair or consultation game; `None` for one player a side.
-    pub team: Option<Team>,
-}
-
-/// How a team's members move (article 5 賽式).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TeamKind {
-    /// 聯棋: two a side, moving in turn in seat order (B1 W1 B2 W2 …; a pass is a turn).
-    Pair,
-    /// 商談聯棋: two or more a side who confer; the side moves once it has agreed, as its
-    /// [`crate::consult::Agreement`] says.
-    Consultation,
-}
-
-impl TeamKind {
-    /// `pair` or `consultation`, as stored.
-    pub fn name(self) -> &'static str {
-        match self {
-            TeamKind::Pair => "pair",
-            TeamKind::Consultation => "consultation",
-        }
-    }
-
-    /// The kind of a stored name.
-    pub fn parse(s: &str) -> Option<TeamKind> {
-        match s {
-            "pair" => Some(TeamKind::Pair),
-            "consultation" => Some(TeamKind::Consultation),
-            _ => None,
-        }
-    }
-}
-
-/// The two sides of a pair or consultation game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Team {
-    /// Pair go or consultation.
-    pub kind: TeamKind,
-    /// Each side's members in seat order (never empty).
-    pub members: ByColor<Vec<Player>>,
-    /// How a consultation side agrees on a move ([`crate::consult`]); `Any` in pair go.
-    pub agreement: crate::consult::Agreement,
-}
-
-/// The sentence that explains a refusal to a player (the engine front's, so that GTP and the
-/// server say the same).
-pub fn reason_message(kind: PlayErrorKind) -> &'static str {
-    match kind {
-        PlayErrorKind::OutOfTurn => "It is not your turn.",
-        PlayErrorKind::GameOver => "The game is over.",
-        other => ingo_front::explain(other),
-    }
+    team: Option<Team>,
 }
 
 /// The dead stones the server proposes when play is suspended: the referee-grade judgement
@@ -115,30 +48,24 @@ pub fn propose_dead(game: &Game) -> Vec<Point> {
 }
 
 /// A table's refusal as the API answers it.
-fn table_error(e: TableError) -> ApiError {
+fn table_error(e: TableError) -> GameError {
     match e {
-        TableError::Illegal(p) => {
-            let status = match p.kind {
-                PlayErrorKind::OutOfTurn | PlayErrorKind::GameOver => 409,
-                _ => 422,
-            };
-            ApiError::rule(status, p.kind.code(), reason_message(p.kind))
-        }
-        TableError::LostOnTime(_) => ApiError::conflict(
+        TableError::Illegal(p) => GameError::rule(p.kind),
+        TableError::LostOnTime(_) => GameError::conflict(
             "lost-on-time",
             "Your time ran out before this move: the game is lost on time (逾時裁定敗).",
         ),
-        TableError::Game(ingo_rules::GameError::NotSuspended) => ApiError::conflict(
+        TableError::Game(ingo_rules::GameError::NotSuspended) => GameError::conflict(
             "not-suspended",
             "Dead stones are marked only while play is suspended, after two passes.",
         ),
         TableError::Game(ingo_rules::GameError::AlreadyEnded) => {
-            ApiError::conflict("game-over", reason_message(PlayErrorKind::GameOver))
+            GameError::rule(PlayErrorKind::GameOver)
         }
         TableError::Game(ingo_rules::GameError::NoStone(_)) => {
-            ApiError::unprocessable("no-stone", "There is no stone on a point marked dead.")
+            GameError::unprocessable("no-stone", "There is no stone on a point marked dead.")
         }
-        other => ApiError::internal(other.to_string()),
+        other => GameError::internal(other.to_string()),
     }
 }
 
@@ -146,19 +73,19 @@ fn color_letter(c: Color) -> String {
     c.letter().to_string()
 }
 
-fn parse_color(s: &str) -> Result<Color, ApiError> {
+fn parse_color(s: &str) -> Result<Color, GameError> {
     match s {
         "B" => Ok(Color::Black),
         "W" => Ok(Color::White),
-        _ => Err(ApiError::internal(format!("stored colour {s:?}"))),
+        _ => Err(GameError::internal(format!("stored colour {s:?}"))),
     }
 }
 
 /// The rules of a stored game: the preset with the stored komi.
-pub fn rules_of(preset: &str, komi_halves: i64) -> Result<Rules, ApiError> {
+pub fn rules_of(preset: &str, komi_halves: i64) -> Result<Rules, GameError> {
     let p: Preset = preset
         .parse()
-        .map_err(|e: ingo_rules::ParsePresetError| ApiError::internal(e.to_string()))?;
+        .map_err(|e: ingo_rules::ParsePresetError| GameError::internal(e.to_string()))?;
     let mut rules = p.rules();
     rules.komi = ingo_rules::Komi(komi_halves as i32);
     Ok(rules)
@@ -172,11 +99,11 @@ fn points_text(points: &[Point], size: usize) -> String {
         .join(" ")
 }
 
-fn parse_points(text: &str, size: usize) -> Result<Vec<Point>, ApiError> {
+fn parse_points(text: &str, size: usize) -> Result<Vec<Point>, GameError> {
     text.split_whitespace()
         .map(|s| {
             Point::from_gtp(s, size, size)
-                .map_err(|_| ApiError::unprocessable("bad-point", format!("{s:?} is not a point")))
+                .map_err(|_| GameError::unprocessable("bad-point", format!("{s:?} is not a point")))
         })
         .collect()
 }
@@ -193,8 +120,8 @@ impl LiveGame {
     ///
     /// # Errors
     /// When the stored settings are not a game (bad size, preset or time control).
-    pub fn new(row: GameRow, players: ByColor<Player>) -> Result<LiveGame, ApiError> {
-        LiveGame::replay(row, Vec::new(), players)
+    pub fn new(row: GameRow, players: ByColor<Player>) -> Result<LiveGame, GameError> {
+        LiveGame::replay(row, Vec::new(), players, None)
     }
 
     /// Rebuilds a game from its stored row and moves: the table replays every move at its
@@ -207,36 +134,37 @@ impl LiveGame {
         row: GameRow,
         moves: Vec<MoveRow>,
         players: ByColor<Player>,
-    ) -> Result<LiveGame, ApiError> {
+        team: Option<Team>,
+    ) -> Result<LiveGame, GameError> {
         let size = row.size as usize;
         let tc: TimeControl = row
             .time_control
             .parse()
-            .map_err(|e| ApiError::internal(format!("time control: {e}")))?;
+            .map_err(|e| GameError::internal(format!("time control: {e}")))?;
         let settings = Settings {
             size,
             rules: rules_of(&row.preset, row.komi_halves)?,
             handicap_passes: row.handicap_passes as u8,
             time_control: Some(tc),
         };
-        let mut table = Table::new(settings).map_err(|e| ApiError::internal(e.to_string()))?;
+        let mut table = Table::new(settings).map_err(|e| GameError::internal(e.to_string()))?;
         table
             .start_clock(Duration::ZERO)
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+            .map_err(|e| GameError::internal(e.to_string()))?;
         let mut live = LiveGame {
             row,
             table,
             moves: Vec::new(),
             players,
-            team: None,
+            team,
         };
         for m in moves {
             let color = parse_color(&m.color)?;
             let mv = Move::from_gtp(&m.mv, size, size)
-                .map_err(|e| ApiError::internal(format!("stored move: {e}")))?;
+                .map_err(|e| GameError::internal(format!("stored move: {e}")))?;
             let t = live.clock_time(m.at_ms).max(live.clock_last());
             live.table.play(color, mv, Some(t)).map_err(|e| {
-                ApiError::internal(format!(
+                GameError::internal(format!(
                     "stored move {} does not replay: {e}",
                     m.move_number
                 ))
@@ -249,14 +177,14 @@ impl LiveGame {
 
     /// Re-applies what is stored besides the moves: an ending that is not a move
     /// (resignation, time, agreement), or the dead stones proposed during a suspension.
-    fn restore_state(&mut self) -> Result<(), ApiError> {
+    fn restore_state(&mut self) -> Result<(), GameError> {
         let s = self.row.state.clone();
         let size = self.size();
-        if self.table.phase() == Phase::Suspended && s.status == "suspended" {
+        if self.table.phase() == Phase::Suspended && s.status == Phase::Suspended.as_str() {
             let dead = parse_points(&s.dead_proposal, size)?;
             self.table
                 .propose_dead(None, &dead)
-                .map_err(|e| ApiError::internal(e.to_string()))?;
+                .map_err(|e| GameError::internal(e.to_string()))?;
             for (c, yes) in [
                 (Color::Black, s.accepted_black),
                 (Color::White, s.accepted_white),
@@ -264,12 +192,12 @@ impl LiveGame {
                 if yes {
                     self.table
                         .accept_dead(c)
-                        .map_err(|e| ApiError::internal(e.to_string()))?;
+                        .map_err(|e| GameError::internal(e.to_string()))?;
                 }
             }
             return Ok(());
         }
-        if s.status != "ended" || self.table.phase() == Phase::Ended {
+        if s.status != Phase::Ended.as_str() || self.table.phase() == Phase::Ended {
             return Ok(());
         }
         let loser = match s.result.as_deref().and_then(|r| r.chars().next()) {
@@ -292,22 +220,64 @@ impl LiveGame {
                 let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
                 self.table.agree_dead(&dead)
             }
-            // An engine's failure (`crate::engine`): a hang is a loss on time, the rest forfeits.
+            // An engine's failure (`crate::opponents::engine`): a hang is a loss on time, the rest forfeits.
             (Some("engine-timeout"), Some(c)) => self.table.lose_on_time(c),
             (Some(r), Some(c)) if r.starts_with("engine-") => self.table.forfeit(c, r),
             _ => {
-                return Err(ApiError::internal(format!(
+                return Err(GameError::internal(format!(
                     "stored end {:?} {:?} does not replay",
                     s.end_reason, s.result
                 )))
             }
         };
-        end.map_err(|e| ApiError::internal(format!("stored end does not replay: {e}")))
+        end.map_err(|e| GameError::internal(format!("stored end does not replay: {e}")))
     }
 
     /// The rules' game.
     pub fn game(&self) -> &Game {
         self.table.game()
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> i64 {
+        self.row.id
+    }
+
+    /// The stored row: the game's settings and players. Its `state` is what was loaded and
+    /// written by the methods here except the phase, which the table keeps: read
+    /// [`LiveGame::state`].
+    pub fn row(&self) -> &GameRow {
+        &self.row
+    }
+
+    /// The table: rules, clock (in time since the start), phases, dead stones, count.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Every move, as stored.
+    pub fn moves(&self) -> &[MoveRow] {
+        &self.moves
+    }
+
+    /// The players (in a team game, each side's first seat).
+    pub fn players(&self) -> &ByColor<Player> {
+        &self.players
+    }
+
+    /// The sides' members in a pair or consultation game; `None` for one player a side.
+    pub fn team(&self) -> Option<&Team> {
+        self.team.as_ref()
+    }
+
+    /// Where the game stands: play, suspension (two passes), or its end.
+    pub fn phase(&self) -> Phase {
+        self.table.phase()
+    }
+
+    /// The colour to move.
+    pub fn to_move(&self) -> Color {
+        self.table.to_move()
     }
 
     /// Board size.
@@ -326,7 +296,8 @@ impl LiveGame {
             .map_or(Duration::ZERO, |m| self.clock_time(m.at_ms))
     }
 
-    fn now(&self, now_ms: i64) -> Duration {
+    /// The clock's time at wall time `now_ms` (never before the last move).
+    pub fn now(&self, now_ms: i64) -> Duration {
         self.clock_time(now_ms).max(self.clock_last())
     }
 
@@ -346,7 +317,8 @@ impl LiveGame {
         }
     }
 
-    fn penalty_points(&self, c: Color) -> u32 {
+    /// `c`'s penalty points so far.
+    pub fn penalty_points(&self, c: Color) -> u32 {
         self.table
             .clock()
             .map_or(0, |clock| clock.penalty_points(c))
@@ -384,19 +356,19 @@ impl LiveGame {
         mv_text: &str,
         number: Option<i64>,
         now_ms: i64,
-    ) -> Result<Applied, ApiError> {
+    ) -> Result<Applied, GameError> {
         let color = self
             .color_of(user_id)
-            .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
+            .ok_or_else(|| GameError::forbidden("not-a-player", "You do not play in this game."))?;
         let size = self.size();
         let mv = Move::from_gtp(mv_text.trim(), size, size).map_err(|_| {
-            ApiError::unprocessable(
+            GameError::unprocessable(
                 "bad-move",
                 format!("{mv_text:?} is not a point of this {size}×{size} board or \"pass\"."),
             )
         })?;
         if self.table.phase() == Phase::Ended {
-            return Err(ApiError::conflict(
+            return Err(GameError::conflict(
                 "game-over",
                 reason_message(PlayErrorKind::GameOver),
             ));
@@ -404,14 +376,14 @@ impl LiveGame {
         if let Some(n) = number {
             let next = self.moves.len() as i64 + 1;
             if n != next {
-                return Err(ApiError::conflict(
+                return Err(GameError::conflict(
                     "stale-move-number",
                     format!("This game's next move is number {next}, not {n}."),
                 ));
             }
         }
         if self.table.to_move() != color {
-            return Err(ApiError::conflict(
+            return Err(GameError::conflict(
                 "out-of-turn",
                 reason_message(PlayErrorKind::OutOfTurn),
             ));
@@ -437,7 +409,6 @@ impl LiveGame {
         self.sync_penalties();
         match self.table.phase() {
             Phase::Playing => {
-                self.row.state.status = "playing".into();
                 if was_suspended {
                     self.row.state.dead_proposal.clear();
                     self.row.state.accepted_black = false;
@@ -445,7 +416,6 @@ impl LiveGame {
                 }
             }
             Phase::Suspended => {
-                self.row.state.status = "suspended".into();
                 let proposal = propose_dead(self.table.game());
                 self.table
                     .propose_dead(None, &proposal)
@@ -481,7 +451,6 @@ impl LiveGame {
         let size = self.size();
         let score = self.table.score().map(|s| s.result_string());
         let s = &mut self.row.state;
-        s.status = "ended".into();
         s.ended_ms = Some(now_ms);
         let (reason, result) = match self.table.game().end() {
             Some(GameEnd::Passes) => ("passes", score),
@@ -506,10 +475,10 @@ impl LiveGame {
     ///
     /// # Errors
     /// 403 for a non-player, 409 after the end.
-    pub fn resign(&mut self, user_id: i64, now_ms: i64) -> Result<(), ApiError> {
+    pub fn resign(&mut self, user_id: i64, now_ms: i64) -> Result<(), GameError> {
         let color = self
             .color_of(user_id)
-            .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
+            .ok_or_else(|| GameError::forbidden("not-a-player", "You do not play in this game."))?;
         if self.check_time(now_ms).is_some() {
             return Ok(());
         }
@@ -518,7 +487,7 @@ impl LiveGame {
         Ok(())
     }
 
-    /// The engine playing `color` failed ([`crate::engine`]): it loses as the referee's failure
+    /// The engine playing `color` failed ([`crate::opponents::engine`]): it loses as the referee's failure
     /// policy says, on time for a hang (`on_time`: `B+T`), by forfeit otherwise (`B+F`), with
     /// `reason` (`engine-crash`, `engine-timeout`…) as the stored end reason. Nothing changes
     /// once the game has ended; a flag that fell first stands.
@@ -531,7 +500,7 @@ impl LiveGame {
         on_time: bool,
         reason: &str,
         now_ms: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         if self.table.phase() == Phase::Ended || self.check_time(now_ms).is_some() {
             return Ok(());
         }
@@ -546,10 +515,10 @@ impl LiveGame {
         Ok(())
     }
 
-    fn suspended_player(&self, user_id: i64) -> Result<Color, ApiError> {
+    fn suspended_player(&self, user_id: i64) -> Result<Color, GameError> {
         let color = self
             .color_of(user_id)
-            .ok_or_else(|| ApiError::forbidden("not-a-player", "You do not play in this game."))?;
+            .ok_or_else(|| GameError::forbidden("not-a-player", "You do not play in this game."))?;
         if self.table.phase() != Phase::Suspended {
             return Err(table_error(TableError::Game(
                 ingo_rules::GameError::NotSuspended,
@@ -563,17 +532,17 @@ impl LiveGame {
     ///
     /// # Errors
     /// 403 for a non-player, 409 when play is not suspended, 422 for a point without a stone.
-    pub fn propose(&mut self, user_id: i64, points: &[String]) -> Result<(), ApiError> {
+    pub fn propose(&mut self, user_id: i64, points: &[String]) -> Result<(), GameError> {
         let color = self.suspended_player(user_id)?;
         let size = self.size();
         let board = self.table.game().board();
         let mut dead: Vec<Point> = Vec::new();
         for text in points {
             let p = Point::from_gtp(text.trim(), size, size).map_err(|_| {
-                ApiError::unprocessable("bad-point", format!("{text:?} is not a point"))
+                GameError::unprocessable("bad-point", format!("{text:?} is not a point"))
             })?;
             if board.color_at(p).is_none() {
-                return Err(ApiError::unprocessable(
+                return Err(GameError::unprocessable(
                     "no-stone",
                     format!("There is no stone on {}.", p.to_gtp(size)),
                 ));
@@ -604,7 +573,7 @@ impl LiveGame {
         user_id: i64,
         expected: &[String],
         now_ms: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), GameError> {
         let color = self.suspended_player(user_id)?;
         let size = self.size();
         let mut want = Vec::new();
@@ -615,7 +584,7 @@ impl LiveGame {
         want.sort_by_key(|p| (p.row(), p.col()));
         have.sort_by_key(|p| (p.row(), p.col()));
         if want != have {
-            return Err(ApiError::conflict(
+            return Err(GameError::conflict(
                 "proposal-changed",
                 "The proposal of dead stones has changed; look at it again before accepting.",
             ));
@@ -629,85 +598,6 @@ impl LiveGame {
             self.finish(now_ms);
         }
         Ok(())
-    }
-
-    /// The count as JSON (with the fill-in breakdown), once counted.
-    pub fn score_json(&self) -> Value {
-        match self.table.score() {
-            Some(s) => crate::web::score_json(&s, self.size()),
-            None => Value::Null,
-        }
-    }
-
-    /// Both clocks at wall time `now_ms`.
-    pub fn clocks_json(&self, now_ms: i64) -> Value {
-        let t = self.now(now_ms);
-        let clock = self.table.clock();
-        let one = |c: Color| {
-            let left = clock.and_then(|k| k.time_left(c, t));
-            json!({
-                "running": clock.is_some_and(|k| k.running() == Some(c)),
-                "main_ms": left.map(|l| l.main.as_millis() as u64),
-                "periods_or_stones": left.map(|l| l.periods_or_stones),
-                "in_overtime": left.is_some_and(|l| l.in_overtime),
-                "penalty_points": self.penalty_points(c),
-            })
-        };
-        json!({"black": one(Color::Black), "white": one(Color::White), "time_control": self.row.time_control})
-    }
-
-    /// The whole state, as `GET /api/games/{id}` and a WebSocket's first message give it.
-    pub fn state_json(&self, now_ms: i64) -> Value {
-        let size = self.size();
-        let game = self.table.game();
-        let player = Player::json;
-        // Rows from the top, as the API says: `Point::new` counts rows from the top.
-        let board: Vec<String> = (0..size)
-            .map(|row| {
-                (0..size)
-                    .map(
-                        |col| match Point::new(col, row).and_then(|p| game.board().color_at(p)) {
-                            Some(Color::Black) => 'X',
-                            Some(Color::White) => 'O',
-                            None => '.',
-                        },
-                    )
-                    .collect()
-            })
-            .collect();
-        let s = &self.row.state;
-        json!({
-            "id": self.row.id,
-            "size": size,
-            "rules": self.row.preset,
-            "komi": game.rules().komi.as_f64(),
-            "handicap_passes": self.row.handicap_passes,
-            "black": player(&self.players.black),
-            "white": player(&self.players.white),
-            "moves": self.moves.iter().map(|m| json!({
-                "number": m.move_number, "color": m.color, "move": m.mv, "at_ms": m.at_ms,
-            })).collect::<Vec<_>>(),
-            "move_count": self.moves.len(),
-            "to_move": color_letter(self.table.to_move()),
-            "phase": s.status,
-            "board": board,
-            "captures": {
-                "black": game.stones_lost(Color::White),
-                "white": game.stones_lost(Color::Black),
-            },
-            "clocks": self.clocks_json(now_ms),
-            "dead_stones": {
-                "proposal": s.dead_proposal.split_whitespace().collect::<Vec<_>>(),
-                "accepted": {"black": s.accepted_black, "white": s.accepted_white},
-            },
-            "result": s.result.as_ref().map(|r| json!({
-                "result": r,
-                "reason": s.end_reason,
-                "score": self.score_json(),
-            })),
-            "started_ms": self.row.started_ms,
-            "team": self.team_json(),
-        })
     }
 
     /// The record as SGF (`RU[GOE]`, TM/OT and time left per move, penalty points, dead
@@ -731,9 +621,35 @@ impl LiveGame {
         self.table.to_sgf(&info)
     }
 
-    /// The stored state, for a commit.
-    pub fn state(&self) -> &GameState {
-        &self.row.state
+    /// The stones move `number` (1 for the first) removed from the board: the opponent's it
+    /// captured, or the player's own block on a suicide.
+    pub fn removed_by(&self, number: i64) -> Vec<Point> {
+        let history = self.table.game().history();
+        let from_end = self.moves.len() as i64 - number;
+        match usize::try_from(from_end) {
+            Ok(k) if number >= 1 => history
+                .rev()
+                .nth(k)
+                .map_or_else(Vec::new, |p| p.removed.to_vec()),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The stones each colour has captured: Black's count is White's stones removed.
+    pub fn captures(&self) -> ByColor<usize> {
+        let game = self.table.game();
+        ByColor {
+            black: game.stones_lost(Color::White),
+            white: game.stones_lost(Color::Black),
+        }
+    }
+
+    /// The state to store: the row's, with the phase read from the table (the one place the
+    /// phase is kept).
+    pub fn state(&self) -> GameState {
+        let mut s = self.row.state.clone();
+        s.status = self.table.phase().as_str().to_owned();
+        s
     }
 }
 
@@ -765,9 +681,9 @@ impl LiveGame {
     }
 
     /// Refuses a move by a member of the side to move whose partner's turn it is (pair go).
-    fn check_partner_turn(&self, user_id: i64, color: Color) -> Result<(), ApiError> {
+    fn check_partner_turn(&self, user_id: i64, color: Color) -> Result<(), GameError> {
         match self.member_to_move(color) {
-            Some(p) if p.id != user_id => Err(ApiError::conflict(
+            Some(p) if p.id != user_id => Err(GameError::conflict(
                 "partner-turn",
                 format!(
                     "In pair go (聯棋) partners move in turn: this move is {}'s.",
@@ -776,36 +692,6 @@ impl LiveGame {
             )),
             _ => Ok(()),
         }
-    }
-
-    /// The sides of a team game as JSON (`null` for one player a side): the kind, each side's
-    /// members in seat order, and in pair go the member whose turn it is.
-    pub fn team_json(&self) -> Value {
-        let Some(team) = &self.team else {
-            return Value::Null;
-        };
-        let player = Player::json;
-        let agreement = match team.kind {
-            TeamKind::Consultation => Some(team.agreement.name()),
-            TeamKind::Pair => None,
-        };
-        json!({
-            "kind": team.kind.name(),
-            "agreement": agreement,
-            "black": team.members.black.iter().map(player).collect::<Vec<_>>(),
-            "white": team.members.white.iter().map(player).collect::<Vec<_>>(),
-            "to_move": self.team_to_move_json(),
-        })
-    }
-
-    /// In a team game, the member whose turn it is (`{"id", "name", "rank"}`; `null` once the
-    /// game is over, and in consultation, where any member may move).
-    pub fn team_to_move_json(&self) -> Value {
-        if self.table.phase() == Phase::Ended {
-            return Value::Null;
-        }
-        self.member_to_move(self.table.to_move())
-            .map_or(Value::Null, Player::json)
     }
 
     /// A side's names as a record shows them: `A & B` in a team game.

@@ -1,4 +1,4 @@
-//! What the web board (issue 14) asks of the server beyond the game API: every position of a
+//! What the web board asks of the server beyond the game API: every position of a
 //! game for the review page, the count drawn by `ingo-render` exactly as `ingo score --svg`
 //! draws it, and the judgement of an uploaded SGF record. The rules are decided here, by
 //! `ingo-rules` through `ingo-sgf`; the browser only shows the answers.
@@ -9,13 +9,14 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use ingo_render::{Diagram, DiagramOptions};
-use ingo_rules::{Board, Color, Game, Point, Preset, Score};
+use ingo_rules::{Board, Game, Preset, Score};
 use ingo_sgf::ReplayMode;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-use crate::game::reason_message;
-use crate::{ApiError, AppState};
+use crate::domain::error::reason_message;
+use crate::http::error::ApiError;
+use crate::play::view::{self, board_rows, ScoreView};
+use crate::AppState;
 
 /// The largest record `POST /api/judge` reads, in bytes.
 pub const MAX_SGF_BYTES: usize = 1 << 20;
@@ -28,23 +29,61 @@ pub fn routes() -> Router<AppState> {
         .route("/api/judge", post(judge))
 }
 
-/// A board as rows of `X` (black), `O` (white) and `.`, the top row first, as
-/// `GET /api/games/{id}` gives it.
-pub fn board_rows(board: &Board) -> Vec<String> {
-    // `Point::new` counts rows from the top, like the rows here.
-    (0..board.height())
-        .map(|row| {
-            (0..board.width())
-                .map(
-                    |col| match Point::new(col, row).and_then(|p| board.color_at(p)) {
-                        Some(Color::Black) => 'X',
-                        Some(Color::White) => 'O',
-                        None => '.',
-                    },
-                )
-                .collect()
-        })
-        .collect()
+/// A move of a replayed game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Played {
+    /// Its number, 1 for the first.
+    pub number: usize,
+    /// `B` or `W`.
+    pub color: String,
+    /// The vertex or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// Every position of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Positions {
+    /// Board size.
+    pub size: usize,
+    /// The moves.
+    pub moves: Vec<Played>,
+    /// The board before the first move and after each move, rows from the top.
+    pub boards: Vec<Vec<String>>,
+}
+
+/// The first move the rules refuse in a record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Illegal {
+    /// Its number.
+    pub number: usize,
+    /// `B` or `W`.
+    pub color: String,
+    /// The point.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The rules' code (`hot-stone`…).
+    pub reason: &'static str,
+    /// The sentence that explains it.
+    pub message: &'static str,
+}
+
+/// The judgement of an uploaded record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Judgement {
+    /// Every position up to the first refused move.
+    #[serde(flatten)]
+    pub positions: Positions,
+    /// The first refused move, if any.
+    pub illegal: Option<Illegal>,
+    /// The count, when every move is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<ScoreView>,
+    /// The count's picture, when every move is legal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_svg: Option<String>,
+    /// The rules it was judged by.
+    pub rules: String,
 }
 
 /// Every position of `game` from its start: the boards before the first move and after each
@@ -52,7 +91,7 @@ pub fn board_rows(board: &Board) -> Vec<String> {
 ///
 /// # Errors
 /// 500 when a move of the game does not replay (a broken invariant).
-pub fn positions_of(game: &Game) -> Result<Value, ApiError> {
+pub fn positions_of(game: &Game) -> Result<Positions, ApiError> {
     let size = game.board().height();
     let mut replay = Game::new(game.setup().clone(), *game.rules());
     let mut boards = vec![board_rows(replay.board())];
@@ -62,19 +101,23 @@ pub fn positions_of(game: &Game) -> Result<Value, ApiError> {
             .play_as(played.color, played.mv)
             .map_err(|e| ApiError::internal(format!("move {} does not replay: {e}", i + 1)))?;
         boards.push(board_rows(replay.board()));
-        moves.push(json!({
-            "number": i + 1,
-            "color": played.color.letter().to_string(),
-            "move": played.mv.to_gtp(size),
-        }));
+        moves.push(Played {
+            number: i + 1,
+            color: played.color.letter().to_string(),
+            mv: played.mv.to_gtp(size),
+        });
     }
-    Ok(json!({"size": size, "moves": moves, "boards": boards}))
+    Ok(Positions {
+        size,
+        moves,
+        boards,
+    })
 }
 
 async fn positions(
     State(state): State<AppState>,
     Path(id): Path<i64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Positions>, ApiError> {
     let game = state.game(id).await?;
     let g = game.lock().await;
     Ok(Json(positions_of(g.game())?))
@@ -107,8 +150,8 @@ async fn count_svg(
     })?;
     let title = format!(
         "{} – {}: {}",
-        g.players.black.name,
-        g.players.white.name,
+        g.players().black.name,
+        g.players().white.name,
         score.result_string()
     );
     Ok((
@@ -118,33 +161,6 @@ async fn count_svg(
         ],
         count_picture(g.game().board(), &score, title),
     ))
-}
-
-/// A count as JSON, with the fill-in breakdown (勝空/負子/還子/罰子), as the game state gives it.
-pub fn score_json(s: &Score, size: usize) -> Value {
-    let f = &s.fill_in;
-    json!({
-        "winner": s.winner.letter().to_string(),
-        "margin": s.margin(),
-        "result": s.result_string(),
-        "area": {"black": s.area.black, "white": s.area.white},
-        "stones": {"black": s.stones.black, "white": s.stones.white},
-        "spaces": {"black": s.spaces.black, "white": s.spaces.white},
-        "shared": s.shared,
-        "komi": s.komi.as_f64(),
-        "penalty_points": {"black": s.penalties.black, "white": s.penalties.white},
-        "dead": s.dead.iter().map(|p| p.to_gtp(size)).collect::<Vec<_>>(),
-        "fill_in": {
-            "supply": f.supply,
-            "filled": {"black": f.filled.black, "white": f.filled.white},
-            "spaces_left": {"black": f.spaces_left.black, "white": f.spaces_left.white},
-            "stones_left": {"black": f.stones_left.black, "white": f.stones_left.white},
-            "compensation_stones": f.compensation_stones,
-            "penalty_stones": {"black": f.penalty_stones.black, "white": f.penalty_stones.white},
-            "black_net": f.black_net,
-            "white_net": f.white_net,
-        },
-    })
 }
 
 #[derive(Deserialize)]
@@ -162,13 +178,13 @@ struct JudgeRequest {
 /// # Errors
 /// 422 for a text that is not SGF, has no game, a board that is not square of 2 to 19 lines,
 /// or setup inside the game; 413 for a text over [`MAX_SGF_BYTES`].
-pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> {
+pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiError> {
     if text.len() > MAX_SGF_BYTES {
-        return Err(ApiError {
-            status: axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            reason: "too-large",
-            message: format!("A record is at most {MAX_SGF_BYTES} bytes."),
-        });
+        return Err(ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large",
+            format!("A record is at most {MAX_SGF_BYTES} bytes."),
+        ));
     }
     let records = ingo_sgf::parse(text).map_err(|e| {
         ApiError::unprocessable("bad-sgf", format!("This is not a game record: {e}"))
@@ -192,16 +208,18 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> 
     );
     let replay = ingo_sgf::replay(record, rules, ReplayMode::Strict)
         .map_err(|e| ApiError::unprocessable("bad-sgf", e.to_string()))?;
-    let mut out = positions_of(&replay.game)?;
-    out["illegal"] = match &replay.illegal {
-        None => Value::Null,
-        Some(il) => json!({
-            "number": il.move_number,
-            "color": il.color.letter().to_string(),
-            "move": il.point_gtp,
-            "reason": il.reason.code(),
-            "message": reason_message(il.reason),
+    let mut out = Judgement {
+        positions: positions_of(&replay.game)?,
+        illegal: replay.illegal.as_ref().map(|il| Illegal {
+            number: il.move_number,
+            color: il.color.letter().to_string(),
+            mv: il.point_gtp.clone(),
+            reason: il.reason.code(),
+            message: reason_message(il.reason),
         }),
+        score: None,
+        count_svg: None,
+        rules: describe(&rules),
     };
     let mut game = replay.game;
     if replay.illegal.is_none() {
@@ -219,10 +237,9 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Value, ApiError> 
             record.info.players.white.as_deref().unwrap_or("White"),
             score.result_string()
         );
-        out["score"] = score_json(&score, size);
-        out["count_svg"] = Value::String(count_picture(game.board(), &score, title));
+        out.score = Some(view::score(&score, size));
+        out.count_svg = Some(count_picture(game.board(), &score, title));
     }
-    out["rules"] = Value::String(describe(&rules));
     Ok(out)
 }
 
@@ -230,7 +247,7 @@ fn describe(rules: &ingo_rules::Rules) -> String {
     format!("{:?}, komi {}", rules.ko, rules.komi)
 }
 
-async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Value>, ApiError> {
+async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Judgement>, ApiError> {
     let preset = match req.rules.as_deref() {
         None | Some("") => None,
         Some(r) => Some(
@@ -251,14 +268,14 @@ async fn judge(Json(req): Json<JudgeRequest>) -> Result<Json<Value>, ApiError> {
 mod tests {
     use super::*;
 
+    fn judged(text: &str) -> serde_json::Value {
+        serde_json::to_value(judge_sgf(text, None).expect("a record")).expect("JSON")
+    }
+
     // T1 of docs/rules.md: Black takes the ko at C4, White retakes at B4 at once: a hot stone.
     #[test]
     fn judge_marks_the_hot_stone_retake() {
-        let out = judge_sgf(
-            "(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])",
-            None,
-        )
-        .expect("a record");
+        let out = judged("(;SZ[5]AB[ba][ab][bc]AW[ca][bb][db][cc]PL[B];B[cb];W[bb])");
         assert_eq!(out["illegal"]["number"], 2);
         assert_eq!(out["illegal"]["reason"], "hot-stone");
         assert!(out["illegal"]["message"]
@@ -272,7 +289,7 @@ mod tests {
 
     #[test]
     fn judge_counts_a_legal_record() {
-        let out = judge_sgf("(;SZ[5]KM[0];B[ab];W[];B[];W[])", None).expect("a record");
+        let out = judged("(;SZ[5]KM[0];B[ab];W[];B[];W[])");
         assert!(out["illegal"].is_null());
         assert_eq!(out["score"]["area"]["black"], 25);
         assert_eq!(out["score"]["winner"], "B");

@@ -3,7 +3,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use serde::Serialize;
+
+use crate::domain::error::{ErrorKind, GameError};
 
 /// An error answered to a client. Storage and internal errors are logged on the server and
 /// answered as a bare 500, without details.
@@ -19,7 +21,8 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, reason: &'static str, message: impl Into<String>) -> ApiError {
+    /// An error with `status`.
+    pub fn new(status: StatusCode, reason: &'static str, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             reason,
@@ -66,19 +69,38 @@ impl ApiError {
         ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message)
     }
 
-    /// A refusal by the rules with the given status (409 or 422).
-    pub fn rule(status: u16, reason: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(
-            StatusCode::from_u16(status).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
-            reason,
-            message,
-        )
-    }
-
     /// 500, with the detail kept for the server's log only.
     pub fn internal(detail: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", detail)
     }
+}
+
+/// The status of each kind of refusal: the one table from the game's errors to HTTP.
+pub fn status_of(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+        ErrorKind::NotLoggedIn => StatusCode::UNAUTHORIZED,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::Refused => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::TooMany => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        ApiError::new(status_of(e.kind), e.reason, e.message)
+    }
+}
+
+/// An error's body: `{"reason", "message"}`.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    reason: &'a str,
+    message: String,
 }
 
 impl From<ingo_store::StoreError> for ApiError {
@@ -90,14 +112,17 @@ impl From<ingo_store::StoreError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
-            eprintln!("ingo serve: internal error: {}", self.message);
+            tracing::error!("internal error: {}", self.message);
             "Something went wrong on the server; nothing was changed.".to_owned()
         } else {
             self.message
         };
         (
             self.status,
-            Json(json!({"reason": self.reason, "message": message})),
+            Json(ErrorBody {
+                reason: self.reason,
+                message,
+            }),
         )
             .into_response()
     }

@@ -8,8 +8,6 @@
 
 use std::net::SocketAddr;
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::request::Parts;
@@ -17,13 +15,42 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use ingo_store::new_id;
 use ingo_store::server::{self as db, UserRow};
-use serde::Deserialize;
-use serde_json::json;
-use sha2::{Digest, Sha256};
+use serde::{Deserialize, Serialize};
 
-use crate::{ApiError, AppState};
+use crate::http::error::ApiError;
+use crate::play::sessions;
+use crate::AppState;
+
+/// An account as its owner sees it after logging in: with the session's CSRF token.
+#[derive(Serialize)]
+struct Me {
+    id: i64,
+    name: String,
+    rank: String,
+    csrf: String,
+}
+
+/// A finished game in a profile.
+#[derive(Serialize)]
+struct ProfileGame {
+    id: i64,
+    color: &'static str,
+    opponent: Option<String>,
+    size: i64,
+    result: Option<String>,
+    reason: Option<String>,
+    ended_ms: Option<i64>,
+}
+
+/// A user's profile.
+#[derive(Serialize)]
+struct Profile {
+    id: i64,
+    name: String,
+    rank: String,
+    games: Vec<ProfileGame>,
+}
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "ingo_session";
@@ -50,20 +77,6 @@ pub struct User {
     pub csrf: String,
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn random_token() -> Result<String, ApiError> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
-    Ok(hex(&b))
-}
-
-fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
 /// The session token in a request's cookies.
 pub fn session_token(headers: &HeaderMap) -> Option<String> {
     headers
@@ -81,11 +94,10 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
 /// # Errors
 /// On a storage failure.
 pub async fn user_of_token(state: &AppState, token: &str) -> Result<Option<User>, ApiError> {
-    Ok(
-        db::session(&state.store, &token_hash(token), state.now_ms())
-            .await?
-            .map(|(user, csrf)| User { user, csrf }),
-    )
+    Ok(sessions::of_token(&state.play, token).await?.map(|s| User {
+        user: s.user,
+        csrf: s.csrf,
+    }))
 }
 
 impl FromRequestParts<AppState> for User {
@@ -136,50 +148,14 @@ struct Login {
     password: String,
 }
 
-fn hash_password(password: &str) -> Result<String, ApiError> {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::internal(e.to_string()))?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| ApiError::internal(e.to_string()))
-}
-
-fn verify_password(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
-
-fn valid_name(name: &str) -> bool {
-    let n = name.chars().count();
-    (1..=32).contains(&n)
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
 /// Opens a session for `user` and answers it with its cookie.
 async fn start_session(
     state: &AppState,
     user: &UserRow,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
-    let token = random_token()?;
-    let csrf = random_token()?;
-    let now = state.now_ms();
-    db::create_session(
-        &state.store,
-        &token_hash(&token),
-        user.id,
-        &csrf,
-        now,
-        now + state.config.session_ms,
-    )
-    .await?;
+    let sessions::Opened { token, csrf } =
+        sessions::open(&state.play, user.id, state.config.session_ms).await?;
     let cookie = format!(
         "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}{}",
         state.config.session_ms / 1000,
@@ -191,7 +167,12 @@ async fn start_session(
     );
     let mut resp = (
         status,
-        Json(json!({"id": user.id, "name": user.name, "rank": user.rank, "csrf": csrf})),
+        Json(Me {
+            id: user.id,
+            name: user.name.clone(),
+            rank: user.rank.clone(),
+            csrf,
+        }),
     )
         .into_response();
     resp.headers_mut().insert(
@@ -205,37 +186,7 @@ async fn register(
     State(state): State<AppState>,
     Json(req): Json<Register>,
 ) -> Result<Response, ApiError> {
-    if !valid_name(&req.name) || crate::bot::is_reserved_name(&req.name) {
-        return Err(ApiError::unprocessable(
-            "bad-name",
-            "A name has 1 to 32 letters, digits, '_' or '-'.",
-        ));
-    }
-    if req.password.chars().count() < 8 {
-        return Err(ApiError::unprocessable(
-            "weak-password",
-            "A password has at least 8 characters.",
-        ));
-    }
-    let rank: ingo_competition::Rank = req.rank.parse().map_err(|_| {
-        ApiError::unprocessable(
-            "bad-rank",
-            format!(
-                "{:?} is not a rank: write 3p (品), 5d (段), 2k (級) or 級外.",
-                req.rank
-            ),
-        )
-    })?;
-    let user = UserRow {
-        id: new_id(),
-        name: req.name,
-        password_hash: hash_password(&req.password)?,
-        rank: rank.to_string(),
-        created_ms: state.now_ms(),
-    };
-    if !db::create_user(&state.store, &user).await? {
-        return Err(ApiError::conflict("name-taken", "That name is taken."));
-    }
+    let user = sessions::register(&state.play, req.name, &req.password, &req.rank).await?;
     start_session(&state, &user, StatusCode::CREATED).await
 }
 
@@ -254,12 +205,9 @@ async fn login(
             "Too many failed log-ins; wait a minute before trying again.",
         ));
     }
-    let user = db::user_by_name(&state.store, &req.name).await?;
-    match user {
-        Some(u) if verify_password(&req.password, &u.password_hash) => {
-            start_session(&state, &u, StatusCode::OK).await
-        }
-        _ => {
+    match sessions::check_password(&state.play, &req.name, &req.password).await? {
+        Some(u) => start_session(&state, &u, StatusCode::OK).await,
+        None => {
             state.login_limited(&keys, now, true);
             Err(ApiError::new_unauthorized_credentials())
         }
@@ -282,7 +230,7 @@ async fn logout(
     _user: User,
 ) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
-        db::delete_session(&state.store, &token_hash(&token)).await?;
+        sessions::close(&state.play, &token).await?;
     }
     let mut resp = StatusCode::NO_CONTENT.into_response();
     resp.headers_mut().insert(
@@ -292,16 +240,19 @@ async fn logout(
     Ok(resp)
 }
 
-async fn me(user: User) -> Json<serde_json::Value> {
-    Json(json!({
-        "id": user.user.id, "name": user.user.name, "rank": user.user.rank, "csrf": user.csrf,
-    }))
+async fn me(user: User) -> Json<Me> {
+    Json(Me {
+        id: user.user.id,
+        name: user.user.name,
+        rank: user.user.rank,
+        csrf: user.csrf,
+    })
 }
 
 async fn profile(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<Profile>, ApiError> {
     let u = db::user_by_name(&state.store, &name)
         .await?
         .ok_or_else(|| ApiError::not_found("user"))?;
@@ -330,17 +281,20 @@ async fn profile(
             }
             opponent = Some(names.join(" & "));
         }
-        list.push(json!({
-            "id": g.id,
-            "color": color,
-            "opponent": opponent,
-            "size": g.size,
-            "result": g.state.result,
-            "reason": g.state.end_reason,
-            "ended_ms": g.state.ended_ms,
-        }));
+        list.push(ProfileGame {
+            id: g.id,
+            color,
+            opponent,
+            size: g.size,
+            result: g.state.result,
+            reason: g.state.end_reason,
+            ended_ms: g.state.ended_ms,
+        });
     }
-    Ok(Json(
-        json!({"id": u.id, "name": u.name, "rank": u.rank, "games": list}),
-    ))
+    Ok(Json(Profile {
+        id: u.id,
+        name: u.name,
+        rank: u.rank,
+        games: list,
+    }))
 }

@@ -1,0 +1,177 @@
+//! Games over HTTP: the state, moves, resignation, the dead-stone steps, SGF, the live list.
+//! Each handler hands the request to [`crate::play`], which judges, commits and publishes.
+
+use axum::extract::{Path, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ingo_store::server as db;
+use serde::{Deserialize, Serialize};
+
+use crate::http::auth::{session_token, user_of_token, User};
+use crate::http::error::ApiError;
+use crate::play::consult;
+use crate::play::submit::{change, play_move, Ack};
+use crate::play::view::{self, GameView};
+use crate::AppState;
+
+/// The routes of this module.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/games", get(live_list))
+        .route("/api/games/{id}", get(state_of))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/dead", post(propose_dead))
+        .route("/api/games/{id}/dead/accept", post(accept_dead))
+        .route("/api/games/{id}/sgf", get(sgf))
+        .route("/api/games/{id}/ws", get(crate::http::ws::upgrade))
+        .route("/api/games/{id}/chat", get(crate::http::ws::chat_route))
+}
+
+#[derive(Deserialize)]
+struct MoveRequest {
+    /// `D4` or `pass`.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The number this move gets (1 for the first), to make a retried request safe.
+    number: Option<i64>,
+}
+
+async fn play(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(req): Json<MoveRequest>,
+) -> Result<Response, ApiError> {
+    // Consultation that agrees by proposals: the move is a proposal until the side agrees.
+    if let Some(s) = consult::submit(&state.play, user.user.id, id, &req.mv, req.number).await? {
+        return Ok(crate::http::consult::submitted(s));
+    }
+    let ack: Ack = play_move(&state.play, user.user.id, id, &req.mv, req.number).await?;
+    Ok(Json(ack).into_response())
+}
+
+async fn state_of(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let game = state.game(id).await?;
+    let mut v = view::game(&*game.lock().await, state.now_ms());
+    // A consultation side's own proposals, for its members only.
+    if consult::has_proposals(&game).await {
+        if let Some(token) = session_token(&headers) {
+            if let Some(user) = user_of_token(&state, &token).await? {
+                v.proposals = consult::of_member(&state.play, &game, user.user.id).await?;
+            }
+        }
+    }
+    Ok(Json(v))
+}
+
+async fn resign(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    // Consultation that agrees by proposals: resigning is proposed to the side first.
+    if let Some(s) = consult::submit_resign(&state.play, user.user.id, id).await? {
+        return Ok(crate::http::consult::submitted(s));
+    }
+    let v = change(&state.play, id, |g, now| g.resign(user.user.id, now)).await?;
+    Ok(Json(v).into_response())
+}
+
+#[derive(Deserialize)]
+struct DeadRequest {
+    /// Points (GTP); each marks its whole string.
+    dead: Vec<String>,
+}
+
+async fn propose_dead(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(req): Json<DeadRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(
+        change(&state.play, id, |g, _| g.propose(user.user.id, &req.dead)).await?,
+    ))
+}
+
+async fn accept_dead(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(req): Json<DeadRequest>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(
+        change(&state.play, id, |g, now| {
+            g.accept(user.user.id, &req.dead, now)
+        })
+        .await?,
+    ))
+}
+
+async fn sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let game = state.game(id).await?;
+    let g = game.lock().await;
+    Ok((
+        [(CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")],
+        g.sgf(),
+    ))
+}
+
+/// A running game in the live list.
+#[derive(Serialize)]
+struct LiveGameItem {
+    id: i64,
+    black: Option<String>,
+    white: Option<String>,
+    team: Option<String>,
+    size: i64,
+    rules: String,
+    phase: String,
+    started_ms: i64,
+}
+
+async fn live_list(State(state): State<AppState>) -> Result<Json<Vec<LiveGameItem>>, ApiError> {
+    let mut out = Vec::new();
+    for row in db::live_games(&state.store, 200).await? {
+        let name = |id| {
+            let store = state.store.clone();
+            async move { Ok::<_, ApiError>(db::user_by_id(&store, id).await?.map(|u| u.name)) }
+        };
+        // A team game names each side's members in seat order: "A & B".
+        let (mut black, mut white) = (name(row.black).await?, name(row.white).await?);
+        let mut kind = None;
+        if let Some((k, members)) = db::game_team(&state.store, row.id).await? {
+            let mut sides: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+            for m in members {
+                if let Some(n) = name(m.user_id).await? {
+                    sides[usize::from(m.color == "W")].push(n);
+                }
+            }
+            black = Some(sides[0].join(" & "));
+            white = Some(sides[1].join(" & "));
+            kind = Some(k);
+        }
+        out.push(LiveGameItem {
+            id: row.id,
+            black,
+            white,
+            team: kind,
+            size: row.size,
+            rules: row.preset,
+            phase: row.state.status,
+            started_ms: row.started_ms,
+        });
+    }
+    Ok(Json(out))
+}

@@ -1,0 +1,214 @@
+//! [`Play`]: what every game of this process shares: the store, the clock, the games in
+//! memory (each behind its own lock), each game's subscribers, the timers' wake-ups, the
+//! PostgreSQL relay, and the queue of committed changes the opponents read.
+//!
+//! [`Play::commit`] is the one place a game's change is written: the moves and the state in one
+//! transaction, *then* the events published (here and, through the relay, in the other
+//! servers) and the game queued for its opponents.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex};
+
+use ingo_store::server::{self as db, Appended, MoveRow};
+use ingo_store::Store;
+use tokio::sync::{broadcast, mpsc, Mutex, Notify};
+
+use crate::domain::error::GameError;
+use crate::domain::live_game::LiveGame;
+use crate::play::event::Event;
+use crate::play::relay::Relay;
+use crate::wall::WallClock;
+
+/// A game in memory, behind its lock.
+pub type SharedGame = Arc<Mutex<LiveGame>>;
+
+/// The games of this process and what they share (cheap to clone).
+#[derive(Clone)]
+pub struct Play {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    clock: WallClock,
+    /// Games in memory; each behind its own lock, held across the commit of a move so that a
+    /// game's moves are applied one at a time.
+    games: StdMutex<HashMap<i64, SharedGame>>,
+    /// One broadcast channel per game with subscribers.
+    hubs: StdMutex<HashMap<i64, broadcast::Sender<Event>>>,
+    /// Wakes a game's timer task when its clock changes.
+    timers: StdMutex<HashMap<i64, Arc<Notify>>>,
+    /// This process's id, to skip its own NOTIFY messages.
+    instance: i64,
+    /// The NOTIFY sender, with PostgreSQL.
+    relay: StdMutex<Option<Relay>>,
+    /// The games changed by a commit, for their opponents.
+    changed: mpsc::UnboundedSender<i64>,
+}
+
+/// Locks one of the short locks of plain data.
+pub fn lock<T>(m: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding one of these short locks leaves plain data behind; go on with it.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Play {
+    /// The games over `store`, reading the time from `clock`, and the receiver of the ids of
+    /// games changed by a commit (read by the opponents).
+    pub fn new(store: Store, clock: WallClock) -> (Play, mpsc::UnboundedReceiver<i64>) {
+        let (changed, rx) = mpsc::unbounded_channel();
+        let play = Play {
+            inner: Arc::new(Inner {
+                store,
+                clock,
+                games: StdMutex::new(HashMap::new()),
+                hubs: StdMutex::new(HashMap::new()),
+                timers: StdMutex::new(HashMap::new()),
+                instance: ingo_store::new_id(),
+                relay: StdMutex::new(None),
+                changed,
+            }),
+        };
+        (play, rx)
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// Where this server reads the time.
+    pub fn clock(&self) -> &WallClock {
+        &self.inner.clock
+    }
+
+    /// The time, in ms since the Unix epoch, on this server's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.inner.clock.now_ms()
+    }
+
+    /// This process's id among the servers of one database.
+    pub fn instance(&self) -> i64 {
+        self.inner.instance
+    }
+
+    /// The game `id` if it is in memory.
+    pub fn cached(&self, id: i64) -> Option<SharedGame> {
+        lock(&self.inner.games).get(&id).cloned()
+    }
+
+    /// Keeps `live` in memory, unless another copy got there first; the copy kept.
+    pub fn keep(&self, id: i64, live: LiveGame) -> SharedGame {
+        let mut map = lock(&self.inner.games);
+        Arc::clone(map.entry(id).or_insert_with(|| Arc::new(Mutex::new(live))))
+    }
+
+    /// Forgets the in-memory copy of a game (after a failed commit, or a move made by
+    /// another server): the next access rebuilds it from the store.
+    pub fn evict(&self, id: i64) {
+        lock(&self.inner.games).remove(&id);
+    }
+
+    /// A receiver of game `id`'s events.
+    pub fn subscribe(&self, id: i64) -> broadcast::Receiver<Event> {
+        lock(&self.inner.hubs)
+            .entry(id)
+            .or_insert_with(|| broadcast::channel(1024).0)
+            .subscribe()
+    }
+
+    /// Sends an event to this process's subscribers of game `id`.
+    pub fn publish_local(&self, id: i64, event: Event) {
+        let mut hubs = lock(&self.inner.hubs);
+        if let Some(tx) = hubs.get(&id) {
+            if tx.send(event).is_err() {
+                hubs.remove(&id);
+            }
+        }
+    }
+
+    /// Sends an event to every subscriber of game `id`, in this process and (with PostgreSQL)
+    /// in the others.
+    pub fn publish(&self, id: i64, event: Event) {
+        self.publish_all(id, &[event]);
+    }
+
+    /// Sends events of game `id`, in order, to every subscriber, in this process and (with
+    /// PostgreSQL, in one notification) in the others.
+    pub fn publish_all(&self, id: i64, events: &[Event]) {
+        for e in events {
+            self.publish_local(id, e.clone());
+        }
+        let relay = lock(&self.inner.relay).clone();
+        if let Some(relay) = relay {
+            relay.send(self.inner.instance, id, events);
+        }
+    }
+
+    /// Sends this process's events to the other servers through `relay` from now on.
+    pub fn set_relay(&self, relay: Relay) {
+        *lock(&self.inner.relay) = Some(relay);
+    }
+
+    /// Wakes the timer of game `id` (its clock changed).
+    pub fn wake_timer(&self, id: i64) {
+        if let Some(n) = lock(&self.inner.timers).get(&id) {
+            n.notify_one();
+        }
+    }
+
+    /// The wake-up of a new timer for game `id`; `None` when it has one.
+    pub fn new_timer(&self, id: i64) -> Option<Arc<Notify>> {
+        let mut timers = lock(&self.inner.timers);
+        if timers.contains_key(&id) {
+            return None;
+        }
+        let n = Arc::new(Notify::new());
+        timers.insert(id, Arc::clone(&n));
+        Some(n)
+    }
+
+    /// Forgets the timer of game `id` (its task has ended).
+    pub fn end_timer(&self, id: i64) {
+        lock(&self.inner.timers).remove(&id);
+    }
+
+    /// Tells the opponents that game `id` has changed (or, at a start, may be theirs to play).
+    pub fn changed(&self, id: i64) {
+        // The receiver lives as long as the server; with none, nobody waits for opponents.
+        let _ = self.inner.changed.send(id);
+    }
+
+    /// Commits the game's new moves and state, then publishes `events` (to this process's
+    /// subscribers and to the other servers), wakes the game's timer and tells its opponents.
+    /// On a conflict (another request or server stored that move number first) or a failure,
+    /// nothing is published and the in-memory copy is dropped, so the next access rebuilds it
+    /// from what is committed.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    pub async fn commit(
+        &self,
+        g: &LiveGame,
+        new_moves: &[MoveRow],
+        events: &[Event],
+    ) -> Result<Appended, GameError> {
+        let id = g.id();
+        match db::append_moves(self.store(), id, new_moves, &g.state()).await {
+            Ok(Appended::Committed) => {
+                self.publish_all(id, events);
+                self.wake_timer(id);
+                self.changed(id);
+                Ok(Appended::Committed)
+            }
+            Ok(Appended::Conflict) => {
+                self.evict(id);
+                Ok(Appended::Conflict)
+            }
+            Err(e) => {
+                self.evict(id);
+                Err(e.into())
+            }
+        }
+    }
+}

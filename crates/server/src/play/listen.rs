@@ -1,0 +1,59 @@
+//! The other servers' events, with PostgreSQL: each notification drops this process's copy of
+//! the game when it changed the game (so its next move is judged on what is committed) and
+//! passes the events to this process's subscribers.
+
+use sqlx::postgres::PgListener;
+
+use crate::play::event::{state_event, Audience};
+use crate::play::hub::Play;
+use crate::play::live::game;
+use crate::play::relay::{self, Relayed};
+
+/// Connects to the database at `url`, relays this process's events to the other servers from
+/// now on, and passes theirs on.
+///
+/// # Errors
+/// When the listener cannot connect.
+pub async fn start(play: &Play, url: &str) -> anyhow::Result<()> {
+    let (listener, relay) = relay::connect(url).await?;
+    play.set_relay(relay);
+    tokio::spawn(run(play.clone(), listener));
+    Ok(())
+}
+
+async fn run(play: Play, mut listener: PgListener) {
+    loop {
+        let n = match listener.recv().await {
+            Ok(n) => n,
+            Err(e) => {
+                // PgListener reconnects by itself on the next recv.
+                tracing::warn!("LISTEN: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        let Some((id, events)) = relay::received(n.payload(), play.instance()) else {
+            continue;
+        };
+        // A chat line changes nothing in the game; an event for everyone may have.
+        let for_all = |r: &Relayed| match r {
+            Relayed::Event(e) => e.audience == Audience::Everyone,
+            Relayed::Refresh => true,
+        };
+        if events.iter().any(for_all) {
+            play.evict(id);
+            play.wake_timer(id);
+        }
+        for r in events {
+            match r {
+                Relayed::Event(e) => play.publish_local(id, e),
+                Relayed::Refresh => {
+                    if let Ok(g) = game(&play, id).await {
+                        let g = g.lock().await;
+                        play.publish_local(id, state_event(&g, play.now_ms()));
+                    }
+                }
+            }
+        }
+    }
+}

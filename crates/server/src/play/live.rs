@@ -1,0 +1,79 @@
+//! The games in memory: a game is looked up there or rebuilt from the store, and each running
+//! game has a timer task that declares a loss on time with nobody connected.
+
+use std::time::Duration;
+
+use ingo_rules::Phase;
+use ingo_store::server::Appended;
+
+use crate::domain::error::GameError;
+use crate::play::event::state_event;
+use crate::play::hub::{Play, SharedGame};
+use crate::play::load::load;
+
+/// The game `id`, from memory or rebuilt from the store (and its timer started).
+///
+/// # Errors
+/// Not found for an unknown game; internal on a storage failure.
+pub async fn game(play: &Play, id: i64) -> Result<SharedGame, GameError> {
+    if let Some(g) = play.cached(id) {
+        return Ok(g);
+    }
+    let live = load(play.store(), id).await?;
+    let ended = live.phase() == Phase::Ended;
+    let g = play.keep(id, live);
+    if !ended {
+        start_timer(play, id);
+    }
+    Ok(g)
+}
+
+fn start_timer(play: &Play, id: i64) {
+    let Some(notify) = play.new_timer(id) else {
+        return;
+    };
+    let play = play.clone();
+    tokio::spawn(async move {
+        timer_task(&play, id, &notify).await;
+        play.end_timer(id);
+    });
+}
+
+/// Watches game `id`'s clock: sleeps until the running clock's deadline on the server's wall
+/// clock (or until a move wakes it), then declares the loss on time, commits it and publishes
+/// it. Ends with the game.
+async fn timer_task(play: &Play, id: i64, notify: &tokio::sync::Notify) {
+    loop {
+        let Ok(game) = game(play, id).await else {
+            return;
+        };
+        let deadline = {
+            let g = game.lock().await;
+            if g.phase() == Phase::Ended {
+                return;
+            }
+            g.deadline_ms()
+        };
+        match deadline {
+            None => notify.notified().await,
+            Some(at) => {
+                tokio::select! {
+                    _ = play.clock().sleep_until(at) => {
+                        let mut g = game.lock().await;
+                        let now = play.now_ms();
+                        if g.check_time(now).is_some() {
+                            match play.commit(&g, &[], &[state_event(&g, now)]).await {
+                                Ok(Appended::Committed) => {}
+                                Ok(Appended::Conflict) | Err(_) => {
+                                    // Rebuilt from the store at the next turn of the loop.
+                                    tokio::time::sleep(Duration::from_millis(200)).await;
+                                }
+                            }
+                        }
+                    }
+                    _ = notify.notified() => {}
+                }
+            }
+        }
+    }
+}

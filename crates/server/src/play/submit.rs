@@ -1,0 +1,134 @@
+//! Changing a game: a move (parse → check who may move → `Game::play` through
+//! [`LiveGame::play`] → commit → *then* acknowledge and publish), and the changes that add no
+//! move (resignation, the dead-stone steps, an engine's failure).
+//!
+//! A game's lock is held from the judgement to the commit, so that its moves are stored in the
+//! order they were judged; other games do not wait for it (each game has its own lock).
+
+use ingo_rules::Phase;
+use ingo_store::server::Appended;
+use serde::Serialize;
+
+use crate::domain::error::GameError;
+use crate::domain::live_game::LiveGame;
+use crate::play::event::{change_events, state_event};
+use crate::play::hub::Play;
+use crate::play::live::game;
+use crate::play::view::{self, Both, GameView};
+
+/// The answer to an acknowledged move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ack {
+    /// The move's number.
+    pub number: i64,
+    /// The move as stored.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// Whether it was stored already (a retried request).
+    pub duplicate: bool,
+    /// The stones it removed.
+    pub removed: Vec<String>,
+    /// The stones each side has captured now.
+    pub captures: Both<usize>,
+    /// Moves in the game now.
+    pub move_count: usize,
+    /// Who moves next.
+    pub to_move: String,
+    /// The phase now.
+    pub phase: &'static str,
+    /// The result, once ended.
+    pub result: Option<String>,
+}
+
+fn ack(g: &LiveGame, number: i64, duplicate: bool) -> Ack {
+    Ack {
+        number,
+        mv: usize::try_from(number - 1)
+            .ok()
+            .and_then(|i| g.moves().get(i))
+            .map(|m| m.mv.clone()),
+        duplicate,
+        removed: view::removed(g, number),
+        captures: (&g.captures()).into(),
+        move_count: g.moves().len(),
+        to_move: view::letter(g.to_move()),
+        phase: g.phase().as_str(),
+        result: g.state().result.clone(),
+    }
+}
+
+/// Plays a move for `user_id` in game `id`, commits it, publishes it; the acknowledgement.
+///
+/// # Errors
+/// As [`LiveGame::play`], and internal on a storage failure.
+pub async fn play_move(
+    play: &Play,
+    user_id: i64,
+    id: i64,
+    mv: &str,
+    number: Option<i64>,
+) -> Result<Ack, GameError> {
+    // Twice at most: a conflict means another server stored a move first; the game is then
+    // rebuilt from the store and the request judged again.
+    for _ in 0..2 {
+        let shared = game(play, id).await?;
+        let mut g = shared.lock().await;
+        if let Some(n) = number {
+            // The same request again: answer what was stored, apply nothing.
+            if let Some(m) = g.moves().get((n - 1).max(0) as usize) {
+                let mine = g.color_of(user_id).map(view::letter);
+                if n >= 1 && Some(&m.color) == mine.as_ref() && m.mv.eq_ignore_ascii_case(mv.trim())
+                {
+                    return Ok(ack(&g, n, true));
+                }
+            }
+        }
+        let now = play.now_ms();
+        let applied = match g.play(user_id, mv, number, now) {
+            Ok(a) => a,
+            Err(e) => {
+                if g.phase() == Phase::Ended && e.reason == "lost-on-time" {
+                    // The loss on time found here is committed (and published) like any ending.
+                    play.commit(&g, &[], &[state_event(&g, now)]).await?;
+                }
+                return Err(e);
+            }
+        };
+        let events = change_events(&g, &applied.new_moves, now);
+        match play.commit(&g, &applied.new_moves, &events).await? {
+            Appended::Committed => {
+                let n = applied.new_moves.first().map_or(0, |m| m.move_number);
+                return Ok(ack(&g, n, false));
+            }
+            Appended::Conflict => continue,
+        }
+    }
+    Err(GameError::conflict(
+        "stale-move-number",
+        "Another move was stored first; look at the game again.",
+    ))
+}
+
+/// Runs `f` on game `id` for a change that adds no move, commits and publishes the state; the
+/// state after it.
+///
+/// # Errors
+/// `f`'s, a conflict when another server changed the game first, internal on a storage
+/// failure.
+pub async fn change(
+    play: &Play,
+    id: i64,
+    f: impl FnOnce(&mut LiveGame, i64) -> Result<(), GameError>,
+) -> Result<GameView, GameError> {
+    let shared = game(play, id).await?;
+    let mut g = shared.lock().await;
+    let now = play.now_ms();
+    f(&mut g, now)?;
+    if play.commit(&g, &[], &[state_event(&g, now)]).await? == Appended::Conflict {
+        return Err(GameError::conflict(
+            "stale",
+            "The game changed; look at it again.",
+        ));
+    }
+    Ok(view::game(&g, now))
+}
