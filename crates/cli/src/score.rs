@@ -44,29 +44,30 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     records::print_warnings(&args.file, &report.warnings);
     io::stdout().lock().write_all(report.text.as_bytes())?;
     if args.svg.is_some() || args.png.is_some() {
-        let mut diagram =
-            ingo_render::Diagram::new(report.game.board()).with_score(Some(&report.score));
-        if let Some(j) = &report.judgement {
-            let mut seki = j.stones(ingo_player::endgame::Status::Seki);
-            seki.extend(&j.seki_points);
-            diagram = diagram
-                .with_fills(j.fills.iter().map(|f| (f.point, f.color)).collect())
-                .with_seki(seki);
-        }
-        let options = ingo_render::DiagramOptions {
-            shade_territory: true,
-            last_move: false,
-            title: Some(format!(
-                "{}: counted under {}",
-                args.file.file_name().map_or_else(
-                    || args.file.display().to_string(),
-                    |n| n.to_string_lossy().into_owned()
-                ),
-                report.game.rules()
-            )),
-            ..ingo_render::DiagramOptions::default()
+        let (fills, seki) = match &report.judgement {
+            Some(j) => {
+                let mut seki = j.stones(ingo_player::endgame::Status::Seki);
+                seki.extend(&j.seki_points);
+                (j.fills.iter().map(|f| (f.point, f.color)).collect(), seki)
+            }
+            None => (Vec::new(), Vec::new()),
         };
-        write_pictures(&diagram, &options, args.svg.as_deref(), args.png.as_deref())?;
+        let title = format!(
+            "{}: counted under {}",
+            args.file.file_name().map_or_else(
+                || args.file.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            ),
+            report.game.rules()
+        );
+        let picture =
+            ingo_render::count_picture(report.game.board(), &report.score, fills, seki, title);
+        write_pictures(
+            &picture.diagram,
+            &picture.options,
+            args.svg.as_deref(),
+            args.png.as_deref(),
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,14 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod count;
 mod crosstable;
 mod png;
 mod svg;
 
 use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
+pub use crate::count::{count_picture, CountPicture};
 pub use crate::crosstable::{crosstable_png, crosstable_svg};
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};
 pub use crate::svg::render_svg;

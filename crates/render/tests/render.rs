@@ -515,3 +515,34 @@ fn svg_marks_filled_points_and_seki() {
     assert_eq!(svg.matches(r#"class="seki-point""#).count(), 1);
     parse(&svg);
 }
+
+/// The one count picture of `ingo score --svg` and the play server: the count's territory,
+/// shared points and dead stones, the judgement's fills and seki on top, the title, and no
+/// last-move mark even on a diagram of a game.
+#[test]
+fn count_picture_draws_the_count_with_the_judgements_marks() {
+    let b = board(
+        "
+  A B C D E
+5 . X O . .
+4 . X O . X
+3 . X . O .
+2 . X O . .
+1 . X O . .",
+    );
+    let score = count(&b, &[at("E4", &b)]);
+    let fills = vec![(at("D5", &b), Color::White)];
+    let seki = vec![at("B1", &b), at("C1", &b)];
+    let picture = ingo_render::count_picture(&b, &score, fills, seki, "a – b: W+12".into());
+    assert!(picture.options.shade_territory && !picture.options.last_move);
+    let svg = picture.svg();
+    assert!(svg.contains(">a – b: W+12</text>"), "the title");
+    assert!(svg.contains(">Black 10, White 14, shared 1 — W+12</text>"));
+    assert_eq!(svg.matches(r#"class="territory-black""#).count(), 5);
+    assert_eq!(svg.matches(r#"class="shared""#).count(), 1);
+    assert_eq!(svg.matches(r#"class="black dead""#).count(), 1);
+    assert_eq!(svg.matches(r#"class="fill-white""#).count(), 1);
+    assert_eq!(svg.matches(r#"class="seki-stone""#).count(), 2);
+    parse(&svg);
+    assert!(!picture.png().expect("renders").is_empty());
+}

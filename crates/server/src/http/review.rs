@@ -8,8 +8,8 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ingo_render::{Diagram, DiagramOptions};
-use ingo_rules::{Board, Game, Preset, Score};
+use ingo_render::count_picture;
+use ingo_rules::{Game, Preset};
 use ingo_sgf::ReplayMode;
 use serde::{Deserialize, Serialize};
 
@@ -123,19 +123,6 @@ async fn positions(
     Ok(Json(positions_of(g.game())?))
 }
 
-/// The picture of a count: the options `ingo score --svg` uses (territory shaded, shared
-/// points half and half, dead stones faded, no last-move mark), with `title` above.
-pub fn count_picture(board: &Board, score: &Score, title: String) -> String {
-    let diagram = Diagram::new(board).with_score(Some(score));
-    let options = DiagramOptions {
-        shade_territory: true,
-        last_move: false,
-        title: Some(title),
-        ..DiagramOptions::default()
-    };
-    ingo_render::render_svg(&diagram, &options)
-}
-
 async fn count_svg(
     State(state): State<AppState>,
     Path(id): Path<i64>,
@@ -159,7 +146,7 @@ async fn count_svg(
             (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
             (CACHE_CONTROL, "no-cache"),
         ],
-        count_picture(g.game().board(), &score, title),
+        count_picture(g.game().board(), &score, Vec::new(), Vec::new(), title).svg(),
     ))
 }
 
@@ -238,7 +225,8 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
             score.result_string()
         );
         out.score = Some(view::score(&score, size));
-        out.count_svg = Some(count_picture(game.board(), &score, title));
+        out.count_svg =
+            Some(count_picture(game.board(), &score, Vec::new(), Vec::new(), title).svg());
     }
     Ok(out)
 }

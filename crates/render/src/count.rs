@@ -1,0 +1,65 @@
+//! The picture of a count, one drawing for every caller (`ingo score --svg`, the play
+//! server's count of a game and its judge page), so a count looks the same wherever it is shown.
+
+use ingo_rules::{Board, Color, Point, Score};
+
+use crate::{render_png, render_svg, Diagram, DiagramOptions, RenderError};
+
+/// A count as it is drawn: the diagram and the options every count picture uses.
+#[derive(Clone, Debug)]
+pub struct CountPicture<'a> {
+    /// The board with the count, and the judgement's fills and seki when there is one.
+    pub diagram: Diagram<'a>,
+    /// Territory shaded, shared points half and half, no last-move mark, the title above.
+    pub options: DiagramOptions,
+}
+
+/// The picture of `score` on `board` with `title` above: territory shaded, shared points half
+/// and half, dead stones faded, no last-move mark, and, when the count comes from an
+/// end-of-game judgement, the neutral points it filled (`fills`, with who fills each) and the
+/// points in seki (`seki`, stones and shared points). A count agreed by the players has neither:
+/// pass empty lists.
+///
+/// ```
+/// use ingo_render::count_picture;
+/// use ingo_rules::{score, Board, ByColor, Color, Komi};
+/// let board = Board::from_ascii("X.\n..").unwrap();
+/// let count = score(&board, &[], Komi::points(0), ByColor::default(), Color::Black);
+/// let svg = count_picture(&board, &count, Vec::new(), Vec::new(), "B+4".into()).svg();
+/// assert!(svg.contains(r#"class="territory-black""#));
+/// ```
+pub fn count_picture<'a>(
+    board: &'a Board,
+    score: &'a Score,
+    fills: Vec<(Point, Color)>,
+    seki: Vec<Point>,
+    title: String,
+) -> CountPicture<'a> {
+    CountPicture {
+        diagram: Diagram::new(board)
+            .with_score(Some(score))
+            .with_fills(fills)
+            .with_seki(seki),
+        options: DiagramOptions {
+            shade_territory: true,
+            last_move: false,
+            title: Some(title),
+            ..DiagramOptions::default()
+        },
+    }
+}
+
+impl CountPicture<'_> {
+    /// The picture as SVG text.
+    pub fn svg(&self) -> String {
+        render_svg(&self.diagram, &self.options)
+    }
+
+    /// The picture as PNG bytes.
+    ///
+    /// # Errors
+    /// As [`render_png`].
+    pub fn png(&self) -> Result<Vec<u8>, RenderError> {
+        render_png(&self.diagram, &self.options)
+    }
+}
