@@ -22,6 +22,7 @@ use crate::{
     config::{EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts, VoidExhausted},
     engine_id::EngineId,
     error::{ConfigError, RefereeError},
+    fault::{classify, FailureKind, Fault},
 };
 
 /// One side of a game: which engine plays it, how to start it, and its clock.
@@ -114,30 +115,6 @@ impl MatchConfig {
             ),
             round: Some(format!("game {index} of {}", self.games)),
         }
-    }
-}
-
-/// A kind of engine misbehaviour; see [`FailurePolicy`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FailureKind {
-    /// An illegal move, or a legal move the engine refused to `play`.
-    Illegal,
-    /// The engine exited.
-    Crash,
-    /// The engine did not answer in time and was killed.
-    Timeout,
-    /// The engine's answer made no sense.
-    Garbage,
-}
-
-impl fmt::Display for FailureKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FailureKind::Illegal => "illegal move",
-            FailureKind::Crash => "crash",
-            FailureKind::Timeout => "timeout",
-            FailureKind::Garbage => "garbage",
-        })
     }
 }
 
@@ -339,6 +316,32 @@ impl GameReport {
     /// and the reason in `GC`.
     pub fn sgf(&self) -> String {
         ingo_sgf::write_game(&self.game, &self.write_info())
+    }
+}
+
+/// The referee's reading of an engine error ([`classify`]): the kind and code of the engine's
+/// failure, where a GTP failure answer (`? message`) is `on_failure`; `None` when it is not the
+/// engine's doing (nothing was sent, or it was never started), which stops the referee.
+fn failure_of(
+    error: &EngineError,
+    on_failure: (FailureKind, &'static str),
+) -> Option<(FailureKind, &'static str)> {
+    match classify(error, on_failure.0) {
+        Fault::Engine(kind) if matches!(error, EngineError::Failure { .. }) => {
+            Some((kind, on_failure.1))
+        }
+        Fault::Engine(kind) => Some((kind, generic_code(kind))),
+        Fault::Controller | Fault::Start => None,
+    }
+}
+
+/// The code of a failure that is not a refusal: the kind's own.
+fn generic_code(kind: FailureKind) -> &'static str {
+    match kind {
+        FailureKind::Illegal => "refused-legal-move",
+        FailureKind::Crash => "crash",
+        FailureKind::Timeout => "timeout",
+        FailureKind::Garbage => "garbage",
     }
 }
 
@@ -613,21 +616,10 @@ impl Referee<'_> {
         error: EngineError,
         on_failure: (FailureKind, &'static str),
     ) -> Stop {
-        let detail = error.to_string();
-        let (kind, code) = match error {
-            EngineError::Failure { .. } => on_failure,
-            EngineError::Timeout { .. } => (FailureKind::Timeout, "timeout"),
-            EngineError::Garbage { .. } => (FailureKind::Garbage, "garbage"),
-            EngineError::Exited { .. } | EngineError::Io { .. } | EngineError::Closed { .. } => {
-                (FailureKind::Crash, "crash")
-            }
-            EngineError::InvalidCommand { .. }
-            | EngineError::CommandLine(_)
-            | EngineError::Spawn { .. } => return internal(detail),
-            // A kind of error added later: the engine cannot be used any more.
-            _ => (FailureKind::Crash, "crash"),
-        };
-        self.failure(color, kind, code, detail)
+        match failure_of(&error, on_failure) {
+            Some((kind, code)) => self.failure(color, kind, code, error.to_string()),
+            None => internal(error),
+        }
     }
 
     /// Sends a command whose `? failure` answer is acceptable: `Ok(None)` then.
@@ -1079,5 +1071,28 @@ fn clock_comment(color: Color, event: ClockEvent) -> Option<String> {
         ClockEvent::PeriodUsed { periods_left } => {
             Some(format!("{who}: {periods_left} periods left."))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The referee stops on an invalid command (its own mistake) instead of charging either
+    /// engine; the play server reads the same [`classify`] (its engine opponents' test).
+    #[test]
+    fn an_invalid_command_charges_no_engine() {
+        let e = EngineError::InvalidCommand {
+            command: "play b A1\nquit".to_string(),
+            reason: "contains a line break",
+        };
+        assert_eq!(
+            failure_of(&e, (FailureKind::Illegal, "refused-legal-move")),
+            None
+        );
+        assert_eq!(
+            failure_of(&e, (FailureKind::Garbage, "genmove-failed")),
+            None
+        );
     }
 }

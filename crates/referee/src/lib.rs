@@ -18,6 +18,7 @@
 mod config;
 mod engine_id;
 mod error;
+mod fault;
 mod game;
 mod record;
 mod run;
@@ -29,9 +30,8 @@ pub use config::{
 };
 pub use engine_id::EngineId;
 pub use error::{ConfigError, RefereeError};
-pub use game::{
-    play_game, play_game_timed, Failure, FailureKind, GameReport, GameSpec, Outcome, PlayerSpec,
-};
+pub use fault::{classify, FailureKind, Fault};
+pub use game::{play_game, play_game_timed, Failure, GameReport, GameSpec, Outcome, PlayerSpec};
 /// Where the referee reads the time its clocks charge (from `ingo-clock`, shared with the player).
 pub use ingo_clock::{TimeSource, WallClock};
 pub use record::{EndKind, GameRecord};

@@ -21,14 +21,16 @@
 //!   new process is told the game's moves from the start. When the moves the engine knows are no
 //!   longer a prefix of the game's (another server moved first), it is told `clear_board` and
 //!   every move again.
-//! * **Faults**, with the referee's classification and its default policy (`ingo_referee::
-//!   FailurePolicy`: the engine loses): a crash (`engine-crash`, `B+F`), no answer in time
+//! * **Faults**, read by the referee's one classification (`ingo_referee::classify`), with its
+//!   default policy (`ingo_referee::FailurePolicy`: the engine loses): a crash (`engine-crash`, `B+F`), no answer in time
 //!   (`engine-timeout`, a loss on time `B+T`; when the clock's own deadline passes first, the
 //!   server's timer ends the game as for a person, reason `time`), an answer that is not a
 //!   vertex or not GTP, or `? failure` to `genmove` (`engine-garbage`, `B+F`), an illegal move or
 //!   a refused `play` of a legal one (`engine-illegal-move`, `B+F`), and an engine that cannot
-//!   be started or refuses `boardsize` (`engine-unavailable`, `B+F`). The detail goes to the
-//!   server's log. An engine never panics the server.
+//!   be started or refuses `boardsize` (`engine-unavailable`, `B+F`). A command the server
+//!   cannot write as one GTP line is its own mistake, not the engine's (nothing was sent): an
+//!   internal error, the game goes on and a fresh process is told it next time. The detail
+//!   goes to the server's log. An engine never panics the server.
 //! * **Dead stones.** At a suspension the engine is asked `final_status_list dead`. When it
 //!   names the stones that stand proposed, or gives no usable answer, it accepts the proposal.
 //!   When it disagrees and it is its turn, it resumes play (the referee's way with a dispute:
@@ -52,6 +54,7 @@ use std::time::{Duration, Instant};
 use ingo_clock::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, TimeControl};
 use ingo_gtp::engine::EngineBuilder;
 use ingo_gtp::{Engine, EngineError, GenmoveReply};
+use ingo_referee::{FailureKind, Fault as Blame};
 use ingo_rules::{Color, Komi, Move, Phase, Point};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
 
@@ -92,28 +95,41 @@ impl FaultKind {
     }
 }
 
+/// Why a seat stopped: an engine's fault, which ends the game against it, or the server's own
+/// mistake, which does not.
 #[derive(Debug)]
-struct Fault {
-    kind: FaultKind,
-    detail: String,
+enum Fault {
+    /// The engine is at fault: it loses by `kind`.
+    Engine { kind: FaultKind, detail: String },
+    /// Not the engine's doing (a command the server could not write): an internal error.
+    Server(String),
 }
 
 fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
-    Fault {
+    Fault::Engine {
         kind,
         detail: detail.into(),
     }
 }
 
-/// The referee's reading of an engine error; a GTP failure answer (`? message`) is
-/// `on_failure`.
+/// The referee's reading of an engine error ([`ingo_referee::classify`]); a GTP failure answer
+/// (`? message`) is `on_failure`.
 fn classify(e: EngineError, on_failure: FaultKind) -> Fault {
-    let kind = match &e {
-        EngineError::Failure { .. } => on_failure,
-        EngineError::Timeout { .. } => FaultKind::Timeout,
-        EngineError::Garbage { .. } | EngineError::InvalidCommand { .. } => FaultKind::Garbage,
-        EngineError::CommandLine(_) | EngineError::Spawn { .. } => FaultKind::Unavailable,
-        _ => FaultKind::Crash,
+    let referee = |kind| match kind {
+        FaultKind::Illegal => FailureKind::Illegal,
+        FaultKind::Timeout => FailureKind::Timeout,
+        FaultKind::Crash => FailureKind::Crash,
+        // A refusal never means "unavailable" to the referee; the server maps it back below.
+        FaultKind::Garbage | FaultKind::Unavailable => FailureKind::Garbage,
+    };
+    let kind = match ingo_referee::classify(&e, referee(on_failure)) {
+        Blame::Engine(_) if matches!(e, EngineError::Failure { .. }) => on_failure,
+        Blame::Engine(FailureKind::Illegal) => FaultKind::Illegal,
+        Blame::Engine(FailureKind::Crash) => FaultKind::Crash,
+        Blame::Engine(FailureKind::Timeout) => FaultKind::Timeout,
+        Blame::Engine(FailureKind::Garbage) => FaultKind::Garbage,
+        Blame::Start => FaultKind::Unavailable,
+        Blame::Controller => return Fault::Server(e.to_string()),
     };
     fault(kind, e.to_string())
 }
@@ -547,15 +563,24 @@ async fn fail(
     seat: &mut Seat,
     f: Fault,
 ) -> Result<(), GameError> {
+    let (kind, detail) = match f {
+        Fault::Engine { kind, detail } => (kind, detail),
+        Fault::Server(detail) => {
+            // The process may be fine, but what it was told is unknown: a fresh one is told
+            // the game from the start next time. The game goes on.
+            state.engines().close(id, color, seat);
+            return Err(GameError::internal(format!("engine seat: {detail}")));
+        }
+    };
     tracing::warn!(
         game_id = id,
         color = %color.letter(),
-        reason = f.kind.end_reason(),
+        reason = kind.end_reason(),
         "the engine failed: {}",
-        f.detail
+        detail
     );
-    let reason = f.kind.end_reason();
-    let on_time = f.kind == FaultKind::Timeout;
+    let reason = kind.end_reason();
+    let on_time = kind == FaultKind::Timeout;
     let result = change(&state.play, id, |g, now| {
         g.engine_failed(color, on_time, reason, now)
     })
@@ -666,12 +691,15 @@ impl Session {
         let from = self.known.as_ref().map_or(0, Vec::len);
         for (c, v) in &moves[from..] {
             self.send("play", &[letter(*c), v], t, Some(FaultKind::Illegal))
-                .map_err(|f| match f.kind {
-                    FaultKind::Illegal => fault(
+                .map_err(|f| match f {
+                    Fault::Engine {
+                        kind: FaultKind::Illegal,
+                        detail,
+                    } => fault(
                         FaultKind::Illegal,
-                        format!("it refused the legal move {} {v}: {}", letter(*c), f.detail),
+                        format!("it refused the legal move {} {v}: {detail}", letter(*c)),
                     ),
-                    _ => f,
+                    f => f,
                 })?;
             if let Some(k) = self.known.as_mut() {
                 k.push((*c, v.clone()));
@@ -772,6 +800,51 @@ impl Session {
                 FaultKind::Garbage,
                 format!("`{command}` answered {:?}: {e}", reply.text),
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An invalid command is the server's own mistake, as the referee reads it: the engine
+    /// never saw it, so it does not lose the game for it.
+    #[test]
+    fn an_invalid_command_charges_no_engine() {
+        let e = || EngineError::InvalidCommand {
+            command: "play b A1\nquit".to_string(),
+            reason: "contains a line break",
+        };
+        for on_failure in [
+            FaultKind::Illegal,
+            FaultKind::Garbage,
+            FaultKind::Unavailable,
+        ] {
+            assert!(
+                matches!(classify(e(), on_failure), Fault::Server(_)),
+                "{:?}",
+                classify(e(), on_failure)
+            );
+        }
+    }
+
+    #[test]
+    fn a_refusal_is_what_the_command_makes_it() {
+        let refused = || EngineError::Failure {
+            command: "boardsize 19".to_string(),
+            message: "unacceptable size".to_string(),
+            elapsed: Duration::ZERO,
+        };
+        for kind in [
+            FaultKind::Illegal,
+            FaultKind::Garbage,
+            FaultKind::Unavailable,
+        ] {
+            assert!(matches!(
+                classify(refused(), kind),
+                Fault::Engine { kind: k, .. } if k == kind
+            ));
         }
     }
 }
