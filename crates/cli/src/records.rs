@@ -5,23 +5,11 @@ use std::path::Path;
 use anyhow::bail;
 use ingo_rules::{Game, Preset};
 
-/// A position of a record: the game, how many moves of the record it holds, and what the
-/// reader noticed.
-pub struct Position {
-    /// The game after the moves.
-    pub game: Game,
-    /// The moves of the record played, as `ingo judge` counts them: a node with two moves
-    /// counts two (the pass the replay puts between two moves of one colour is not a move of
-    /// the record, see [`Position::inserted_passes`]).
-    pub moves: usize,
-    /// Passes the replay put between two moves of the same colour.
-    pub inserted_passes: usize,
-    /// The reader's warnings, and a last one when the record is incomplete.
-    pub warnings: Vec<String>,
-}
+pub use ingo_front::record::Position;
 
 /// The game of the record at `path` after `upto` moves (all when `None`), under `preset` (the
-/// record's own rules when `None`) with the record's komi.
+/// record's own rules when `None`) with the record's komi and the time penalties its result
+/// includes ([`ingo_front::record::position`], as the play server's judge page reads a record).
 ///
 /// # Errors
 /// When the file cannot be read or a move is illegal.
@@ -30,35 +18,20 @@ pub fn position(
     preset: Option<Preset>,
     upto: Option<usize>,
 ) -> anyhow::Result<Position> {
+    Ok(read(path, preset, upto)?.1)
+}
+
+/// The record at `path` and its position (see [`position`]).
+fn read(
+    path: &Path,
+    preset: Option<Preset>,
+    upto: Option<usize>,
+) -> anyhow::Result<(ingo_sgf::Record, Position)> {
     let ingo_sgf::FileReplay { record, replay } = ingo_sgf::replay_file(path, upto, |record| {
-        preset.map_or_else(
-            || record.rules_or(Preset::Ing),
-            |p| record.with_komi(p.rules()),
-        )
+        ingo_front::record::rules_for(record, preset)
     })?;
-    let mut warnings: Vec<String> = record.warnings.iter().map(|w| w.to_string()).collect();
-    if let Some(why) = &record.incomplete {
-        warnings.push(format!(
-            "INCOMPLETE RECORD, only what comes before was read: {why}"
-        ));
-    }
-    // A count of the record takes off the time penalties its result includes: `BP`/`WP`, else
-    // those its comments state in words (said, since they are read from prose).
-    let mut game = replay.game;
-    let penalties = record.time_penalties();
-    if penalties != game.penalties() {
-        warnings.push(format!(
-            "time penalties read from the record's comments: Black {}, White {} points",
-            penalties.black, penalties.white
-        ));
-        game.set_penalties(penalties);
-    }
-    Ok(Position {
-        moves: replay.played,
-        inserted_passes: replay.inserted_passes.len(),
-        game,
-        warnings,
-    })
+    let position = ingo_front::record::position(&record, replay);
+    Ok((record, position))
 }
 
 /// Prints the `warnings` of the record at `path` on standard error.
@@ -74,16 +47,16 @@ pub struct ScoreReport {
     pub text: String,
     /// The counted game.
     pub game: Game,
-    /// The count.
-    pub score: ingo_rules::Score,
+    /// The count, and the judgement it comes from when no dead stones were given or agreed.
+    pub count: ingo_front::record::Count,
     /// The reader's warnings (see [`Position::warnings`]).
     pub warnings: Vec<String>,
-    /// The end-of-game judgement the count comes from, when no dead stones were given.
-    pub judgement: Option<ingo_player::endgame::Judgement>,
 }
 
 /// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
-/// stones named in `dead` taken off.
+/// stones named in `dead` taken off, else those its territory markup agrees, else as the
+/// end-of-game judgement finds them ([`ingo_front::record::count`], the play server's judge
+/// page's count).
 ///
 /// # Errors
 /// When the file cannot be read, a move is illegal, or a dead stone is not on the board.
@@ -93,26 +66,27 @@ pub fn score_report(
     upto: Option<usize>,
     dead: &[String],
 ) -> anyhow::Result<ScoreReport> {
-    let Position {
-        game,
-        moves,
-        inserted_passes,
-        warnings,
-    } = position(path, preset, upto)?;
+    let (
+        record,
+        Position {
+            game,
+            moves,
+            inserted_passes,
+            mut warnings,
+        },
+    ) = read(path, preset, upto)?;
     let board = game.board();
     let dead = crate::judge::parse_points(dead, board.width(), board.height())?;
     if let Some(p) = dead.iter().find(|p| board.color_at(**p).is_none()) {
         bail!("--dead: there is no stone at {}", p.to_gtp(board.height()));
     }
-    // Without --dead, the end of the game is judged as a referee counts it: dead stones, seki
-    // and the neutral points filled in turn (填滿計點).
-    let judgement = dead.is_empty().then(|| {
-        ingo_player::endgame::judge_end(&game, &ingo_player::endgame::EndgameConfig::default())
-    });
-    let score = match &judgement {
-        Some(j) => j.score.clone(),
-        None => game.count(&dead),
-    };
+    let count = ingo_front::record::count(&record, &game, &dead);
+    if let ingo_front::record::DeadStones::Markup = count.dead {
+        warnings.push(format!(
+            "dead stones from the record's territory markup (TB/TW): {}",
+            names(&count.score.dead, board.height())
+        ));
+    }
     let mut text = format!(
         "{} after {} moves{} ({}): rules {}\n",
         path.display(),
@@ -128,15 +102,23 @@ pub fn score_report(
         },
         game.rules()
     );
-    if let Some(j) = &judgement {
+    if let Some(j) = count.judgement() {
         text.push_str(&crate::verify::judgement_text(j, board));
     }
-    text.push_str(&crate::report::count_text(&score, board));
+    text.push_str(&crate::report::count_text(&count.score, board));
     Ok(ScoreReport {
         text,
         game,
-        score,
+        count,
         warnings,
-        judgement,
     })
+}
+
+/// GTP names of `points`, separated by commas, or `none`.
+fn names(points: &[ingo_rules::Point], height: usize) -> String {
+    if points.is_empty() {
+        return "none".into();
+    }
+    let names: Vec<String> = points.iter().map(|p| p.to_gtp(height)).collect();
+    names.join(", ")
 }

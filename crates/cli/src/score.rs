@@ -44,14 +44,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     records::print_warnings(&args.file, &report.warnings);
     io::stdout().lock().write_all(report.text.as_bytes())?;
     if args.svg.is_some() || args.png.is_some() {
-        let (fills, seki) = match &report.judgement {
-            Some(j) => {
-                let mut seki = j.stones(ingo_player::endgame::Status::Seki);
-                seki.extend(&j.seki_points);
-                (j.fills.iter().map(|f| (f.point, f.color)).collect(), seki)
-            }
-            None => (Vec::new(), Vec::new()),
-        };
+        let (fills, seki) = report.count.marks();
         let title = format!(
             "{}: counted under {}",
             args.file.file_name().map_or_else(
@@ -60,8 +53,13 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             ),
             report.game.rules()
         );
-        let picture =
-            ingo_render::count_picture(report.game.board(), &report.score, fills, seki, title);
+        let picture = ingo_render::count_picture(
+            report.game.board(),
+            &report.count.score,
+            fills,
+            seki,
+            title,
+        );
         write_pictures(
             &picture.diagram,
             &picture.options,

@@ -359,3 +359,28 @@ fn handicap_reads_9p_as_1pin_and_gives_rank_handicap_ties_to_white() {
     let (help, _) = ingo(&["help", "handicap"]);
     assert!(help.contains("9p = 1品"), "{help}");
 }
+
+/// The play server's judge page counts a record as `ingo score` does: the same result, margin
+/// and penalty points for a record whose time penalty is stated only in its comments (the
+/// page once counted it B+1, leaving the penalty out).
+#[test]
+fn the_judge_page_counts_a_record_as_ingo_score_does() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/penalty_stated.sgf");
+    let text = fs::read_to_string(&path).expect("the test record");
+    let (out, code) = ingo(&["score", "penalty_stated.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    let page = ingo_server::http::review::judge_sgf(&text, None).expect("a record");
+    let score = page.score.expect("every move is legal: a count");
+    assert_eq!(score.result, "W+1");
+    assert_eq!(
+        (score.penalty_points.black, score.penalty_points.white),
+        (2, 0)
+    );
+    assert!(
+        out.contains(&format!(
+            "Margin: {} (area {} - {}",
+            score.margin, score.area.black, score.area.white
+        )) && out.contains(&format!("result {}\n", score.result)),
+        "ingo score:\n{out}\nthe judge page: {score:?}"
+    );
+}

@@ -15,6 +15,9 @@
 //! * [`estimate_dead`] and [`judge`]: the dead stones, seki and the count with the neutral
 //!   points filled in turn, as the front judges them before an agreement
 //!   ([`ingo_player::endgame::judge_end`]).
+//! * [`record`]: a game record as a referee counts it, for `ingo score` and a server's judge
+//!   page alike: the rules it is read under, its position with the time penalties its result
+//!   includes, and its count.
 //! * [`count_text`]: the count in words, as an Ing referee reads it off the board; [`explain`]:
 //!   why a move is refused, in a sentence for a player.
 //!
@@ -26,6 +29,7 @@
 #![deny(missing_docs)]
 
 pub mod gtp;
+pub mod record;
 mod report;
 mod table;
 #[cfg(feature = "serde")]

@@ -160,7 +160,9 @@ struct JudgeRequest {
 
 /// Judges the first game of an SGF text under its own rules (Ing's when it names none) or
 /// `preset`: every position up to the first illegal move, that move with its reason, and the
-/// count when every move is legal (with the dead stones the record marks, `TB`/`TW`).
+/// count when every move is legal, as `ingo score` counts the record
+/// ([`ingo_front::record`]: the time penalties the record states, the dead stones its `TB`/`TW`
+/// agree, else the end-of-game judgement with the neutral points filled in turn).
 ///
 /// # Errors
 /// 422 for a text that is not SGF, has no game, a board that is not square of 2 to 19 lines,
@@ -189,10 +191,7 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
         ));
     }
     let size = record.width;
-    let rules = preset.map_or_else(
-        || record.rules_or(Preset::Ing),
-        |p| record.with_komi(p.rules()),
-    );
+    let rules = ingo_front::record::rules_for(record, preset);
     let replay = ingo_sgf::replay(record, rules, ReplayMode::Strict)
         .map_err(|e| ApiError::unprocessable("bad-sgf", e.to_string()))?;
     let mut out = Judgement {
@@ -208,25 +207,21 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
         count_svg: None,
         rules: describe(&rules),
     };
-    let mut game = replay.game;
     if replay.illegal.is_none() {
-        if let Some(dead) = record.dead_stones(game.board()) {
-            // The record's markup is a claim: apply it only where the rules allow an agreement.
-            let _ = game.agree_dead(&dead);
-        }
-        let score = game.score().unwrap_or_else(|| {
-            let dead = record.dead_stones(game.board()).unwrap_or_default();
-            game.count(&dead)
-        });
+        // The count `ingo score` gives: the time penalties the record states, and its agreed
+        // dead stones or else the end-of-game judgement, with the judgement's marks drawn.
+        let position = ingo_front::record::position(record, replay);
+        let count = ingo_front::record::count(record, &position.game, &[]);
         let title = format!(
             "{} – {}: {}",
             record.info.players.black.as_deref().unwrap_or("Black"),
             record.info.players.white.as_deref().unwrap_or("White"),
-            score.result_string()
+            count.score.result_string()
         );
-        out.score = Some(view::score(&score, size));
+        let (fills, seki) = count.marks();
+        out.score = Some(view::score(&count.score, size));
         out.count_svg =
-            Some(count_picture(game.board(), &score, Vec::new(), Vec::new(), title).svg());
+            Some(count_picture(position.game.board(), &count.score, fills, seki, title).svg());
     }
     Ok(out)
 }
