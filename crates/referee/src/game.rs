@@ -4,25 +4,19 @@
 
 use std::{collections::BTreeSet, fmt, time::Duration};
 
-use ingo_clock::{
-    gtp_time_settings, kgs_time_settings, Clock, ClockEvent, GtpDialect, TimeControl, TimeSource,
-    WallClock,
-};
+use ingo_clock::{gtp_time_settings, Clock, ClockEvent, TimeControl, TimeSource, WallClock};
 use ingo_competition::Rank;
-use ingo_gtp::{
-    engine::EngineBuilder,
-    protocol::{parse_vertex, GenmoveReply},
-    Engine, EngineError,
-};
+use ingo_gtp::{engine::EngineBuilder, protocol::GenmoveReply, EngineError};
 use ingo_player::endgame::{judge_end, EndgameConfig};
-use ingo_rules::{Board, ByColor, Color, Game, GameEnd, Komi, Move, Phase, Point, Rules, Setup};
+use ingo_rules::{Board, ByColor, Color, Game, GameEnd, Move, Phase, Point, Rules, Setup};
 use ingo_sgf::{GameInfo, MoveInfo, WriteInfo};
 
 use crate::{
     config::{EngineSpec, FailureAction, FailurePolicy, MatchConfig, Timeouts, VoidExhausted},
     engine_id::EngineId,
     error::{ConfigError, RefereeError},
-    fault::{classify, FailureKind, Fault},
+    fault::{FailureKind, Fault},
+    session::{GtpSession, KomiTold, SessionError, SessionSetup},
 };
 
 /// One side of a game: which engine plays it, how to start it, and its clock.
@@ -319,29 +313,17 @@ impl GameReport {
     }
 }
 
-/// The referee's reading of an engine error ([`classify`]): the kind and code of the engine's
-/// failure, where a GTP failure answer (`? message`) is `on_failure`; `None` when it is not the
-/// engine's doing (nothing was sent, or it was never started), which stops the referee.
-fn failure_of(
-    error: &EngineError,
-    on_failure: (FailureKind, &'static str),
-) -> Option<(FailureKind, &'static str)> {
-    match classify(error, on_failure.0) {
-        Fault::Engine(kind) if matches!(error, EngineError::Failure { .. }) => {
-            Some((kind, on_failure.1))
-        }
-        Fault::Engine(kind) => Some((kind, generic_code(kind))),
-        Fault::Controller | Fault::Start => None,
-    }
-}
-
-/// The code of a failure that is not a refusal: the kind's own.
-fn generic_code(kind: FailureKind) -> &'static str {
-    match kind {
-        FailureKind::Illegal => "refused-legal-move",
-        FailureKind::Crash => "crash",
-        FailureKind::Timeout => "timeout",
-        FailureKind::Garbage => "garbage",
+/// The failure of the engine a session error names (its kind, code and detail), or the error
+/// back when it is not the engine's doing: a refused `boardsize`, a command the referee could
+/// not write (nothing was sent) or an engine never started, which stop the referee instead.
+fn failure_of(error: SessionError) -> Result<(FailureKind, &'static str, String), SessionError> {
+    match error {
+        SessionError::Fault {
+            fault: Fault::Engine(kind),
+            code,
+            detail,
+        } => Ok((kind, code, detail)),
+        e => Err(e),
     }
 }
 
@@ -350,13 +332,6 @@ pub(crate) fn color_name(c: Color) -> &'static str {
     match c {
         Color::Black => "Black",
         Color::White => "White",
-    }
-}
-
-fn gtp_letter(c: Color) -> &'static str {
-    match c {
-        Color::Black => "b",
-        Color::White => "w",
     }
 }
 
@@ -382,9 +357,7 @@ fn today() -> String {
 /// `ingo_player::Player`, the search player, nor [`PlayerSpec`], how to start an engine).
 struct RunningEngine {
     id: EngineId,
-    engine: Engine,
-    dialect: GtpDialect,
-    knows_cleanup: bool,
+    session: GtpSession,
     /// Resumed play after a dispute: `kgs-genmove_cleanup` instead of `genmove`.
     cleanup: bool,
     name: String,
@@ -542,9 +515,9 @@ pub fn play_game_timed(
     let names = ByColor::new_with(|c| players.get(c).name.clone());
     let engines = ByColor::new_with(|c| players.get(c).id);
     for player in [players.black, players.white] {
-        if player.engine.closed().is_none() {
+        if player.session.engine().closed().is_none() {
             // A polite goodbye; dropping the engine kills it anyway.
-            let _ = player.engine.quit(spec.timeouts.quit);
+            let _ = player.session.into_engine().quit(spec.timeouts.quit);
         }
     }
     Ok(GameReport {
@@ -580,9 +553,7 @@ fn spawn(p: &PlayerSpec) -> Result<RunningEngine, RefereeError> {
     let engine = builder.spawn().map_err(spawn_error)?;
     Ok(RunningEngine {
         id: p.engine,
-        engine,
-        dialect: GtpDialect::Standard,
-        knows_cleanup: false,
+        session: GtpSession::new(engine),
         cleanup: false,
         name: p
             .spec
@@ -608,17 +579,19 @@ impl Referee<'_> {
         })
     }
 
-    /// Turns an engine error into a failure of `color`'s engine; a GTP failure answer
-    /// (`? message`) becomes `on_failure`.
-    fn engine_error(
-        &self,
-        color: Color,
-        error: EngineError,
-        on_failure: (FailureKind, &'static str),
-    ) -> Stop {
-        match failure_of(&error, on_failure) {
-            Some((kind, code)) => self.failure(color, kind, code, error.to_string()),
-            None => internal(error),
+    /// Turns a session error of `color`'s engine into a failure, or into the referee's own
+    /// stop when it is not the engine's doing.
+    fn stop(&self, color: Color, error: SessionError) -> Stop {
+        match failure_of(error) {
+            Ok((kind, code, detail)) => self.failure(color, kind, code, detail),
+            Err(SessionError::Unsupported { command, message }) => {
+                Stop::Fatal(RefereeError::Unsupported {
+                    engine: self.players.get(color).id,
+                    command,
+                    message,
+                })
+            }
+            Err(e) => internal(e),
         }
     }
 
@@ -630,42 +603,15 @@ impl Referee<'_> {
         args: &[&str],
     ) -> Result<Option<String>, Stop> {
         let timeout = self.spec.timeouts.setup;
-        match self.players.get_mut(color).engine.send(name, args, timeout) {
-            Ok(reply) => Ok(Some(reply.text)),
-            Err(EngineError::Failure { .. }) => Ok(None),
-            Err(e) => Err(self.engine_error(color, e, (FailureKind::Garbage, "garbage"))),
-        }
-    }
-
-    /// Sends a command the engine must accept to play this game at all.
-    fn send_required(&mut self, color: Color, name: &str, args: &[&str]) -> Result<(), Stop> {
-        let timeout = self.spec.timeouts.setup;
-        match self.players.get_mut(color).engine.send(name, args, timeout) {
-            Ok(_) => Ok(()),
-            Err(EngineError::Failure { message, .. }) => {
-                let mut command = name.to_string();
-                for a in args {
-                    command.push(' ');
-                    command.push_str(a);
-                }
-                Err(Stop::Fatal(RefereeError::Unsupported {
-                    engine: self.players.get(color).id,
-                    command,
-                    message,
-                }))
-            }
-            Err(e) => Err(self.engine_error(color, e, (FailureKind::Garbage, "garbage"))),
-        }
-    }
-
-    fn known(&mut self, color: Color, command: &str) -> Result<bool, Stop> {
-        Ok(self
-            .send_optional(color, "known_command", &[command])?
-            .is_some_and(|t| t.trim() == "true"))
+        let sent = self
+            .players
+            .get_mut(color)
+            .session
+            .send_optional(name, args, timeout);
+        sent.map_err(|e| self.stop(color, e))
     }
 
     fn setup(&mut self) -> Result<(), Stop> {
-        let size = self.spec.size.to_string();
         for color in Color::ALL {
             let name = self.send_optional(color, "name", &[])?;
             let version = self.send_optional(color, "version", &[])?;
@@ -678,69 +624,34 @@ impl Referee<'_> {
                     self.players.get_mut(color).name = full;
                 }
             }
-            let kgs_time = self.known(color, "kgs-time_settings")?;
-            let cleanup = self.known(color, "kgs-genmove_cleanup")?;
-            self.players.get_mut(color).knows_cleanup = cleanup;
-            self.send_required(color, "boardsize", &[&size])?;
-            self.send_required(color, "clear_board", &[])?;
-            self.send_komi(color)?;
-            if !self.spec.tell_time {
-                continue;
-            }
             let tc = self.spec.player(color).time;
-            let settings = gtp_time_settings(&tc).to_string();
-            let words: Vec<&str> = settings.split_whitespace().collect();
-            if self
-                .send_optional(color, "time_settings", &words)?
-                .is_none()
-            {
+            let setup = SessionSetup {
+                size: self.spec.size,
+                komi: self.spec.rules.komi,
+                preset: None,
+                time: self.spec.tell_time.then_some(tc),
+                timeout: self.spec.timeouts.setup,
+            };
+            let started = self.players.get_mut(color).session.start(&setup);
+            let started = started.map_err(|e| self.stop(color, e))?;
+            let komi = self.spec.rules.komi;
+            let who = color_name(color);
+            match started.komi {
+                KomiTold::Exact => {}
+                KomiTold::Near(near) => self.notes.push(format!(
+                    "{who} refused komi {komi} and was told {near}; the referee counts with {komi}."
+                )),
+                KomiTold::Own => self.notes.push(format!(
+                    "{who} refused komi {komi}; it plays with its own, the referee counts with {komi}."
+                )),
+            }
+            if started.time_settings_refused {
                 self.notes.push(format!(
-                    "{} refused `time_settings {settings}`.",
-                    color_name(color)
+                    "{who} refused `time_settings {}`.",
+                    gtp_time_settings(&tc)
                 ));
             }
-            if kgs_time {
-                let kgs = kgs_time_settings(&tc);
-                let words: Vec<&str> = kgs.split_whitespace().collect();
-                if self
-                    .send_optional(color, "kgs-time_settings", &words)?
-                    .is_some()
-                {
-                    self.players.get_mut(color).dialect = GtpDialect::Kgs;
-                }
-            }
         }
-        Ok(())
-    }
-
-    /// `komi K`; when refused, `K − 0.5` for a whole-number komi (engines that only take
-    /// half-point komi); when that is refused too the engine keeps its own, which does not
-    /// matter: the referee counts.
-    fn send_komi(&mut self, color: Color) -> Result<(), Stop> {
-        let komi = self.spec.rules.komi;
-        if self
-            .send_optional(color, "komi", &[&komi.to_string()])?
-            .is_some()
-        {
-            return Ok(());
-        }
-        if komi.halves() % 2 == 0 {
-            let near = Komi(komi.halves() - 1);
-            if self
-                .send_optional(color, "komi", &[&near.to_string()])?
-                .is_some()
-            {
-                self.notes.push(format!(
-                    "{} refused komi {komi} and was told {near}; the referee counts with {komi}.",
-                    color_name(color)
-                ));
-                return Ok(());
-            }
-        }
-        self.notes.push(format!(
-            "{} refused komi {komi}; it plays with its own, the referee counts with {komi}.",
-            color_name(color)
-        ));
         Ok(())
     }
 
@@ -780,16 +691,12 @@ impl Referee<'_> {
     fn tell(&mut self, color: Color, mover: Color, mv: Move) -> Result<(), Stop> {
         let vertex = mv.to_gtp(self.spec.size);
         let timeout = self.spec.timeouts.setup;
-        match self.players.get_mut(color).engine.send(
-            "play",
-            &[gtp_letter(mover), &vertex],
-            timeout,
-        ) {
-            Ok(_) => Ok(()),
-            Err(e) => {
-                Err(self.engine_error(color, e, (FailureKind::Illegal, "refused-legal-move")))
-            }
-        }
+        let told = self
+            .players
+            .get_mut(color)
+            .session
+            .tell(mover, &vertex, timeout);
+        told.map_err(|e| self.stop(color, e))
     }
 
     /// 讓手: the referee passes for White and tells both engines.
@@ -809,47 +716,50 @@ impl Referee<'_> {
 
     fn genmove(&mut self, color: Color) -> Result<(), Stop> {
         let s = color;
-        let letter = gtp_letter(color);
         let size = self.spec.size;
-        let now = self.now();
-        let dialect = self.players.get(color).dialect;
+        let (time, start) = (self.time, self.start);
+        let now = move || time.now().saturating_sub(start);
+        let player = self.players.get_mut(color);
         let told = self
             .clock
-            .gtp_time_left(s, now, dialect)
+            .gtp_time_left(s, now(), player.session.dialect())
             .filter(|_| self.spec.tell_time);
-        if let Some(left) = told {
-            let (secs, stones) = (left.secs.to_string(), left.stones.to_string());
-            self.send_optional(color, "time_left", &[letter, &secs, &stones])?;
-        }
-        let command = if self.players.get(color).cleanup {
-            "kgs-genmove_cleanup"
-        } else {
-            "genmove"
-        };
-        let t0 = self.now();
-        self.clock.start(s, t0).map_err(internal)?;
-        let timeout = match self.clock.deadline(s) {
-            Some(deadline) => deadline
-                .saturating_sub(t0)
-                .saturating_add(self.spec.timeouts.grace),
-            None => self.spec.timeouts.untimed_move,
-        };
-        let sent = self
-            .players
-            .get_mut(color)
-            .engine
-            .send(command, &[letter], timeout);
-        let reply = match sent {
-            Ok(reply) => reply,
-            Err(e) => {
-                if matches!(e, EngineError::Timeout { .. }) {
+        let (grace, untimed) = (self.spec.timeouts.grace, self.spec.timeouts.untimed_move);
+        let clock = &mut self.clock;
+        let mut started = None;
+        let sent = player.session.genmove(
+            color,
+            |_| told,
+            player.cleanup,
+            self.spec.timeouts.setup,
+            || {
+                // The clock runs from just before the command is written.
+                let t0 = now();
+                let ran = clock.start(s, t0);
+                let timeout = match clock.deadline(s) {
+                    Some(deadline) => deadline.saturating_sub(t0).saturating_add(grace),
+                    None => untimed,
+                };
+                started = Some((t0, timeout, ran));
+                timeout
+            },
+        );
+        let t0 = match started {
+            Some((t0, timeout, ran)) => {
+                ran.map_err(internal)?;
+                if let Err(SessionError::Fault {
+                    fault: Fault::Engine(FailureKind::Timeout),
+                    ..
+                }) = &sent
+                {
                     // Records the flag fall, so the clock agrees with the result.
-                    let now = self.now().max(t0 + timeout);
-                    let _ = self.clock.check(now);
+                    let _ = self.clock.check(now().max(t0 + timeout));
                 }
-                return Err(self.engine_error(color, e, (FailureKind::Garbage, "genmove-failed")));
+                t0
             }
+            None => now(),
         };
+        let reply = sent.map_err(|e| self.stop(color, e))?;
         // The answer's time on the referee's own source, not the engine's measure of it
         // (`reply.elapsed`): one source for every reading of the clock.
         let t1 = self.now().max(t0);
@@ -866,8 +776,7 @@ impl Referee<'_> {
             self.game.lose_on_time(color).map_err(internal)?;
             return Ok(());
         }
-        let sz = u8::try_from(size).map_err(internal)?;
-        let mv = match GenmoveReply::parse(&reply.text, sz) {
+        let mv = match GtpSession::parse_genmove(&reply, size) {
             Ok(GenmoveReply::Resign) => {
                 self.notes.push(format!(
                     "{} resigned after {} moves.",
@@ -878,14 +787,7 @@ impl Referee<'_> {
                 return Ok(());
             }
             Ok(GenmoveReply::Move(v)) => v,
-            Err(e) => {
-                return Err(self.failure(
-                    color,
-                    FailureKind::Garbage,
-                    "bad-vertex",
-                    format!("`{command}` answered {:?}: {e}", reply.text),
-                ))
-            }
+            Err(e) => return Err(self.stop(color, e)),
         };
         if let Err(e) = self.game.play_as(color, mv) {
             return Err(self.failure(
@@ -919,8 +821,10 @@ impl Referee<'_> {
         self.settled_at = Some(self.game.move_count());
         let mut lists: ByColor<Option<BTreeSet<Point>>> = ByColor::default();
         for color in Color::ALL {
-            let answer = self.send_optional(color, "final_status_list", &["dead"])?;
-            *lists.get_mut(color) = answer.as_deref().and_then(|t| self.parse_points(t));
+            let (size, timeout) = (self.spec.size, self.spec.timeouts.setup);
+            let answer = self.players.get_mut(color).session.dead_list(size, timeout);
+            let answer = answer.map_err(|e| self.stop(color, e))?;
+            *lists.get_mut(color) = answer.map(|l| l.into_iter().collect());
         }
         let show = |l: &Option<BTreeSet<Point>>| match l {
             None => "no answer".to_string(),
@@ -973,7 +877,7 @@ impl Referee<'_> {
         let mut text = format!("{said}: disputed, play resumes");
         for color in Color::ALL {
             let p = self.players.get_mut(color);
-            if p.knows_cleanup && !p.cleanup {
+            if p.session.knows_cleanup() && !p.cleanup {
                 p.cleanup = true;
                 text.push_str(&format!(
                     "; {} plays on with kgs-genmove_cleanup",
@@ -984,18 +888,6 @@ impl Referee<'_> {
         text.push('.');
         self.comment_last(text);
         Ok(())
-    }
-
-    /// The points of a `final_status_list` answer; `None` if any word is not a vertex of the
-    /// board (the answer then counts as no answer: play resumes).
-    fn parse_points(&self, text: &str) -> Option<BTreeSet<Point>> {
-        let size = u8::try_from(self.spec.size).ok()?;
-        text.split_whitespace()
-            .map(|w| match parse_vertex(w, size).ok()? {
-                Move::Play(p) => Some(p),
-                Move::Pass => None,
-            })
-            .collect()
     }
 
     fn comment_last(&mut self, text: String) {
@@ -1079,20 +971,19 @@ mod tests {
     use super::*;
 
     /// The referee stops on an invalid command (its own mistake) instead of charging either
-    /// engine; the play server reads the same [`classify`] (its engine opponents' test).
+    /// engine; the play server reads the same session error (its engine opponents' test).
     #[test]
     fn an_invalid_command_charges_no_engine() {
         let e = EngineError::InvalidCommand {
             command: "play b A1\nquit".to_string(),
             reason: "contains a line break",
         };
-        assert_eq!(
-            failure_of(&e, (FailureKind::Illegal, "refused-legal-move")),
-            None
-        );
-        assert_eq!(
-            failure_of(&e, (FailureKind::Garbage, "genmove-failed")),
-            None
-        );
+        for on_failure in [
+            (FailureKind::Illegal, "refused-legal-move"),
+            (FailureKind::Garbage, "genmove-failed"),
+        ] {
+            let error = SessionError::engine(&e, on_failure);
+            assert!(failure_of(error.clone()).is_err(), "{error:?}");
+        }
     }
 }

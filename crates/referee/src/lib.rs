@@ -22,6 +22,7 @@ mod fault;
 mod game;
 mod record;
 mod run;
+mod session;
 mod summary;
 
 pub use config::{
@@ -39,4 +40,5 @@ pub use run::{
     game_file_name, record_file_name, run_match, run_match_until, void_file_name, write_atomic,
     NoProgress, Progress, MATCH_FILE,
 };
+pub use session::{GenmoveAnswer, GtpSession, KomiTold, SessionError, SessionSetup, Started};
 pub use summary::{wilson_interval, ColorStats, EndCounts, EngineStats, MatchSummary, Z95};

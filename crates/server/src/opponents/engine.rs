@@ -8,9 +8,10 @@
 //!   `POST /api/games/engine` starts a game against one.
 //! * **Processes.** The server starts the engine when it first has to act in a game (one
 //!   process per game and seat, at most `max_games` per engine at once, also the limit on new
-//!   games), tells it `boardsize`, `clear_board`, `ingo-rules PRESET` when the engine knows that
-//!   command (GTP itself has no way to name Ing's rules), `komi` (with the half-point fallback of
-//!   the referee), `time_settings` (and `kgs-time_settings` when known, then `time_left` follows
+//!   games) and drives it through the referee's own session (`ingo_referee::GtpSession`, the
+//!   one `ingo match` uses): `boardsize`, `clear_board`, `ingo-rules PRESET` when the engine
+//!   knows that command (GTP itself has no way to name Ing's rules), `komi` (with the half-point
+//!   fallback), `time_settings` (and `kgs-time_settings` when known, then `time_left` follows
 //!   KGS), then every move of the game with `play` (White's handicap passes as `play w pass`, as
 //!   `ingo match` does). Before each of its moves it gets `time_left`, then `genmove` with a
 //!   timeout of its clock's deadline plus [`GRACE`], at most its `move_timeout`. The process is
@@ -51,10 +52,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
-use ingo_clock::{gtp_time_settings, kgs_time_settings, GtpDialect, GtpTimeLeft, TimeControl};
+use ingo_clock::{GtpDialect, GtpTimeLeft, TimeControl};
 use ingo_gtp::engine::EngineBuilder;
-use ingo_gtp::{Engine, EngineError, GenmoveReply};
-use ingo_referee::{FailureKind, Fault as Blame};
+use ingo_gtp::GenmoveReply;
+use ingo_referee::{
+    FailureKind, Fault as Blame, GenmoveAnswer, GtpSession, SessionError, SessionSetup,
+};
 use ingo_rules::{Color, Komi, Move, Phase, Point};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
 
@@ -112,26 +115,22 @@ fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
     }
 }
 
-/// The referee's reading of an engine error ([`ingo_referee::classify`]); a GTP failure answer
-/// (`? message`) is `on_failure`.
-fn classify(e: EngineError, on_failure: FaultKind) -> Fault {
-    let referee = |kind| match kind {
-        FaultKind::Illegal => FailureKind::Illegal,
-        FaultKind::Timeout => FailureKind::Timeout,
-        FaultKind::Crash => FailureKind::Crash,
-        // A refusal never means "unavailable" to the referee; the server maps it back below.
-        FaultKind::Garbage | FaultKind::Unavailable => FailureKind::Garbage,
+/// The server's reading of a session error: the referee's ([`ingo_referee::classify`]), with
+/// a refused start and an engine never started as [`FaultKind::Unavailable`].
+fn fault_of(e: SessionError) -> Fault {
+    let detail = e.to_string();
+    let kind = match e {
+        SessionError::Fault { fault, .. } => match fault {
+            Blame::Engine(FailureKind::Illegal) => FaultKind::Illegal,
+            Blame::Engine(FailureKind::Crash) => FaultKind::Crash,
+            Blame::Engine(FailureKind::Timeout) => FaultKind::Timeout,
+            Blame::Engine(FailureKind::Garbage) => FaultKind::Garbage,
+            Blame::Start => FaultKind::Unavailable,
+            Blame::Controller => return Fault::Server(detail),
+        },
+        SessionError::Unsupported { .. } => FaultKind::Unavailable,
     };
-    let kind = match ingo_referee::classify(&e, referee(on_failure)) {
-        Blame::Engine(_) if matches!(e, EngineError::Failure { .. }) => on_failure,
-        Blame::Engine(FailureKind::Illegal) => FaultKind::Illegal,
-        Blame::Engine(FailureKind::Crash) => FaultKind::Crash,
-        Blame::Engine(FailureKind::Timeout) => FaultKind::Timeout,
-        Blame::Engine(FailureKind::Garbage) => FaultKind::Garbage,
-        Blame::Start => FaultKind::Unavailable,
-        Blame::Controller => return Fault::Server(e.to_string()),
-    };
-    fault(kind, e.to_string())
+    fault(kind, detail)
 }
 
 /// A game's moves as an engine is told them: colour and GTP vertex (or `pass`).
@@ -151,13 +150,11 @@ struct Seat {
 
 /// A running engine process and what the server knows of it.
 struct Session {
-    engine: Engine,
+    gtp: GtpSession,
     /// One of its engine's `max_games` permits, held while the process runs.
     _permit: OwnedSemaphorePermit,
     /// The moves on its board (`b`/`w`, vertex); `None` when unknown (told `clear_board` first).
     known: Option<Moves>,
-    dialect: GtpDialect,
-    knows_cleanup: bool,
 }
 
 /// The engines of a server: their settings, and the processes running (see the module docs).
@@ -225,8 +222,8 @@ impl Engines {
 /// async threads.
 fn stop(s: Session) {
     tokio::task::spawn_blocking(move || {
-        if s.engine.closed().is_none() {
-            let _ = s.engine.quit(Duration::from_secs(1));
+        if s.gtp.engine().closed().is_none() {
+            let _ = s.gtp.into_engine().quit(Duration::from_secs(1));
         }
     });
 }
@@ -613,68 +610,23 @@ impl Session {
         }
         let engine = builder
             .spawn()
-            .map_err(|e| classify(e, FaultKind::Unavailable))?;
+            .map_err(|e| fault_of(SessionError::engine(&e, (FailureKind::Garbage, "garbage"))))?;
         let mut s = Session {
-            engine,
+            gtp: GtpSession::new(engine),
             _permit: permit,
             known: None,
-            dialect: GtpDialect::Standard,
-            knows_cleanup: false,
         };
-        let t = config.setup_timeout;
-        let kgs_time = s.known_command("kgs-time_settings", t)?;
-        s.knows_cleanup = s.known_command("kgs-genmove_cleanup", t)?;
-        let ingo_rules = s.known_command("ingo-rules", t)?;
-        s.send(
-            "boardsize",
-            &[&setup.size.to_string()],
-            t,
-            Some(FaultKind::Unavailable),
-        )?;
-        s.send("clear_board", &[], t, Some(FaultKind::Unavailable))?;
-        if ingo_rules {
-            // ingo's own engine: Ing's rules (or the game's preset) by name.
-            s.send("ingo-rules", &[&setup.preset], t, None)?;
-        }
-        // The referee's komi: the game's, else the half point below a whole number; else the
-        // engine keeps its own, and the server counts with the game's anyway.
-        let komi = setup.komi;
-        if s.send("komi", &[&komi.to_string()], t, None)?.is_none() && komi.halves() % 2 == 0 {
-            s.send("komi", &[&Komi(komi.halves() - 1).to_string()], t, None)?;
-        }
-        let settings = gtp_time_settings(&setup.time_control).to_string();
-        let words: Vec<&str> = settings.split_whitespace().collect();
-        s.send("time_settings", &words, t, None)?;
-        if kgs_time {
-            let kgs = kgs_time_settings(&setup.time_control);
-            let words: Vec<&str> = kgs.split_whitespace().collect();
-            if s.send("kgs-time_settings", &words, t, None)?.is_some() {
-                s.dialect = GtpDialect::Kgs;
-            }
-        }
+        s.gtp
+            .start(&SessionSetup {
+                size: setup.size,
+                komi: setup.komi,
+                preset: Some(&setup.preset),
+                time: Some(setup.time_control),
+                timeout: config.setup_timeout,
+            })
+            .map_err(fault_of)?;
         s.known = Some(Vec::new());
         Ok(s)
-    }
-
-    /// Sends a command; a `? failure` answer is `None`, or the fault `on_failure` when given.
-    fn send(
-        &mut self,
-        name: &str,
-        args: &[&str],
-        timeout: Duration,
-        on_failure: Option<FaultKind>,
-    ) -> Result<Option<String>, Fault> {
-        match self.engine.send(name, args, timeout) {
-            Ok(reply) => Ok(Some(reply.text)),
-            Err(EngineError::Failure { .. }) if on_failure.is_none() => Ok(None),
-            Err(e) => Err(classify(e, on_failure.unwrap_or(FaultKind::Garbage))),
-        }
-    }
-
-    fn known_command(&mut self, command: &str, t: Duration) -> Result<bool, Fault> {
-        Ok(self
-            .send("known_command", &[command], t, None)?
-            .is_some_and(|a| a.trim() == "true"))
     }
 
     /// Tells the engine the moves it does not have yet (all of them, after `clear_board`,
@@ -685,12 +637,16 @@ impl Session {
             .as_ref()
             .is_some_and(|k| k.len() <= moves.len() && moves[..k.len()] == k[..]);
         if !fits {
-            self.send("clear_board", &[], t, Some(FaultKind::Garbage))?;
+            self.gtp
+                .send("clear_board", &[], t, (FailureKind::Garbage, "garbage"))
+                .map_err(fault_of)?;
             self.known = Some(Vec::new());
         }
         let from = self.known.as_ref().map_or(0, Vec::len);
         for (c, v) in &moves[from..] {
-            self.send("play", &[letter(*c), v], t, Some(FaultKind::Illegal))
+            self.gtp
+                .tell(*c, v, t)
+                .map_err(fault_of)
                 .map_err(|f| match f {
                     Fault::Engine {
                         kind: FaultKind::Illegal,
@@ -740,18 +696,7 @@ impl Session {
 
     /// `final_status_list dead`, sorted; `None` for no usable answer.
     fn dead_list(&mut self, size: usize, t: Duration) -> Result<Option<Vec<Point>>, Fault> {
-        let Some(text) = self.send("final_status_list", &["dead"], t, None)? else {
-            return Ok(None);
-        };
-        let points: Option<Vec<Point>> = text
-            .split_whitespace()
-            .map(|w| Point::from_gtp(w, size, size).ok())
-            .collect();
-        Ok(points.map(|mut v| {
-            v.sort_by_key(|p| (p.row(), p.col()));
-            v.dedup();
-            v
-        }))
+        self.gtp.dead_list(size, t).map_err(fault_of)
     }
 
     /// `time_left`, then `genmove` (or `kgs-genmove_cleanup`) with the move's timeout.
@@ -762,89 +707,83 @@ impl Session {
         color: Color,
         m: &MoveJob,
     ) -> Result<Answer, Fault> {
-        let t = config.setup_timeout;
-        let l = letter(color);
-        let told = match self.dialect {
+        let time_left = |d| match d {
             GtpDialect::Kgs => m.time_left[1],
             _ => m.time_left[0],
         };
-        if let Some(left) = told {
-            let (secs, stones) = (left.secs.to_string(), left.stones.to_string());
-            self.send("time_left", &[l, &secs, &stones], t, None)?;
-        }
-        let command = if m.cleanup && self.knows_cleanup {
-            "kgs-genmove_cleanup"
-        } else {
-            "genmove"
+        let timeout = || {
+            m.deadline
+                .map_or(config.move_timeout, |d| {
+                    d.saturating_duration_since(Instant::now()) + GRACE
+                })
+                .min(config.move_timeout)
         };
-        let timeout = m
-            .deadline
-            .map_or(config.move_timeout, |d| {
-                d.saturating_duration_since(Instant::now()) + GRACE
-            })
-            .min(config.move_timeout);
-        let reply = self
-            .engine
-            .send(command, &[l], timeout)
-            .map_err(|e| classify(e, FaultKind::Garbage))?;
-        let sz = u8::try_from(size).unwrap_or(u8::MAX);
-        match GenmoveReply::parse(&reply.text, sz) {
-            Ok(GenmoveReply::Resign) => Ok(Answer::Resign),
-            Ok(GenmoveReply::Move(mv)) => {
+        let reply: GenmoveAnswer = self
+            .gtp
+            .genmove(color, time_left, m.cleanup, config.setup_timeout, timeout)
+            .map_err(fault_of)?;
+        match GtpSession::parse_genmove(&reply, size).map_err(fault_of)? {
+            GenmoveReply::Resign => Ok(Answer::Resign),
+            GenmoveReply::Move(mv) => {
                 if let Some(k) = self.known.as_mut() {
                     k.push((color, mv.to_gtp(size)));
                 }
                 Ok(Answer::Move(mv))
             }
-            Err(e) => Err(fault(
-                FaultKind::Garbage,
-                format!("`{command}` answered {:?}: {e}", reply.text),
-            )),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use ingo_gtp::EngineError;
+
     use super::*;
 
     /// An invalid command is the server's own mistake, as the referee reads it: the engine
     /// never saw it, so it does not lose the game for it.
     #[test]
     fn an_invalid_command_charges_no_engine() {
-        let e = || EngineError::InvalidCommand {
+        let e = EngineError::InvalidCommand {
             command: "play b A1\nquit".to_string(),
             reason: "contains a line break",
         };
         for on_failure in [
-            FaultKind::Illegal,
-            FaultKind::Garbage,
-            FaultKind::Unavailable,
+            (FailureKind::Illegal, "refused-legal-move"),
+            (FailureKind::Garbage, "genmove-failed"),
         ] {
-            assert!(
-                matches!(classify(e(), on_failure), Fault::Server(_)),
-                "{:?}",
-                classify(e(), on_failure)
-            );
+            let f = fault_of(SessionError::engine(&e, on_failure));
+            assert!(matches!(f, Fault::Server(_)), "{f:?}");
         }
     }
 
     #[test]
     fn a_refusal_is_what_the_command_makes_it() {
-        let refused = || EngineError::Failure {
-            command: "boardsize 19".to_string(),
-            message: "unacceptable size".to_string(),
+        let refused = EngineError::Failure {
+            command: "play b A1".to_string(),
+            message: "illegal move".to_string(),
             elapsed: Duration::ZERO,
         };
-        for kind in [
-            FaultKind::Illegal,
-            FaultKind::Garbage,
-            FaultKind::Unavailable,
+        for (kind, want) in [
+            (FailureKind::Illegal, FaultKind::Illegal),
+            (FailureKind::Garbage, FaultKind::Garbage),
         ] {
-            assert!(matches!(
-                classify(refused(), kind),
-                Fault::Engine { kind: k, .. } if k == kind
-            ));
+            let f = fault_of(SessionError::engine(&refused, (kind, "code")));
+            assert!(
+                matches!(f, Fault::Engine { kind: k, .. } if k == want),
+                "{f:?}"
+            );
         }
+        let unsupported = SessionError::Unsupported {
+            command: "boardsize 19".to_string(),
+            message: "unacceptable size".to_string(),
+        };
+        assert!(matches!(
+            fault_of(unsupported),
+            Fault::Engine {
+                kind: FaultKind::Unavailable,
+                ..
+            }
+        ));
     }
 }
