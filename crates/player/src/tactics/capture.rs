@@ -3,7 +3,7 @@
 
 use ingo_rules::{Board, Move, Point};
 
-use super::search::{push_new, Scratch, NET_PLIES};
+use super::search::{captures_and_extensions, push_new, Scratch, NET_PLIES};
 
 /// Empty neighbours of `p`.
 fn room(board: &Board, p: Point) -> usize {
@@ -83,14 +83,7 @@ pub(super) fn defender_moves(
     ply: usize,
     out: &mut Vec<Move>,
 ) {
-    for &h in &scratch.heads {
-        if let Some(l) = board.atari_liberty(h) {
-            push_new(out, Move::Play(l));
-        }
-    }
-    for &l in libs {
-        push_new(out, Move::Play(l));
-    }
+    captures_and_extensions(board, libs, scratch, out);
     nakade_points(board, libs, out);
     for &h in &scratch.heads {
         let hl = board.liberties_upto(h, 3);

@@ -5,7 +5,7 @@
 
 use ingo_rules::{Board, Move, Point};
 
-use super::search::{push_new, Scratch};
+use super::search::{captures_and_extensions, push_new, Scratch};
 
 /// The attacker's moves with the target on two liberties (`libs`): the two ataris, first the
 /// one on the liberty with more empty neighbours, where the defender would gain most.
@@ -37,14 +37,7 @@ pub(super) fn defender_moves(
     first: bool,
     out: &mut Vec<Move>,
 ) {
-    for &h in &scratch.heads {
-        if let Some(l) = board.atari_liberty(h) {
-            push_new(out, Move::Play(l));
-        }
-    }
-    for &l in libs {
-        push_new(out, Move::Play(l));
-    }
+    captures_and_extensions(board, libs, scratch, out);
     if first && libs.len() >= 2 {
         push_new(out, Move::Pass);
     }

@@ -215,11 +215,7 @@ impl Reader {
         target: Point,
         limits: &Limits,
     ) -> Result<Reading, TacticsError> {
-        let defender = stone_color(board, target)?;
-        let outcome = self
-            .search
-            .run(board, target, defender, Mode::Capture, true, limits);
-        Ok(self.reading(outcome, true))
+        self.capture_reading(board, target, limits, true)
     }
 
     /// Whether the target's side, moving first, can save the string on `target` from capture.
@@ -234,11 +230,28 @@ impl Reader {
         target: Point,
         limits: &Limits,
     ) -> Result<Reading, TacticsError> {
+        self.capture_reading(board, target, limits, false)
+    }
+
+    /// [`Reader::can_capture`] (`attacker_first`) or [`Reader::can_save`]: one capture search,
+    /// read from the side that moves first.
+    fn capture_reading(
+        &mut self,
+        board: &Board,
+        target: Point,
+        limits: &Limits,
+        attacker_first: bool,
+    ) -> Result<Reading, TacticsError> {
         let defender = stone_color(board, target)?;
-        let outcome = self
-            .search
-            .run(board, target, defender, Mode::Capture, false, limits);
-        Ok(self.reading(outcome, false))
+        let outcome = self.search.run(
+            board,
+            target,
+            defender,
+            Mode::Capture,
+            attacker_first,
+            limits,
+        );
+        Ok(self.reading(outcome, attacker_first))
     }
 
     /// The reading of a finished search, from the attacker's side (`for_attacker`) or the

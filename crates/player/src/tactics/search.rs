@@ -226,6 +226,24 @@ pub(super) fn push_new(out: &mut Vec<Move>, mv: Move) {
     }
 }
 
+/// The defences every reading tries first: the capture of each attacking string in atari next
+/// to the target (`scratch.heads`), then the extensions on the target's liberties `libs`.
+pub(super) fn captures_and_extensions(
+    board: &Board,
+    libs: &[Point],
+    scratch: &Scratch,
+    out: &mut Vec<Move>,
+) {
+    for &h in &scratch.heads {
+        if let Some(l) = board.atari_liberty(h) {
+            push_new(out, Move::Play(l));
+        }
+    }
+    for &l in libs {
+        push_new(out, Move::Play(l));
+    }
+}
+
 /// The search state and its buffers, reused from one reading to the next.
 #[derive(Default)]
 pub(super) struct Search {
