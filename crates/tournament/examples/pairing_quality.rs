@@ -18,8 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use ingo_rules::Color;
-use ingo_tournament::pairing::mcmahon_start;
-use ingo_tournament::{Agreement, Event, FormatKind, Game, Outcome, WinBy};
+use ingo_tournament::{Agreement, Event, Game, Outcome, WinBy};
 
 /// A small deterministic generator (a linear congruential one): the same events every run.
 struct Lcg(u64);
@@ -81,29 +80,10 @@ fn level(e: &Event, name: &str) -> i32 {
         .map_or(-10, ingo_tournament::rank_level)
 }
 
-/// The score each player is grouped by when the next round is paired.
+/// The score each player is grouped by when the next round is paired, as the pairing groups
+/// them.
 fn group_scores(e: &Event) -> BTreeMap<String, i32> {
-    let f = &e.agreement.format;
-    let mut s: BTreeMap<String, i32> = e
-        .entrants
-        .iter()
-        .map(|x| {
-            let start = if f.kind == FormatKind::McMahon {
-                mcmahon_start(x.rank, f.bar, f.floor)
-            } else {
-                0
-            };
-            (x.name.clone(), start)
-        })
-        .collect();
-    for g in &e.games {
-        if g.is_bye() && g.result.is_none() {
-            *s.entry(g.black.clone()).or_default() += e.agreement.scoring.bye_main as i32;
-        } else if let Some((w, _)) = g.winner_loser() {
-            *s.entry(w.to_owned()).or_default() += 1;
-        }
-    }
-    s
+    ingo_tournament::group_scores(&e.agreement, &e.entrants, &e.games)
 }
 
 /// The fewest pairings across score groups that a round can have without a rematch, with the

@@ -48,7 +48,7 @@ pub use agreement::{
 };
 pub use entrant::{country_code, Entrant, EntrantKind, Member};
 pub use outcome::{ForfeitReason, Outcome, ParseOutcomeError, WinBy};
-pub use pairing::PairingOptions;
+pub use pairing::{group_scores, PairingOptions};
 pub use score::{mcmahon_standings, standings, Game, Standing};
 
 use ingo_competition::Rank;

@@ -451,6 +451,37 @@ pub fn swiss_next(
     swiss_next_with(agreement, entrants, games, &PairingOptions::default())
 }
 
+/// The score each of `entrants` is grouped by when the next Swiss or McMahon round is paired:
+/// its wins in `games` (a bye not played counting the agreement's `scoring.bye_main`), plus,
+/// in a McMahon event, its McMahon start from its rank, the bar and the floor.
+pub fn group_scores<'a>(
+    agreement: &Agreement,
+    entrants: impl IntoIterator<Item = &'a Entrant>,
+    games: &[Game],
+) -> BTreeMap<String, i32> {
+    let mut main: BTreeMap<&str, i32> = BTreeMap::new();
+    for g in games {
+        if g.is_bye() && g.result.is_none() {
+            *main.entry(g.black.as_str()).or_default() += agreement.scoring.bye_main as i32;
+        } else if let Some((w, _)) = g.winner_loser() {
+            *main.entry(w).or_default() += 1;
+        }
+    }
+    let mcmahon = agreement.format.kind == FormatKind::McMahon;
+    entrants
+        .into_iter()
+        .map(|e| {
+            let start = if mcmahon {
+                mcmahon_start(e.rank, agreement.format.bar, agreement.format.floor)
+            } else {
+                0
+            };
+            let won = main.get(e.name.as_str()).copied().unwrap_or(0);
+            (e.name.clone(), won + start)
+        })
+        .collect()
+}
+
 /// The next round of a Swiss or McMahon event, paired as OpenGotha pairs: a minimum-cost
 /// perfect matching over all pairs of players (the blossom algorithm).
 ///
@@ -494,23 +525,8 @@ pub fn swiss_next_with(
     if entrants.len() < 2 {
         return Err(PairingError::TooFew(entrants.len()));
     }
-    let mut main: BTreeMap<&str, i32> = BTreeMap::new();
-    for g in games {
-        if g.is_bye() && g.result.is_none() {
-            *main.entry(g.black.as_str()).or_default() += agreement.scoring.bye_main as i32;
-        } else if let Some((w, _)) = g.winner_loser() {
-            *main.entry(w).or_default() += 1;
-        }
-    }
-    let mcmahon = agreement.format.kind == FormatKind::McMahon;
-    let score = |e: &Entrant| {
-        main.get(e.name.as_str()).copied().unwrap_or(0)
-            + if mcmahon {
-                mcmahon_start(e.rank, agreement.format.bar, agreement.format.floor)
-            } else {
-                0
-            }
-    };
+    let grouped = group_scores(agreement, entrants.iter().copied(), games);
+    let score = |e: &Entrant| grouped.get(&e.name).copied().unwrap_or(0);
     let mut order: Vec<(usize, &Entrant)> = entrants.iter().copied().enumerate().collect();
     order.sort_by_key(|(seed, e)| {
         (
