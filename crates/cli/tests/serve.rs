@@ -10,7 +10,7 @@ use std::time::Duration;
 
 mod serve_util;
 
-use ingo_server::client::Client;
+use ingo_server::client::{quiet_moves, Client};
 use serde_json::{json, Value};
 use serve_util::{ingo_serve, runtime, spawn, Server};
 
@@ -18,24 +18,6 @@ fn start(db: &str, dir: &std::path::Path) -> Server {
     let mut serve = ingo_serve(dir);
     serve.args(["--db", db, "--listen", "127.0.0.1:0"]);
     spawn(serve)
-}
-
-/// The moves of a long game without captures: Black fills the lower rows, White the upper
-/// ones, the middle row stays empty.
-fn quiet_moves(n: usize) -> Vec<String> {
-    let cols: Vec<char> = "ABCDEFGHJKLMNOPQRST".chars().collect();
-    let (mut b, mut w) = (Vec::new(), Vec::new());
-    for row in 1..=9 {
-        for &c in &cols {
-            b.push(format!("{c}{row}"));
-            w.push(format!("{c}{}", 20 - row));
-        }
-    }
-    b.into_iter()
-        .zip(w)
-        .flat_map(|(x, y)| [x, y])
-        .take(n)
-        .collect()
 }
 
 async fn two_players_in_a_game(addr: SocketAddr, size: u32) -> (Client, Client, i64) {

@@ -40,6 +40,7 @@
 mod browser_util;
 
 use browser_util::*;
+use ingo_server::client::{quiet_moves, QUIET_MOVES};
 use serde_json::json;
 
 /// The page's load target (ms).
@@ -78,37 +79,18 @@ fn args() -> Result<Args, String> {
             .parse::<usize>()
             .map_err(|e| format!("{flag}: {e}"))?;
         match flag.as_str() {
-            "--moves" if (1..=MAX_MOVES).contains(&value) => a.moves = value,
+            "--moves" if (1..=QUIET_MOVES).contains(&value) => a.moves = value,
             "--reloads" if (1..=100).contains(&value) => a.reloads = value,
             "--visits" if (1..=20).contains(&value) => a.visits = value,
             "--moves" | "--reloads" | "--visits" => {
                 return Err(format!(
-                    "{flag} {value}: out of range (moves 1 to {MAX_MOVES}, reloads 1 to 100, visits 1 to 20)"
+                    "{flag} {value}: out of range (moves 1 to {QUIET_MOVES}, reloads 1 to 100, visits 1 to 20)"
                 ))
             }
             other => return Err(format!("unknown flag {other:?}; see the file's documentation")),
         }
     }
     Ok(a)
-}
-
-/// The most moves of [`quiet_moves`].
-const MAX_MOVES: usize = 2 * 9 * 19;
-
-/// A 19×19 game without captures: Black fills the lower rows, White the upper ones.
-fn quiet_moves(n: usize) -> Vec<String> {
-    let (mut b, mut w) = (Vec::new(), Vec::new());
-    for row in 1..=9 {
-        for c in LETTERS.chars() {
-            b.push(format!("{c}{row}"));
-            w.push(format!("{c}{}", 20 - row));
-        }
-    }
-    b.into_iter()
-        .zip(w)
-        .flat_map(|(x, y)| [x, y])
-        .take(n)
-        .collect()
 }
 
 /// The finished 9×9 game whose page (with its count) is loaded: a few moves, a capture among

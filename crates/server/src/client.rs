@@ -195,3 +195,26 @@ impl Client {
         Ok(ws)
     }
 }
+
+/// The most moves [`quiet_moves`] gives: nine rows of 19 points for each side.
+pub const QUIET_MOVES: usize = 2 * 9 * 19;
+
+/// The first `n` moves (at most [`QUIET_MOVES`]) of a 19×19 game without captures, Black and
+/// White in turn: Black fills the lower nine rows, White the upper nine. The load test and the
+/// tests that need many legal moves play it.
+#[must_use]
+pub fn quiet_moves(n: usize) -> Vec<String> {
+    const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
+    let (mut b, mut w) = (Vec::new(), Vec::new());
+    for row in 1..=9 {
+        for c in COLUMNS.chars() {
+            b.push(format!("{c}{row}"));
+            w.push(format!("{c}{}", 20 - row));
+        }
+    }
+    b.into_iter()
+        .zip(w)
+        .flat_map(|(x, y)| [x, y])
+        .take(n)
+        .collect()
+}

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
-use ingo_server::client::{Client, WsStream};
+use ingo_server::client::{quiet_moves, Client, WsStream};
 use serde_json::{json, Value};
 use tokio::sync::Barrier;
 use tokio_tungstenite::tungstenite::Message;
@@ -78,23 +78,6 @@ fn args() -> anyhow::Result<Args> {
         }
     }
     Ok(a)
-}
-
-/// A game without captures on 19×19: Black fills the lower rows, White the upper ones.
-fn quiet_moves(n: usize) -> Vec<String> {
-    let cols: Vec<char> = "ABCDEFGHJKLMNOPQRST".chars().collect();
-    let (mut b, mut w) = (Vec::new(), Vec::new());
-    for row in 1..=9 {
-        for &c in &cols {
-            b.push(format!("{c}{row}"));
-            w.push(format!("{c}{}", 20 - row));
-        }
-    }
-    b.into_iter()
-        .zip(w)
-        .flat_map(|(x, y)| [x, y])
-        .take(n)
-        .collect()
 }
 
 /// The next message of type `kind` on `ws`, skipping the others (the game's `move` events,
