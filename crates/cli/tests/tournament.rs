@@ -42,16 +42,23 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 
 /// The round robin of the library's hand-computed test, entered through the command line:
 /// forfeits, a bye each round, a suspension after the second absence.
+/// A new event in `dir` from the agreement `text` (written to `NAME.toml`), made with
+/// `ingo tournament create`: the path of its database (`NAME.db`).
+fn new_event(dir: &Path, name: &str, text: &str) -> String {
+    let agreement = write(dir, &format!("{name}.toml"), text);
+    let db = dir.join(format!("{name}.db")).display().to_string();
+    ok(&["tournament", "create", &agreement, "--db", &db]);
+    db
+}
+
 #[test]
 fn director_runs_a_round_robin_from_the_command_line() {
     let dir = tempfile::tempdir().expect("dir");
-    let agreement = write(
+    let db = new_event(
         dir.path(),
-        "cup.toml",
+        "cup",
         &format!("{HEAD}format = {{ kind = \"round-robin\" }}\n"),
     );
-    let db = dir.path().join("cup.db").display().to_string();
-    ok(&["tournament", "create", &agreement, "--db", &db]);
     for p in ["A", "B", "C", "D", "E"] {
         ok(&["tournament", "add", p, "--rank", "3d", "--db", &db]);
     }
@@ -164,13 +171,11 @@ fn director_runs_a_round_robin_from_the_command_line() {
 #[test]
 fn pairs_and_consultation_teams_are_entered_with_their_members() {
     let dir = tempfile::tempdir().expect("dir");
-    let agreement = write(
+    let db = new_event(
         dir.path(),
-        "p.toml",
+        "p",
         &format!("{HEAD}format = {{ kind = \"round-robin\" }}\n"),
     );
-    let db = dir.path().join("p.db").display().to_string();
-    ok(&["tournament", "create", &agreement, "--db", &db]);
     ok(&[
         "tournament",
         "add",
@@ -321,13 +326,7 @@ fn incomplete_agreement_is_refused_naming_the_field() {
 #[test]
 fn swiss_event_is_paired_and_exported_for_the_egf() {
     let dir = tempfile::tempdir().expect("dir");
-    let agreement = write(
-        dir.path(),
-        "s.toml",
-        &format!("{HEAD}format = {{ kind = \"mcmahon\", rounds = 2, bar = \"3d\" }}\nentrants = [{{ name = \"Ann\", rank = \"4d\" }}, {{ name = \"Bo\", rank = \"1k\" }}, {{ name = \"Cy\", rank = \"2d\" }}]\n"),
-    );
-    let db = dir.path().join("s.db").display().to_string();
-    ok(&["tournament", "create", &agreement, "--db", &db]);
+    let db = new_event(dir.path(), "s", &format!("{HEAD}format = {{ kind = \"mcmahon\", rounds = 2, bar = \"3d\" }}\nentrants = [{{ name = \"Ann\", rank = \"4d\" }}, {{ name = \"Bo\", rank = \"1k\" }}, {{ name = \"Cy\", rank = \"2d\" }}]\n"));
     let r1 = ok(&["tournament", "pair", "--db", &db]);
     assert!(r1.contains("has a bye"), "{r1}");
     // The round must be finished before the next is paired.
@@ -475,13 +474,7 @@ fn engine_round_robin_runs_to_the_end_and_resumes_after_a_kill() {
 #[test]
 fn exported_csv_reads_back_in_standings_with_names_that_need_quoting() {
     let dir = tempfile::tempdir().expect("dir");
-    let agreement = write(
-        dir.path(),
-        "cup.toml",
-        &format!("{HEAD}format = {{ kind = \"round-robin\" }}\nentrants = [{{ name = \"Lee, Ann\" }}, {{ name = 'Bo \"Kid\"' }}, {{ name = \"Cy\" }}]\n"),
-    );
-    let db = dir.path().join("cup.db").display().to_string();
-    ok(&["tournament", "create", &agreement, "--db", &db]);
+    let db = new_event(dir.path(), "cup", &format!("{HEAD}format = {{ kind = \"round-robin\" }}\nentrants = [{{ name = \"Lee, Ann\" }}, {{ name = 'Bo \"Kid\"' }}, {{ name = \"Cy\" }}]\n"));
     ok(&["tournament", "pair", "--db", &db]);
     for (round, result) in [("1", "B+3"), ("2", "W+R"), ("3", "B+F:absence")] {
         ok(&["tournament", "result", round, "1", result, "--db", &db]);
@@ -524,13 +517,11 @@ fn exported_csv_reads_back_in_standings_with_names_that_need_quoting() {
 #[test]
 fn entrant_details_are_stored_and_exported() {
     let dir = tempfile::tempdir().expect("dir");
-    let agreement = write(
+    let db = new_event(
         dir.path(),
-        "s.toml",
+        "s",
         &format!("{HEAD}format = {{ kind = \"swiss\", rounds = 1 }}\n"),
     );
-    let db = dir.path().join("s.db").display().to_string();
-    ok(&["tournament", "create", &agreement, "--db", &db]);
     ok(&[
         "tournament",
         "add",
@@ -607,13 +598,11 @@ fn entrant_details_are_stored_and_exported() {
 #[test]
 fn a_registration_list_is_imported_whole_or_not_at_all() {
     let dir = tempfile::tempdir().expect("dir");
-    let agreement = write(
+    let db = new_event(
         dir.path(),
-        "s.toml",
+        "s",
         &format!("{HEAD}format = {{ kind = \"mcmahon\", rounds = 3, bar = \"3d\" }}\n"),
     );
-    let db = dir.path().join("s.db").display().to_string();
-    ok(&["tournament", "create", &agreement, "--db", &db]);
     let list = write(
         dir.path(),
         "list.csv",
