@@ -568,17 +568,7 @@ async fn a_game_against_the_built_in_player_from_the_lobby() {
             .await
             .unwrap();
         let state = app.state(gid.as_str().unwrap()).await;
-        let first = state["moves"][0]["move"].as_str().map(str::to_uppercase);
-        assert_eq!(first.as_deref(), Some("E5"), "{state}");
-        assert_eq!(state["moves"][1]["color"], json!("W"), "{state}");
-        let stones = board_text(&state);
-        assert!(stones.split(' ').any(|s| s == "E5B"), "{stones}");
-        let answer = state["moves"][1]["move"].as_str().unwrap();
-        if answer != "pass" {
-            let stone = format!("{}W", answer.to_uppercase());
-            assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
-        }
-        assert_board_is_servers(&b, &state, "the game against the built-in player").await;
+        assert_e5_answered(&b, &state, "the game against the built-in player").await;
         b.close().await.unwrap();
     })
     .await;

@@ -497,3 +497,20 @@ pub async fn api_player(app: &App, name: &str, rank: &str) -> ApiClient {
     );
     c
 }
+
+/// The first two moves of a game an opponent program answers (the person's E5, then the
+/// program's move or pass) as the server has them, stone by stone, and the page's board is the
+/// server's.
+pub async fn assert_e5_answered(b: &Client, state: &Value, what: &str) {
+    let first = state["moves"][0]["move"].as_str().map(str::to_uppercase);
+    assert_eq!(first.as_deref(), Some("E5"), "{state}");
+    assert_eq!(state["moves"][1]["color"], "W", "{state}");
+    let stones = board_text(state);
+    assert!(stones.split(' ').any(|s| s == "E5B"), "{stones}");
+    let answer = state["moves"][1]["move"].as_str().unwrap();
+    if answer != "pass" {
+        let stone = format!("{}W", answer.to_uppercase());
+        assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
+    }
+    assert_board_is_servers(b, state, what).await;
+}
