@@ -20,6 +20,8 @@ pub struct ApiError {
     pub message: String,
 }
 
+/// The constructors build the game's error of that kind and map it through [`status_of`], the
+/// one table from a kind to its status.
 impl ApiError {
     /// An error with `status`.
     pub fn new(status: StatusCode, reason: &'static str, message: impl Into<String>) -> ApiError {
@@ -32,46 +34,42 @@ impl ApiError {
 
     /// 400: the request is malformed.
     pub fn bad_request(reason: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, reason, message)
+        GameError::bad_request(reason, message).into()
     }
 
     /// 401: no valid session.
     pub fn unauthorized() -> ApiError {
-        ApiError::new(StatusCode::UNAUTHORIZED, "not-logged-in", "Log in first.")
+        GameError::unauthorized().into()
     }
 
     /// 403: the user may not do this.
     pub fn forbidden(reason: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, reason, message)
+        GameError::forbidden(reason, message).into()
     }
 
     /// 404.
     pub fn not_found(what: &str) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            format!("No such {what}."),
-        )
+        GameError::not_found(what).into()
     }
 
     /// 409: the request does not fit the current state.
     pub fn conflict(reason: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, reason, message)
+        GameError::conflict(reason, message).into()
     }
 
     /// 422: well-formed but refused (an illegal move, a bad value).
     pub fn unprocessable(reason: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason, message)
+        GameError::unprocessable(reason, message).into()
     }
 
     /// 429: too many attempts.
     pub fn too_many(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message)
+        GameError::too_many(message).into()
     }
 
     /// 500, with the detail kept for the server's log only.
     pub fn internal(detail: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", detail)
+        GameError::internal(detail).into()
     }
 }
 
