@@ -17,7 +17,7 @@
 use std::time::Duration;
 
 use ingo_clock::TimeControl;
-use ingo_front::{Settings, Table, TableError};
+use ingo_front::{Event, Settings, Table, TableError};
 use ingo_rules::{ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules};
 use ingo_store::server::{GameRow, GameState, MoveRow};
 
@@ -108,6 +108,127 @@ fn parse_points(text: &str, size: usize) -> Result<Vec<Point>, GameError> {
         .collect()
 }
 
+/// The table's settings of a stored game.
+fn settings_of(row: &GameRow) -> Result<Settings, GameError> {
+    let tc: TimeControl = row
+        .time_control
+        .parse()
+        .map_err(|e| GameError::internal(format!("time control: {e}")))?;
+    Ok(Settings {
+        size: row.size as usize,
+        rules: rules_of(&row.preset, row.komi_halves)?,
+        handicap_passes: row.handicap_passes as u8,
+        time_control: Some(tc),
+    })
+}
+
+/// The clock's time of wall time `at_ms` in a game started at `started_ms`.
+fn since_start(started_ms: i64, at_ms: i64) -> Duration {
+    Duration::from_millis((at_ms - started_ms).max(0) as u64)
+}
+
+/// The table's log of a stored game's moves: the clock started at the game's start, then every
+/// move at its commit time (never before the move it follows). Also returns the last move's
+/// time, where the clocks stand.
+fn move_events(row: &GameRow, moves: &[MoveRow]) -> Result<(Vec<Event>, Duration), GameError> {
+    let size = row.size as usize;
+    let mut log = Vec::with_capacity(moves.len() + 1);
+    log.push(Event::StartClock { at: Duration::ZERO });
+    let mut last = Duration::ZERO;
+    for m in moves {
+        let color = parse_color(&m.color)?;
+        let mv = Move::from_gtp(&m.mv, size, size)
+            .map_err(|e| GameError::internal(format!("stored move {}: {e}", m.move_number)))?;
+        last = since_start(row.started_ms, m.at_ms).max(last);
+        log.push(Event::Play {
+            color,
+            mv,
+            at: Some(last),
+        });
+    }
+    Ok((log, last))
+}
+
+/// What the stored state adds to the table that replayed the moves (`table`): the dead stones
+/// proposed during a suspension and who accepted them, or an ending that is not a move
+/// (resignation, time, agreement, an engine's fault) as the table's events.
+fn state_events(row: &GameRow, moves: &[MoveRow], table: &Table) -> Result<Vec<Event>, GameError> {
+    let s = &row.state;
+    let size = row.size as usize;
+    if table.phase() == Phase::Suspended && s.status == Phase::Suspended.as_str() {
+        let mut log = vec![Event::ProposeDead {
+            by: None,
+            dead: parse_points(&s.dead_proposal, size)?,
+        }];
+        for (color, yes) in [
+            (Color::Black, s.accepted_black),
+            (Color::White, s.accepted_white),
+        ] {
+            if yes {
+                log.push(Event::AcceptDead { color });
+            }
+        }
+        return Ok(log);
+    }
+    if s.status != Phase::Ended.as_str() || table.phase() == Phase::Ended {
+        return Ok(Vec::new());
+    }
+    let loser = match s.result.as_deref().and_then(|r| r.chars().next()) {
+        Some('B') => Some(Color::White),
+        Some('W') => Some(Color::Black),
+        _ => None,
+    };
+    let end = match (s.end_reason.as_deref(), loser) {
+        (Some("resignation"), Some(color)) => vec![Event::Resign { color }],
+        (Some("time"), Some(color)) => {
+            // The timer's loss: the table's own clock, looked at when the game ended, finds the
+            // flag fall. A loss decided without it (the stored word) follows any look that
+            // changed the clock without a flag fall, as it did when the game was played.
+            let last = moves
+                .last()
+                .map_or(Duration::ZERO, |m| since_start(row.started_ms, m.at_ms));
+            let at = s
+                .ended_ms
+                .map_or(last, |ms| since_start(row.started_ms, ms).max(last));
+            let mut probe = table.clone();
+            let logged = probe.events().len();
+            match probe.check_time(at) {
+                Ok(Some(_)) => vec![Event::CheckTime { at }],
+                Ok(None) if probe.events().len() > logged => {
+                    vec![Event::CheckTime { at }, Event::TimeLoss { color }]
+                }
+                _ => vec![Event::TimeLoss { color }],
+            }
+        }
+        (Some("agreement"), _) => {
+            let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
+            vec![
+                Event::ProposeDead {
+                    by: Some(Color::Black),
+                    dead,
+                },
+                Event::AcceptDead {
+                    color: Color::White,
+                },
+            ]
+        }
+        // An engine's failure (`crate::opponents::engine`): a hang is a loss on time, the rest
+        // forfeits.
+        (Some("engine-timeout"), Some(color)) => vec![Event::TimeLoss { color }],
+        (Some(r), Some(color)) if r.starts_with("engine-") => vec![Event::Forfeit {
+            color,
+            reason: r.to_owned(),
+        }],
+        _ => {
+            return Err(GameError::internal(format!(
+                "stored end {:?} {:?} does not replay",
+                s.end_reason, s.result
+            )))
+        }
+    };
+    Ok(end)
+}
+
 /// What a move request did.
 #[derive(Debug)]
 pub struct Applied {
@@ -124,113 +245,42 @@ impl LiveGame {
         LiveGame::replay(row, Vec::new(), players, None)
     }
 
-    /// Rebuilds a game from its stored row and moves: the table replays every move at its
-    /// time (see the module's clock policy), then the stored ending or dead-stone step.
+    /// Rebuilds a game from its stored row and moves, the one way a stored game is rebuilt:
+    /// what is stored is turned into the table's own event log ([`stored_events`]: the clock's
+    /// start, every move at its time as the module's clock policy says, then the stored
+    /// ending or dead-stone step) and [`Table::replay`] replays it.
     ///
     /// # Errors
     /// When the stored game cannot be replayed (a broken invariant: moves are stored only after
-    /// the rules accepted them).
+    /// the rules accepted them), naming the stored move or ending that does not replay.
     pub fn replay(
         row: GameRow,
         moves: Vec<MoveRow>,
         players: ByColor<Player>,
         team: Option<Team>,
     ) -> Result<LiveGame, GameError> {
-        let size = row.size as usize;
-        let tc: TimeControl = row
-            .time_control
-            .parse()
-            .map_err(|e| GameError::internal(format!("time control: {e}")))?;
-        let settings = Settings {
-            size,
-            rules: rules_of(&row.preset, row.komi_halves)?,
-            handicap_passes: row.handicap_passes as u8,
-            time_control: Some(tc),
-        };
-        let mut table = Table::new(settings).map_err(|e| GameError::internal(e.to_string()))?;
-        table
-            .start_clock(Duration::ZERO)
-            .map_err(|e| GameError::internal(e.to_string()))?;
-        let mut live = LiveGame {
+        let settings = settings_of(&row)?;
+        let (move_log, _) = move_events(&row, &moves)?;
+        let mut table = Table::replay(settings, &move_log).map_err(|e| match e {
+            // Event 0 starts the clock; event k is stored move k.
+            TableError::Event { index, error } if index > 0 => GameError::internal(format!(
+                "stored move {} does not replay: {error}",
+                moves.get(index - 1).map_or(index as i64, |m| m.move_number)
+            )),
+            e => GameError::internal(e.to_string()),
+        })?;
+        for event in state_events(&row, &moves, &table)? {
+            table
+                .apply(&event)
+                .map_err(|e| GameError::internal(format!("stored end does not replay: {e}")))?;
+        }
+        Ok(LiveGame {
             row,
             table,
-            moves: Vec::new(),
+            moves,
             players,
             team,
-        };
-        for m in moves {
-            let color = parse_color(&m.color)?;
-            let mv = Move::from_gtp(&m.mv, size, size)
-                .map_err(|e| GameError::internal(format!("stored move: {e}")))?;
-            let t = live.clock_time(m.at_ms).max(live.clock_last());
-            live.table.play(color, mv, Some(t)).map_err(|e| {
-                GameError::internal(format!(
-                    "stored move {} does not replay: {e}",
-                    m.move_number
-                ))
-            })?;
-            live.moves.push(m);
-        }
-        live.restore_state()?;
-        Ok(live)
-    }
-
-    /// Re-applies what is stored besides the moves: an ending that is not a move
-    /// (resignation, time, agreement), or the dead stones proposed during a suspension.
-    fn restore_state(&mut self) -> Result<(), GameError> {
-        let s = self.row.state.clone();
-        let size = self.size();
-        if self.table.phase() == Phase::Suspended && s.status == Phase::Suspended.as_str() {
-            let dead = parse_points(&s.dead_proposal, size)?;
-            self.table
-                .propose_dead(None, &dead)
-                .map_err(|e| GameError::internal(e.to_string()))?;
-            for (c, yes) in [
-                (Color::Black, s.accepted_black),
-                (Color::White, s.accepted_white),
-            ] {
-                if yes {
-                    self.table
-                        .accept_dead(c)
-                        .map_err(|e| GameError::internal(e.to_string()))?;
-                }
-            }
-            return Ok(());
-        }
-        if s.status != Phase::Ended.as_str() || self.table.phase() == Phase::Ended {
-            return Ok(());
-        }
-        let loser = match s.result.as_deref().and_then(|r| r.chars().next()) {
-            Some('B') => Some(Color::White),
-            Some('W') => Some(Color::Black),
-            _ => None,
-        };
-        let end = match (s.end_reason.as_deref(), loser) {
-            (Some("resignation"), Some(c)) => self.table.resign(c),
-            (Some("time"), Some(c)) => {
-                let at = s.ended_ms.map_or(self.clock_last(), |ms| {
-                    self.clock_time(ms).max(self.clock_last())
-                });
-                match self.table.check_time(at) {
-                    Ok(Some(_)) => Ok(()),
-                    _ => self.table.lose_on_time(c),
-                }
-            }
-            (Some("agreement"), _) => {
-                let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
-                self.table.agree_dead(&dead)
-            }
-            // An engine's failure (`crate::opponents::engine`): a hang is a loss on time, the rest forfeits.
-            (Some("engine-timeout"), Some(c)) => self.table.lose_on_time(c),
-            (Some(r), Some(c)) if r.starts_with("engine-") => self.table.forfeit(c, r),
-            _ => {
-                return Err(GameError::internal(format!(
-                    "stored end {:?} {:?} does not replay",
-                    s.end_reason, s.result
-                )))
-            }
-        };
-        end.map_err(|e| GameError::internal(format!("stored end does not replay: {e}")))
+        })
     }
 
     /// The rules' game.
@@ -287,7 +337,7 @@ impl LiveGame {
 
     /// The clock's time for a wall time in ms.
     pub fn clock_time(&self, at_ms: i64) -> Duration {
-        Duration::from_millis((at_ms - self.row.started_ms).max(0) as u64)
+        since_start(self.row.started_ms, at_ms)
     }
 
     fn clock_last(&self) -> Duration {
