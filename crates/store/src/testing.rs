@@ -152,6 +152,7 @@ pub fn game_row(black: i64, white: i64) -> crate::server::GameRow {
         time_control: "ing-pp:10m".into(),
         state: crate::server::GameState::playing(),
         started_ms: 100,
+        version: 0,
     }
 }
 

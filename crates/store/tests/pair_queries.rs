@@ -171,7 +171,7 @@ async fn pair_queries(store: &Store) {
     let mut ended = game.state.clone();
     ended.status = "ended".into();
     ended.ended_ms = Some(900);
-    server::append_moves(store, game.id, &[], &ended)
+    server::append_moves(store, game.id, 0, &[], &ended)
         .await
         .unwrap();
     let of_d = server::finished_team_games_of(store, d.id, 10)

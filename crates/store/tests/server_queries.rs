@@ -96,13 +96,19 @@ async fn every_query(store: &Store) {
     );
     let state = g.state.clone();
     assert_eq!(
-        server::append_moves(store, g.id, &[mv(1, "B", "E5"), mv(2, "W", "pass")], &state)
-            .await
-            .unwrap(),
+        server::append_moves(
+            store,
+            g.id,
+            0,
+            &[mv(1, "B", "E5"), mv(2, "W", "pass")],
+            &state
+        )
+        .await
+        .unwrap(),
         Appended::Committed
     );
     assert_eq!(
-        server::append_moves(store, g.id, &[mv(2, "W", "D4")], &state)
+        server::append_moves(store, g.id, 1, &[mv(2, "W", "D4")], &state)
             .await
             .unwrap(),
         Appended::Conflict
@@ -118,7 +124,7 @@ async fn every_query(store: &Store) {
         penalty_white: 2,
         ..state
     };
-    server::append_moves(store, g.id, &[], &ended)
+    server::append_moves(store, g.id, 1, &[], &ended)
         .await
         .unwrap();
     assert_eq!(

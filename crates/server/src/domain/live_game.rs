@@ -300,6 +300,17 @@ impl LiveGame {
         &self.row
     }
 
+    /// The version of the game this copy is: how many commits made it ([`GameRow::version`]).
+    /// A change is committed on this version, and only if the store still has it.
+    pub fn version(&self) -> i64 {
+        self.row.version
+    }
+
+    /// Records that this copy's change was committed: the store has the next version now.
+    pub fn committed(&mut self) {
+        self.row.version += 1;
+    }
+
     /// The table: rules, clock (in time since the start), phases, dead stones, count.
     pub fn table(&self) -> &Table {
         &self.table

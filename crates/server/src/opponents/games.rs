@@ -92,6 +92,7 @@ fn game_row(
         time_control: tc.to_string(),
         state: GameState::playing(),
         started_ms: now,
+        version: 0,
     }
 }
 

@@ -644,6 +644,7 @@ fn game_of(
         time_control: c.time_control.clone(),
         state: GameState::playing(),
         started_ms: now_ms,
+        version: 0,
     }
 }
 

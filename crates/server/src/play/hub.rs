@@ -109,6 +109,17 @@ impl Play {
         lock(&self.inner.games).remove(&id);
     }
 
+    /// Forgets every in-memory copy (the other servers' notifications may have been lost) and
+    /// wakes every timer, which then judge on what is committed; the ids of the games with
+    /// subscribers here, to be told the game again.
+    pub fn evict_all(&self) -> Vec<i64> {
+        lock(&self.inner.games).clear();
+        for n in lock(&self.inner.timers).values() {
+            n.notify_one();
+        }
+        lock(&self.inner.hubs).keys().copied().collect()
+    }
+
     /// A receiver of game `id`'s events.
     pub fn subscribe(&self, id: i64) -> broadcast::Receiver<Event> {
         lock(&self.inner.hubs)
@@ -181,21 +192,23 @@ impl Play {
 
     /// Commits the game's new moves and state, then publishes `events` (to this process's
     /// subscribers and to the other servers), wakes the game's timer and tells its opponents.
-    /// On a conflict (another request or server stored that move number first) or a failure,
-    /// nothing is published and the in-memory copy is dropped, so the next access rebuilds it
-    /// from what is committed.
+    /// The commit is made on the copy's version ([`LiveGame::version`]) and only if the store
+    /// still has it. On a conflict (another request or server committed a change first: this
+    /// copy was stale) or a failure, nothing is published and the in-memory copy is dropped,
+    /// so the next access rebuilds it from what is committed and the change is judged again.
     ///
     /// # Errors
     /// On a storage failure.
     pub async fn commit(
         &self,
-        g: &LiveGame,
+        g: &mut LiveGame,
         new_moves: &[MoveRow],
         events: &[Event],
     ) -> Result<Appended, GameError> {
         let id = g.id();
-        match db::append_moves(self.store(), id, new_moves, &g.state()).await {
+        match db::append_moves(self.store(), id, g.version(), new_moves, &g.state()).await {
             Ok(Appended::Committed) => {
+                g.committed();
                 self.publish_all(id, events);
                 self.wake_timer(id);
                 self.changed(id);

@@ -1,6 +1,9 @@
 //! The other servers' events, with PostgreSQL: each notification drops this process's copy of
 //! the game when it changed the game (so its next move is judged on what is committed) and
-//! passes the events to this process's subscribers.
+//! passes the events to this process's subscribers. When the LISTEN connection is lost (and
+//! connected again), the notifications of that time are lost with it: every copy is dropped
+//! and every subscriber told its game again. (A copy that is stale all the same commits
+//! nothing: every commit is made on the version it was judged on, [`Play::commit`].)
 
 use sqlx::postgres::PgListener;
 
@@ -23,11 +26,18 @@ pub async fn start(play: &Play, url: &str) -> anyhow::Result<()> {
 
 async fn run(play: Play, mut listener: PgListener) {
     loop {
-        let n = match listener.recv().await {
-            Ok(n) => n,
+        let n = match listener.try_recv().await {
+            Ok(Some(n)) => n,
+            Ok(None) => {
+                // The connection was lost; the listener connects again at the next call, but
+                // what the others sent meanwhile is lost: every copy here may be stale.
+                lost(&play).await;
+                continue;
+            }
             Err(e) => {
-                // PgListener reconnects by itself on the next recv.
+                // It could not connect again: try later, and judge on the store meanwhile.
                 tracing::warn!("LISTEN: {e}");
+                lost(&play).await;
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
                 continue;
             }
@@ -54,6 +64,23 @@ async fn run(play: Play, mut listener: PgListener) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// What the LISTEN connection's loss means for this server: the other servers' changes of
+/// that time are unknown, so every game copy is dropped (the next action on a game, its timer
+/// included, judges on what is committed) and every subscriber here is told each game again.
+async fn lost(play: &Play) {
+    let watched = play.evict_all();
+    tracing::warn!(
+        games = watched.len(),
+        "LISTEN connection lost: notifications may have been missed; every game copy dropped"
+    );
+    for id in watched {
+        if let Ok(g) = game(play, id).await {
+            let g = g.lock().await;
+            play.publish_local(id, state_event(&g, play.now_ms()));
         }
     }
 }

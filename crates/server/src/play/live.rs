@@ -61,11 +61,16 @@ async fn timer_task(play: &Play, id: i64, notify: &tokio::sync::Notify) {
                     _ = play.clock().sleep_until(at) => {
                         let mut g = game.lock().await;
                         let now = play.now_ms();
+                        // The loss is committed only on the version this copy has: a copy
+                        // that missed a move (or any change) of another server conflicts, is
+                        // rebuilt from the store at the next turn of the loop, and the clock
+                        // is looked at again on what is committed.
                         if g.check_time(now).is_some() {
-                            match play.commit(&g, &[], &[state_event(&g, now)]).await {
-                                Ok(Appended::Committed) => {}
-                                Ok(Appended::Conflict) | Err(_) => {
-                                    // Rebuilt from the store at the next turn of the loop.
+                            let event = state_event(&g, now);
+                            match play.commit(&mut g, &[], &[event]).await {
+                                Ok(Appended::Committed | Appended::Conflict) => {}
+                                Err(_) => {
+                                    // The store failed: try again a little later.
                                     tokio::time::sleep(Duration::from_millis(200)).await;
                                 }
                             }

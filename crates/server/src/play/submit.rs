@@ -68,8 +68,8 @@ pub async fn play_move(
     mv: &str,
     number: Option<i64>,
 ) -> Result<Ack, GameError> {
-    // Twice at most: a conflict means another server stored a move first; the game is then
-    // rebuilt from the store and the request judged again.
+    // Twice at most: a conflict means another request or server committed a change first; the
+    // game is then rebuilt from the store and the request judged again.
     for _ in 0..2 {
         let shared = game(play, id).await?;
         let mut g = shared.lock().await;
@@ -88,14 +88,19 @@ pub async fn play_move(
             Ok(a) => a,
             Err(e) => {
                 if g.phase() == Phase::Ended && e.reason == "lost-on-time" {
-                    // The loss on time found here is committed (and published) like any ending.
-                    play.commit(&g, &[], &[state_event(&g, now)]).await?;
+                    // The loss on time found here is committed (and published) like any
+                    // ending; when this copy was stale, the move is judged again on what is
+                    // committed.
+                    let event = state_event(&g, now);
+                    if play.commit(&mut g, &[], &[event]).await? == Appended::Conflict {
+                        continue;
+                    }
                 }
                 return Err(e);
             }
         };
         let events = change_events(&g, &applied.new_moves, now);
-        match play.commit(&g, &applied.new_moves, &events).await? {
+        match play.commit(&mut g, &applied.new_moves, &events).await? {
             Appended::Committed => {
                 let n = applied.new_moves.first().map_or(0, |m| m.move_number);
                 return Ok(ack(&g, n, false));
@@ -110,25 +115,28 @@ pub async fn play_move(
 }
 
 /// Runs `f` on game `id` for a change that adds no move, commits and publishes the state; the
-/// state after it.
+/// state after it. When the copy it was judged on was stale (another server changed the game
+/// first), the game is read again from the store and `f` judged again on it, once.
 ///
 /// # Errors
-/// `f`'s, a conflict when another server changed the game first, internal on a storage
-/// failure.
+/// `f`'s, a conflict when the game changed again meanwhile, internal on a storage failure.
 pub async fn change(
     play: &Play,
     id: i64,
-    f: impl FnOnce(&mut LiveGame, i64) -> Result<(), GameError>,
+    f: impl Fn(&mut LiveGame, i64) -> Result<(), GameError>,
 ) -> Result<GameView, GameError> {
-    let shared = game(play, id).await?;
-    let mut g = shared.lock().await;
-    let now = play.now_ms();
-    f(&mut g, now)?;
-    if play.commit(&g, &[], &[state_event(&g, now)]).await? == Appended::Conflict {
-        return Err(GameError::conflict(
-            "stale",
-            "The game changed; look at it again.",
-        ));
+    for _ in 0..2 {
+        let shared = game(play, id).await?;
+        let mut g = shared.lock().await;
+        let now = play.now_ms();
+        f(&mut g, now)?;
+        let event = state_event(&g, now);
+        if play.commit(&mut g, &[], &[event]).await? == Appended::Committed {
+            return Ok(view::game(&g, now));
+        }
     }
-    Ok(view::game(&g, now))
+    Err(GameError::conflict(
+        "stale",
+        "The game changed; look at it again.",
+    ))
 }

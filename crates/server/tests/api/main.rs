@@ -35,6 +35,7 @@ mod consult;
 mod games;
 mod pair;
 mod security;
+mod stale;
 mod websocket;
 
 /// A running server over a fresh database.

@@ -31,6 +31,9 @@ pub struct GameRow {
     pub state: GameState,
     /// When play began.
     pub started_ms: i64,
+    /// How many times the game's moves and state have been committed: a change is committed on
+    /// the version it was judged on and makes the next one ([`append_moves`]).
+    pub version: i64,
 }
 
 /// What changes in a game besides its moves.
@@ -129,8 +132,9 @@ pub(super) async fn insert_game(
     sqlx::query(
         "INSERT INTO server_games (id, black, white, size, preset, komi_halves, handicap_passes, \
          time_control, status, dead_proposal, accepted_black, accepted_white, result, end_reason, \
-         dead, penalty_black, penalty_white, started_ms, ended_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
+         dead, penalty_black, penalty_white, started_ms, ended_ms, version) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
+         $20)",
     )
     .bind(g.id)
     .bind(g.black)
@@ -151,6 +155,7 @@ pub(super) async fn insert_game(
     .bind(s.penalty_white)
     .bind(g.started_ms)
     .bind(s.ended_ms)
+    .bind(g.version)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -179,6 +184,7 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         handicap_passes: row.try_get("handicap_passes")?,
         time_control: row.try_get("time_control")?,
         started_ms: row.try_get("started_ms")?,
+        version: row.try_get("version")?,
         state: GameState {
             status: row.try_get("status")?,
             dead_proposal: row.try_get("dead_proposal")?,
@@ -276,18 +282,19 @@ pub async fn moves_of(store: &Store, game_id: i64) -> Result<Vec<MoveRow>, Store
 }
 
 /// The update of a game's state, shared by [`append_moves`]'s queries: `$1` the game, `$2` to
-/// `$11` the state.
+/// `$11` the state, `$12` the version it was judged on; the row is written, with the next
+/// version, only when it still has that one.
 macro_rules! update_game {
     () => {
         "UPDATE server_games SET status = $2, dead_proposal = $3, accepted_black = $4, \
          accepted_white = $5, result = $6, end_reason = $7, dead = $8, penalty_black = $9, \
-         penalty_white = $10, ended_ms = $11 WHERE id = $1"
+         penalty_white = $10, ended_ms = $11, version = $12 + 1 WHERE id = $1 AND version = $12"
     };
 }
 
-/// Binds `$1` to `$11` of [`update_game`].
+/// Binds `$1` to `$12` of [`update_game`].
 macro_rules! bind_state {
-    ($q:expr, $game_id:expr, $state:expr) => {
+    ($q:expr, $game_id:expr, $base:expr, $state:expr) => {
         $q.bind($game_id)
             .bind(&$state.status)
             .bind(&$state.dead_proposal)
@@ -299,33 +306,45 @@ macro_rules! bind_state {
             .bind($state.penalty_black)
             .bind($state.penalty_white)
             .bind($state.ended_ms)
+            .bind($base)
     };
 }
 
 /// One move and the new state in one transaction made of one request to the database, the
-/// common case of [`append_moves`]: `$12` to `$15` the move.
+/// common case of [`append_moves`]: `$13` to `$16` the move. The state is written first, only
+/// on the version it was judged on (`RETURNING` says whether it was); the move only then
+/// (`changes()`, the rows the update wrote); a move number already stored fails the insert,
+/// and the caller rolls the whole back.
 const SQLITE_ONE_MOVE: &str = concat!(
-    "BEGIN IMMEDIATE; \
-     INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
-     VALUES ($1, $12, $13, $14, $15); ",
+    "BEGIN IMMEDIATE; ",
     update_game!(),
-    "; COMMIT;"
+    " RETURNING version; \
+     INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
+     SELECT $1, $13, $14, $15, $16 WHERE changes() = 1; \
+     COMMIT;"
 );
 
-/// The same for PostgreSQL: one statement, so one transaction; the state is written only when
-/// the move was inserted, and `inserted` says whether it was.
+/// The same for PostgreSQL: one statement, so one transaction. `cur` locks the game's row if
+/// it still has the version judged on (a row another transaction is writing is waited for and
+/// read again); the move is inserted only then, and the state written only when the move was;
+/// `inserted` says whether it was.
 const POSTGRES_ONE_MOVE: &str = concat!(
-    "WITH ins AS (INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
-     VALUES ($1, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING 1 AS one), \
+    "WITH cur AS (SELECT id FROM server_games WHERE id = $1 AND version = $12 FOR UPDATE), \
+     ins AS (INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
+     SELECT $1, $13, $14, $15, $16 FROM cur ON CONFLICT DO NOTHING RETURNING 1 AS one), \
      upd AS (",
     update_game!(),
     " AND EXISTS (SELECT 1 FROM ins) RETURNING 1 AS one) \
      SELECT (SELECT count(*) FROM ins) AS inserted"
 );
 
-/// Appends `moves` (possibly none) to a game and writes its new `state`, in one transaction.
-/// When a move of one of these numbers is already stored nothing is written and
-/// [`Appended::Conflict`] is returned: that is how two requests for one move apply once.
+/// Appends `moves` (possibly none) to a game and writes its new `state`, in one transaction,
+/// on the version `base` the change was judged on; the stored version is then `base + 1`.
+///
+/// Nothing is written and [`Appended::Conflict`] is returned when the game's stored version is
+/// not `base` (another request or another server committed a change first: the change was
+/// judged on a stale copy) or when a move of one of these numbers is already stored (two
+/// requests for one move apply once). The caller then reads the game again and judges anew.
 ///
 /// It returns once the transaction is committed. A single move, the common case, takes one
 /// request to the database (a move costs its round trips: with SQLite each is a hand-over to
@@ -337,14 +356,22 @@ const POSTGRES_ONE_MOVE: &str = concat!(
 pub async fn append_moves(
     store: &Store,
     game_id: i64,
+    base: i64,
     moves: &[MoveRow],
     state: &GameState,
 ) -> Result<Appended, StoreError> {
     let _writing = writer(store).await;
     if let [m] = moves {
-        return append_one(store, game_id, m, state).await;
+        return append_one(store, game_id, base, m, state).await;
     }
     let mut tx = store.writes().begin().await?;
+    let written = bind_state!(sqlx::query(update_game!()), game_id, base, state)
+        .execute(&mut *tx)
+        .await?;
+    if written.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Ok(Appended::Conflict);
+    }
     for m in moves {
         let r = sqlx::query(
             "INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
@@ -366,9 +393,6 @@ pub async fn append_moves(
             Err(e) => return Err(e.into()),
         }
     }
-    bind_state!(sqlx::query(update_game!()), game_id, state)
-        .execute(&mut *tx)
-        .await?;
     tx.commit().await?;
     Ok(Appended::Committed)
 }
@@ -377,12 +401,13 @@ pub async fn append_moves(
 async fn append_one(
     store: &Store,
     game_id: i64,
+    base: i64,
     m: &MoveRow,
     state: &GameState,
 ) -> Result<Appended, StoreError> {
     match store.backend() {
         Backend::Postgres => {
-            let row = bind_state!(sqlx::query(POSTGRES_ONE_MOVE), game_id, state)
+            let row = bind_state!(sqlx::query(POSTGRES_ONE_MOVE), game_id, base, state)
                 .bind(m.move_number)
                 .bind(&m.color)
                 .bind(&m.mv)
@@ -401,15 +426,17 @@ async fn append_one(
             let Some(conn) = held.as_mut() else {
                 return Err(StoreError::Query(sqlx::Error::PoolClosed));
             };
-            let r = bind_state!(sqlx::query(SQLITE_ONE_MOVE), game_id, state)
+            let r = bind_state!(sqlx::query(SQLITE_ONE_MOVE), game_id, base, state)
                 .bind(m.move_number)
                 .bind(&m.color)
                 .bind(&m.mv)
                 .bind(m.at_ms)
-                .execute(&mut *conn)
+                .fetch_all(&mut *conn)
                 .await;
             match r {
-                Ok(_) => Ok(Appended::Committed),
+                // The update's `RETURNING`: one row when the version was the one judged on.
+                Ok(rows) if rows.len() == 1 => Ok(Appended::Committed),
+                Ok(_) => Ok(Appended::Conflict),
                 Err(e) => {
                     // The statements stopped at the error, inside the transaction: end it
                     // (or, if that fails, drop the connection rather than reuse it).
