@@ -157,11 +157,26 @@ impl AppState {
     pub async fn resume_games(&self) -> Result<usize, ApiError> {
         self.start_opponents();
         let live = ingo_store::server::live_games(&self.store, i64::MAX).await?;
+        let mut resumed = 0;
         for g in &live {
-            self.game(g.id).await?;
+            match play::live::game(&self.play, g.id).await {
+                Ok(_) => {}
+                // Logged and set aside (`Play::set_aside`): the others are served.
+                Err(e) if e.kind == domain::error::ErrorKind::Damaged => continue,
+                Err(e) => return Err(e.into()),
+            }
             self.play.changed(g.id);
+            resumed += 1;
         }
-        Ok(live.len())
+        let aside = self.play.set_aside_games();
+        if !aside.is_empty() {
+            tracing::error!(
+                games = ?aside.iter().map(|(id, _)| *id).collect::<Vec<_>>(),
+                "{} stored game(s) do not replay and are set aside; every other game is served",
+                aside.len()
+            );
+        }
+        Ok(resumed)
     }
 }
 

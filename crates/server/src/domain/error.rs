@@ -25,6 +25,9 @@ pub enum ErrorKind {
     TooMany,
     /// A storage failure or a broken invariant: the detail goes to the server's log only.
     Internal,
+    /// A game whose stored moves or ending do not replay: it is set aside (quarantined) and
+    /// the operator told, while every other game is served.
+    Damaged,
 }
 
 /// A refusal, with a stable code and a sentence for a person.
@@ -87,6 +90,18 @@ impl GameError {
     /// A storage failure or a broken invariant.
     pub fn internal(detail: impl Into<String>) -> GameError {
         GameError::new(ErrorKind::Internal, "internal", detail)
+    }
+
+    /// Game `id` cannot be rebuilt from what is stored of it, for `why`.
+    pub fn damaged(id: i64, why: &str) -> GameError {
+        GameError::new(
+            ErrorKind::Damaged,
+            "damaged-game",
+            format!(
+                "Game {id} cannot be rebuilt from what is stored of it ({why}). It is set aside \
+                 and the server's operator has been told; every other game goes on."
+            ),
+        )
     }
 
     /// A refusal by the rules: out of turn and after the end do not fit the state, the rest is

@@ -44,6 +44,8 @@ struct Inner {
     relay: StdMutex<Option<Relay>>,
     /// The games changed by a commit, for their opponents.
     changed: mpsc::UnboundedSender<i64>,
+    /// The games set aside because what is stored of them does not replay, with why.
+    damaged: StdMutex<HashMap<i64, GameError>>,
 }
 
 /// Locks one of the short locks of plain data.
@@ -67,6 +69,7 @@ impl Play {
                 instance: ingo_store::new_id(),
                 relay: StdMutex::new(None),
                 changed,
+                damaged: StdMutex::new(HashMap::new()),
             }),
         };
         (play, rx)
@@ -101,6 +104,30 @@ impl Play {
     pub fn keep(&self, id: i64, live: LiveGame) -> SharedGame {
         let mut map = lock(&self.inner.games);
         Arc::clone(map.entry(id).or_insert_with(|| Arc::new(Mutex::new(live))))
+    }
+
+    /// Sets game `id` aside (quarantine): what is stored of it does not replay. It is logged
+    /// once, and every later request for it is answered `error` without reading the store.
+    pub fn set_aside(&self, id: i64, error: &GameError) {
+        let mut damaged = lock(&self.inner.damaged);
+        if damaged.insert(id, error.clone()).is_none() {
+            tracing::error!(game_id = id, "game set aside: {}", error.message);
+        }
+    }
+
+    /// Why game `id` is set aside, if it is.
+    pub fn damaged(&self, id: i64) -> Option<GameError> {
+        lock(&self.inner.damaged).get(&id).cloned()
+    }
+
+    /// The games set aside, with why, by id.
+    pub fn set_aside_games(&self) -> Vec<(i64, GameError)> {
+        let mut v: Vec<_> = lock(&self.inner.damaged)
+            .iter()
+            .map(|(id, e)| (*id, e.clone()))
+            .collect();
+        v.sort_by_key(|(id, _)| *id);
+        v
     }
 
     /// Forgets the in-memory copy of a game (after a failed commit, or a move made by

@@ -6,7 +6,7 @@ use std::time::Duration;
 use ingo_rules::Phase;
 use ingo_store::server::Appended;
 
-use crate::domain::error::GameError;
+use crate::domain::error::{ErrorKind, GameError};
 use crate::play::event::state_event;
 use crate::play::hub::{Play, SharedGame};
 use crate::play::load::load;
@@ -19,7 +19,18 @@ pub async fn game(play: &Play, id: i64) -> Result<SharedGame, GameError> {
     if let Some(g) = play.cached(id) {
         return Ok(g);
     }
-    let live = load(play.store(), id).await?;
+    if let Some(e) = play.damaged(id) {
+        return Err(e);
+    }
+    let live = match load(play.store(), id).await {
+        Ok(live) => live,
+        Err(e) => {
+            if e.kind == ErrorKind::Damaged {
+                play.set_aside(id, &e);
+            }
+            return Err(e);
+        }
+    };
     let ended = live.phase() == Phase::Ended;
     let g = play.keep(id, live);
     if !ended {

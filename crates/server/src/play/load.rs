@@ -89,5 +89,6 @@ pub async fn load(store: &Store, id: i64) -> Result<LiveGame, GameError> {
             })
         }
     };
-    LiveGame::replay(row, moves, players, team)
+    // What is stored does not replay: a broken invariant, which no retry mends.
+    LiveGame::replay(row, moves, players, team).map_err(|e| GameError::damaged(id, &e.message))
 }

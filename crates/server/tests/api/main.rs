@@ -32,6 +32,7 @@ macro_rules! on_both_databases {
 
 mod chat;
 mod consult;
+mod damaged;
 mod games;
 mod pair;
 mod security;
