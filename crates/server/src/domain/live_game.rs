@@ -21,6 +21,7 @@ use ingo_front::{Event, Settings, Table, TableError};
 use ingo_rules::{ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules};
 use ingo_store::server::{GameRow, GameState, MoveRow};
 
+use crate::domain::end::{EndReason, EngineFault};
 use crate::domain::error::{reason_message, GameError};
 use crate::domain::team::{Player, Team, TeamKind};
 
@@ -178,9 +179,10 @@ fn state_events(row: &GameRow, moves: &[MoveRow], table: &Table) -> Result<Vec<E
         Some('W') => Some(Color::Black),
         _ => None,
     };
-    let end = match (s.end_reason.as_deref(), loser) {
-        (Some("resignation"), Some(color)) => vec![Event::Resign { color }],
-        (Some("time"), Some(color)) => {
+    let reason = s.end_reason.as_deref().and_then(EndReason::parse);
+    let end = match (reason, loser) {
+        (Some(EndReason::Resignation), Some(color)) => vec![Event::Resign { color }],
+        (Some(EndReason::Time), Some(color)) => {
             // The timer's loss: the table's own clock, looked at when the game ended, finds the
             // flag fall. A loss decided without it (the stored word) follows any look that
             // changed the clock without a flag fall, as it did when the game was played.
@@ -200,7 +202,7 @@ fn state_events(row: &GameRow, moves: &[MoveRow], table: &Table) -> Result<Vec<E
                 _ => vec![Event::TimeLoss { color }],
             }
         }
-        (Some("agreement"), _) => {
+        (Some(EndReason::Agreement), _) => {
             let dead = parse_points(s.dead.as_deref().unwrap_or(""), size)?;
             vec![
                 Event::ProposeDead {
@@ -214,11 +216,15 @@ fn state_events(row: &GameRow, moves: &[MoveRow], table: &Table) -> Result<Vec<E
         }
         // An engine's failure (`crate::opponents::engine`): a hang is a loss on time, the rest
         // forfeits.
-        (Some("engine-timeout"), Some(color)) => vec![Event::TimeLoss { color }],
-        (Some(r), Some(color)) if r.starts_with("engine-") => vec![Event::Forfeit {
-            color,
-            reason: r.to_owned(),
-        }],
+        (Some(r @ EndReason::Engine(_)), Some(color)) if r.on_time() => {
+            vec![Event::TimeLoss { color }]
+        }
+        (Some(r @ (EndReason::Engine(_) | EndReason::Forfeit)), Some(color)) => {
+            vec![Event::Forfeit {
+                color,
+                reason: r.as_str().to_owned(),
+            }]
+        }
         _ => {
             return Err(GameError::internal(format!(
                 "stored end {:?} {:?} does not replay",
@@ -514,21 +520,26 @@ impl LiveGame {
         let s = &mut self.row.state;
         s.ended_ms = Some(now_ms);
         let (reason, result) = match self.table.game().end() {
-            Some(GameEnd::Passes) => ("passes", score),
+            Some(GameEnd::Passes) => (EndReason::Passes, score),
             Some(GameEnd::Agreement(dead)) => {
                 s.dead = Some(points_text(dead, size));
-                ("agreement", score)
+                (EndReason::Agreement, score)
             }
-            Some(GameEnd::Resignation(c)) => {
-                ("resignation", Some(format!("{}+R", c.opponent().letter())))
-            }
-            Some(GameEnd::Time(c)) => ("time", Some(format!("{}+T", c.opponent().letter()))),
-            Some(GameEnd::Forfeit(c, _)) => {
-                ("forfeit", Some(format!("{}+F", c.opponent().letter())))
-            }
-            None => ("", None),
+            Some(GameEnd::Resignation(c)) => (
+                EndReason::Resignation,
+                Some(format!("{}+R", c.opponent().letter())),
+            ),
+            Some(GameEnd::Time(c)) => (
+                EndReason::Time,
+                Some(format!("{}+T", c.opponent().letter())),
+            ),
+            Some(GameEnd::Forfeit(c, _)) => (
+                EndReason::Forfeit,
+                Some(format!("{}+F", c.opponent().letter())),
+            ),
+            None => return,
         };
-        s.end_reason = Some(reason.to_owned());
+        s.end_reason = Some(reason.as_str().to_owned());
         s.result = result;
     }
 
@@ -548,31 +559,31 @@ impl LiveGame {
         Ok(())
     }
 
-    /// The engine playing `color` failed ([`crate::opponents::engine`]): it loses as the referee's failure
-    /// policy says, on time for a hang (`on_time`: `B+T`), by forfeit otherwise (`B+F`), with
-    /// `reason` (`engine-crash`, `engine-timeout`…) as the stored end reason. Nothing changes
-    /// once the game has ended; a flag that fell first stands.
+    /// The engine playing `color` failed ([`crate::opponents::engine`]) by `fault`: it loses
+    /// as the referee's failure policy says, on time for a hang (`B+T`), by forfeit otherwise
+    /// (`B+F`), with [`EndReason::Engine`] as the stored end reason. Nothing changes once the
+    /// game has ended; a flag that fell first stands.
     ///
     /// # Errors
     /// 500 if the table refuses the ending (a bug).
     pub fn engine_failed(
         &mut self,
         color: Color,
-        on_time: bool,
-        reason: &str,
+        fault: EngineFault,
         now_ms: i64,
     ) -> Result<(), GameError> {
         if self.table.phase() == Phase::Ended || self.check_time(now_ms).is_some() {
             return Ok(());
         }
-        let ended = if on_time {
+        let reason = EndReason::Engine(fault);
+        let ended = if reason.on_time() {
             self.table.lose_on_time(color)
         } else {
-            self.table.forfeit(color, reason)
+            self.table.forfeit(color, reason.as_str())
         };
         ended.map_err(table_error)?;
         self.finish(now_ms);
-        self.row.state.end_reason = Some(reason.to_owned());
+        self.row.state.end_reason = Some(reason.as_str().to_owned());
         Ok(())
     }
 

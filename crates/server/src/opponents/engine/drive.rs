@@ -12,6 +12,7 @@ use super::pool::{start_reaper, Driver};
 use super::session::{Answer, Session};
 use crate::config::EngineConfig;
 use crate::domain::accounts::Program;
+use crate::domain::end::EndReason;
 use crate::domain::error::{ErrorKind, GameError};
 use crate::play::live::game;
 use crate::play::submit::{change, play_move};
@@ -207,16 +208,11 @@ async fn fail(
     tracing::warn!(
         game_id = id,
         color = %color.letter(),
-        reason = kind.end_reason(),
+        reason = EndReason::Engine(kind).as_str(),
         "the engine failed: {}",
         detail
     );
-    let reason = kind.end_reason();
-    let on_time = kind == FaultKind::Timeout;
-    let result = change(&state.play, id, |g, now| {
-        g.engine_failed(color, on_time, reason, now)
-    })
-    .await;
+    let result = change(&state.play, id, |g, now| g.engine_failed(color, kind, now)).await;
     state.engines().close(id, color, driver);
     result.map(|_| ())
 }

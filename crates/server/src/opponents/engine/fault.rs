@@ -1,35 +1,10 @@
 //! How an engine's failure is read: the referee's one classification
-//! ([`ingo_referee::classify`], through [`SessionError`]), and what the game's end says of it.
+//! ([`ingo_referee::classify`], through [`SessionError`]), read as the domain's
+//! [`FaultKind`] (`crate::domain::end::EngineFault`), which the game's end reason names.
 
 use ingo_referee::{FailureKind, Fault as Blame, SessionError};
 
-/// How an engine failed, which decides how it loses (the referee's kinds, plus a failed start).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FaultKind {
-    /// An illegal move, or a refused `play` of a legal one.
-    Illegal,
-    /// It exited (or its pipe broke).
-    Crash,
-    /// No answer in time; it was killed.
-    Timeout,
-    /// An answer that is not GTP, not a vertex, or `? failure` to `genmove`.
-    Garbage,
-    /// It could not be started, refused `boardsize`, or is no longer configured.
-    Unavailable,
-}
-
-impl FaultKind {
-    /// The game's stored end reason.
-    pub fn end_reason(self) -> &'static str {
-        match self {
-            FaultKind::Illegal => "engine-illegal-move",
-            FaultKind::Crash => "engine-crash",
-            FaultKind::Timeout => "engine-timeout",
-            FaultKind::Garbage => "engine-garbage",
-            FaultKind::Unavailable => "engine-unavailable",
-        }
-    }
-}
+pub use crate::domain::end::EngineFault as FaultKind;
 
 /// Why an engine side stopped: an engine's fault, which ends the game against it, or the server's own
 /// mistake, which does not.

@@ -54,5 +54,4 @@ mod pool;
 mod session;
 
 pub use drive::act;
-pub use fault::FaultKind;
 pub use pool::Engines;
