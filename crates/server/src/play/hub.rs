@@ -90,6 +90,12 @@ impl Play {
         self.inner.clock.now_ms()
     }
 
+    /// Whether other servers may change this process's games: with PostgreSQL several servers
+    /// share one database, so a copy here may miss their latest change until notified.
+    pub fn has_other_servers(&self) -> bool {
+        self.inner.store.backend() == ingo_store::Backend::Postgres
+    }
+
     /// This process's id among the servers of one database.
     pub fn instance(&self) -> i64 {
         self.inner.instance
@@ -128,6 +134,14 @@ impl Play {
             .collect();
         v.sort_by_key(|(id, _)| *id);
         v
+    }
+
+    /// Keeps `live`, just read from the store, in memory in place of any copy there: a copy
+    /// loaded at the same time by another task may have been read before the latest commit.
+    pub fn replace(&self, id: i64, live: LiveGame) -> SharedGame {
+        let shared = Arc::new(Mutex::new(live));
+        lock(&self.inner.games).insert(id, Arc::clone(&shared));
+        shared
     }
 
     /// Forgets the in-memory copy of a game (after a failed commit, or a move made by

@@ -39,6 +39,25 @@ pub async fn game(play: &Play, id: i64) -> Result<SharedGame, GameError> {
     Ok(g)
 }
 
+/// The game `id` read again from the store, in place of the copy in memory: for a change to be
+/// judged again after a conflict, on what is committed now (not on a copy another task may
+/// have read before the latest commit).
+///
+/// # Errors
+/// As [`game`].
+pub async fn fresh(play: &Play, id: i64) -> Result<SharedGame, GameError> {
+    if let Some(e) = play.damaged(id) {
+        return Err(e);
+    }
+    let live = load(play.store(), id).await?;
+    let ended = live.phase() == Phase::Ended;
+    let g = play.replace(id, live);
+    if !ended {
+        start_timer(play, id);
+    }
+    Ok(g)
+}
+
 fn start_timer(play: &Play, id: i64) {
     let Some(notify) = play.new_timer(id) else {
         return;

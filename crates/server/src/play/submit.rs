@@ -9,11 +9,11 @@ use ingo_rules::Phase;
 use ingo_store::server::Appended;
 use serde::Serialize;
 
-use crate::domain::error::GameError;
+use crate::domain::error::{ErrorKind, GameError};
 use crate::domain::live_game::LiveGame;
 use crate::play::event::{change_events, state_event};
 use crate::play::hub::Play;
-use crate::play::live::game;
+use crate::play::live::{fresh, game};
 use crate::play::view::{self, Both, GameView};
 
 /// The answer to an acknowledged move.
@@ -70,8 +70,12 @@ pub async fn play_move(
 ) -> Result<Ack, GameError> {
     // Twice at most: a conflict means another request or server committed a change first; the
     // game is then rebuilt from the store and the request judged again.
-    for _ in 0..2 {
-        let shared = game(play, id).await?;
+    for attempt in 0..2 {
+        let shared = if attempt == 0 {
+            game(play, id).await?
+        } else {
+            fresh(play, id).await?
+        };
         let mut g = shared.lock().await;
         if let Some(n) = number {
             // The same request again: answer what was stored, apply nothing.
@@ -95,6 +99,14 @@ pub async fn play_move(
                     if play.commit(&mut g, &[], &[event]).await? == Appended::Conflict {
                         continue;
                     }
+                }
+                // Out of turn, a move number ahead of this copy, after the end: with several
+                // servers on one database the copy may have missed the other servers' latest
+                // change, so the move is judged again, once, on what is committed.
+                if attempt == 0 && e.kind == ErrorKind::Conflict && play.has_other_servers() {
+                    drop(g);
+                    play.evict(id);
+                    continue;
                 }
                 return Err(e);
             }
@@ -125,8 +137,12 @@ pub async fn change(
     id: i64,
     f: impl Fn(&mut LiveGame, i64) -> Result<(), GameError>,
 ) -> Result<GameView, GameError> {
-    for _ in 0..2 {
-        let shared = game(play, id).await?;
+    for attempt in 0..2 {
+        let shared = if attempt == 0 {
+            game(play, id).await?
+        } else {
+            fresh(play, id).await?
+        };
         let mut g = shared.lock().await;
         let now = play.now_ms();
         f(&mut g, now)?;
