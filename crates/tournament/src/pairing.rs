@@ -203,11 +203,26 @@ pub fn knockout_next(
     if winners.len() < 2 {
         return Err(PairingError::Finished);
     }
-    winners
-        .chunks(2)
-        .enumerate()
-        .map(|(i, c)| make(last + 1, i as u32 + 1, &c[0], c.get(1).map(String::as_str)))
-        .collect()
+    // A winner withdrawn since does not go on: the opponent of the next round advances by
+    // walkover (a bye), and a pairing of two withdrawn winners leaves its place empty.
+    let mut out = Vec::new();
+    for c in winners.chunks(2) {
+        let live: Vec<&str> = c
+            .iter()
+            .map(String::as_str)
+            .filter(|n| find(n).is_some())
+            .collect();
+        let board = out.len() as u32 + 1;
+        match live[..] {
+            [a, b] => out.push(make(last + 1, board, a, Some(b))?),
+            [a] => out.push(make(last + 1, board, a, None)?),
+            _ => {}
+        }
+    }
+    if out.is_empty() {
+        return Err(PairingError::Finished);
+    }
+    Ok(out)
 }
 
 /// Losses of each player in decided games.
