@@ -464,13 +464,17 @@ impl Event {
     /// paired again (by the program or by hand). A round robin's schedule is drawn whole, so
     /// `unpair(1)` takes back all of it. A round with entered results is taken back only with
     /// `force` (the results go with it; the caller logs them). Suspensions are worked out
-    /// again afterwards. Returns the games removed.
+    /// again afterwards. Returns the games removed, and the games whose result that changed.
     ///
     /// # Errors
     ///
     /// [`CorrectionError::NothingPaired`], [`CorrectionError::NotLatest`],
     /// [`CorrectionError::WholeSchedule`], [`CorrectionError::HasResults`].
-    pub fn unpair(&mut self, round: u32, force: bool) -> Result<Vec<Game>, CorrectionError> {
+    pub fn unpair(
+        &mut self,
+        round: u32,
+        force: bool,
+    ) -> Result<(Vec<Game>, Vec<Changed>), CorrectionError> {
         let latest = self.latest_round().ok_or(CorrectionError::NothingPaired)?;
         let whole = matches!(
             self.agreement.format.kind,
@@ -494,8 +498,8 @@ impl Event {
         let (removed, kept): (Vec<Game>, Vec<Game>) =
             std::mem::take(&mut self.games).into_iter().partition(taken);
         self.games = kept;
-        self.recompute_suspensions();
-        Ok(removed)
+        let changed = self.recompute_suspensions();
+        Ok((removed, changed))
     }
 
     /// The next round of a Swiss or McMahon event as the director pairs it: `pairs` gives

@@ -178,7 +178,7 @@ fn the_latest_round_is_taken_back_and_paired_again() {
     let mut e = swiss(5, 3);
     let first = e.games.clone();
     assert_eq!(e.latest_round(), Some(1));
-    let removed = e.unpair(1, false).expect("unpair");
+    let (removed, _) = e.unpair(1, false).expect("unpair");
     assert_eq!(removed, first);
     assert!(e.games.is_empty());
     e.games = e.pair_next().expect("again");
@@ -198,8 +198,8 @@ fn the_latest_round_is_taken_back_and_paired_again() {
             latest: 2
         })
     );
-    assert_eq!(e.unpair(2, false).expect("unpair 2").len(), 3);
-    let with_results = e.unpair(1, true).expect("force");
+    assert_eq!(e.unpair(2, false).expect("unpair 2").0.len(), 3);
+    let (with_results, _) = e.unpair(1, true).expect("force");
     assert_eq!(
         with_results.iter().filter(|g| g.result.is_some()).count(),
         2
@@ -220,7 +220,7 @@ fn a_round_robin_schedule_is_taken_back_whole() {
     // A late entrant is refused while the schedule stands, admitted once it is taken back.
     let err = e.add(Entrant::player("Late", None)).expect_err("drawn");
     assert!(err.contains("drawn already"), "{err}");
-    assert_eq!(e.unpair(1, false).expect("unpair").len(), 6);
+    assert_eq!(e.unpair(1, false).expect("unpair").0.len(), 6);
     e.add(Entrant::player("Late", None)).expect("add");
     assert_eq!(e.draw().expect("draw").len(), 15);
 }
