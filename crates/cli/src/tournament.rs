@@ -15,10 +15,11 @@ use ingo_referee::{
     play_game, EngineId, EngineSpec, FailureKind, FailurePolicy, GameSpec, Outcome as RefOutcome,
     PlayerSpec, Timeouts,
 };
-use ingo_render::{crosstable_png, crosstable_svg};
+use ingo_render::{bracket_png, bracket_svg, crosstable_png, crosstable_svg};
 use ingo_rules::Rules;
 use ingo_store::tournament::{self as db, entrant_row, game_row, log_row, LoadError, LogRow};
 use ingo_store::Store;
+use ingo_tournament::bracket::Bracket;
 use ingo_tournament::crosstable::Crosstable;
 use ingo_tournament::{
     entrant_text, export, game_text, standings, Action, Agreement, Changed, CorrectionError,
@@ -302,6 +303,17 @@ enum TCmd {
         /// Write an HTML page.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// Write an SVG picture.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Write a PNG picture.
+        #[arg(long)]
+        png: Option<PathBuf>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// A knockout's bracket: as text, or SVG/PNG pictures to print or post.
+    Bracket {
         /// Write an SVG picture.
         #[arg(long)]
         svg: Option<PathBuf>,
@@ -985,6 +997,23 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             }
             if !json && html.is_none() && svg.is_none() && png.is_none() {
                 print!("{}", ct.text());
+            }
+            store.close().await;
+        }
+        TCmd::Bracket { svg, png, at } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let b = Bracket::new(&ev)?;
+            if let Some(p) = &svg {
+                std::fs::write(p, bracket_svg(&b))
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(p) = &png {
+                std::fs::write(p, bracket_png(&b).context("cannot draw the bracket")?)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if svg.is_none() && png.is_none() {
+                print!("{}", b.text());
             }
             store.close().await;
         }

@@ -295,6 +295,25 @@ fn knockout_walkover(dir: &Path, db: &str) {
     run(&["withdraw", "P1"]);
     let out = run(&["pair"]);
     assert!(out.contains("P2 has a bye"), "{out}");
+    // The bracket: text, and the pictures.
+    let text = run(&["bracket"]);
+    assert!(
+        text.ends_with("round 2\n  [P2] (bye)\nwinner: P2\n"),
+        "{text}"
+    );
+    let svg = dir.join("bracket.svg");
+    let png = dir.join("bracket.png");
+    run(&[
+        "bracket",
+        "--svg",
+        &svg.display().to_string(),
+        "--png",
+        &png.display().to_string(),
+    ]);
+    assert!(std::fs::read_to_string(&svg)
+        .expect("svg")
+        .contains(">P2</text>"));
+    assert_eq!(&std::fs::read(&png).expect("png")[1..4], b"PNG");
 }
 
 #[test]

@@ -33,6 +33,7 @@
 #![deny(missing_docs)]
 
 mod agreement;
+pub mod bracket;
 mod corrections;
 pub mod crosstable;
 mod entrant;
