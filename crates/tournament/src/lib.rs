@@ -448,7 +448,9 @@ impl Event {
     }
 
     /// The standings: every entrant (members, for a team format), ranked; a McMahon event by
-    /// McMahon score ([`mcmahon_standings`]).
+    /// McMahon score ([`mcmahon_standings`]). An entrant withdrawn before its first game or
+    /// bye took no part and is left out (so are the crosstable and the exports, which follow
+    /// the standings).
     pub fn standings(&self) -> Vec<Standing> {
         let names: Vec<String> = if self.agreement.format.kind == FormatKind::Leitai {
             self.entrants
@@ -456,7 +458,12 @@ impl Event {
                 .flat_map(|t| t.members.iter().map(|m| m.name.clone()))
                 .collect()
         } else {
-            self.entrants.iter().map(|e| e.name.clone()).collect()
+            // An entrant withdrawn before playing anything (no game, no bye) took no part.
+            self.entrants
+                .iter()
+                .filter(|e| !e.withdrawn || self.games.iter().any(|g| g.has(&e.name)))
+                .map(|e| e.name.clone())
+                .collect()
         };
         if self.agreement.format.kind == FormatKind::McMahon {
             let f = &self.agreement.format;

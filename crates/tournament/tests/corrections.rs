@@ -476,3 +476,27 @@ fn impossible_results_are_refused() {
         Err(ResultError::Bye { round: 1, board: 2 })
     );
 }
+
+/// A player withdrawn before round 1 took no part: left out of the standings, the crosstable
+/// and the EGF file; one withdrawn after playing stays in them.
+#[test]
+fn a_player_withdrawn_before_round_one_is_left_out_of_standings_and_exports() {
+    let mut e = Event::new(agreement(
+        r#"{ kind = "swiss", rounds = 2 }"#,
+        &players(&["P1", "P2", "P3", "P4", "Gone"]),
+        "",
+    ));
+    e.withdraw("Gone").expect("withdraw");
+    let g = e.pair_next().expect("round 1");
+    e.games.extend(g);
+    e.enter(1, 1, r("B+R")).expect("enter");
+    e.enter(1, 2, r("B+R")).expect("enter");
+    e.withdraw("P4").expect("withdraw after playing");
+    let names: Vec<String> = e.standings().into_iter().map(|s| s.player).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert!(!names.iter().any(|n| n == "Gone") && names.iter().any(|n| n == "P4"));
+    let ct = ingo_tournament::crosstable::Crosstable::new(&e);
+    assert_eq!(ct.rows.len(), 4);
+    let egf = ingo_tournament::export::egf_results(&e).expect("egf");
+    assert!(!egf.contains("Gone") && egf.contains("P4"), "{egf}");
+}
