@@ -203,6 +203,10 @@ enum TCmd {
         /// agreement's pairing.forbidden.
         #[arg(long = "forbid", num_args = 2, value_names = ["A", "B"])]
         forbidden: Vec<String>,
+        /// Swiss/McMahon: say why each pairing is as it is (score groups, colours, the bye,
+        /// the levels of the cost that decided it).
+        #[arg(long)]
+        explain: bool,
         /// Why, for the log.
         #[arg(long)]
         reason: Option<String>,
@@ -669,6 +673,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             allow_rematches,
             fixed,
             forbidden,
+            explain,
             reason,
             at,
         } => {
@@ -715,6 +720,21 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             append(&mut tx, id, &entries).await?;
             tx.commit().await?;
             print!("{}", games_text(&paired));
+            if explain {
+                if matches!(
+                    ev.agreement.format.kind,
+                    FormatKind::Swiss | FormatKind::McMahon
+                ) {
+                    for line in ev.explain_pairing(&paired) {
+                        println!("  {line}");
+                    }
+                } else {
+                    println!(
+                        "(--explain: a {} is paired by its schedule or bracket)",
+                        ev.agreement.format.kind.name()
+                    );
+                }
+            }
             for g in &paired {
                 if let Some(w) = &g.white {
                     let n = ev.times_met(&g.black, w);

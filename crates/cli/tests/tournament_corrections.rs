@@ -261,8 +261,14 @@ fn swiss_by_hand(dir: &Path, db: &str) {
             && err.contains("pair --allow-rematches"),
         "{err}"
     );
-    let out = run(&["pair", "--allow-rematches"]);
+    let out = run(&["pair", "--allow-rematches", "--explain"]);
     assert_eq!(out.matches("(a rematch)").count(), 2, "{out}");
+    assert_eq!(
+        out.matches("; a rematch (met 1 time(s) before)").count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("[cost levels: rematch 1, score "), "{out}");
     // Take it back and pair it by hand instead.
     run(&["unpair", "4", "--reason", "the director prefers"]);
     let err = fail(&["unpair", "2"]);

@@ -610,6 +610,13 @@ impl Event {
         Ok(out)
     }
 
+    /// Why each game of `paired`, the next round of this Swiss or McMahon event as
+    /// [`Event::pair_next`] or [`Event::pair_manual`] made it, is as it is: a line a game or
+    /// bye ([`crate::pairing::explain`]).
+    pub fn explain_pairing(&self, paired: &[Game]) -> Vec<String> {
+        crate::pairing::explain(&self.agreement, &self.active(), &self.games, paired)
+    }
+
     /// How often `a` and `b` have met.
     pub fn times_met(&self, a: &str, b: &str) -> usize {
         self.games

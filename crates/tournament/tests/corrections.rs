@@ -500,3 +500,29 @@ fn a_player_withdrawn_before_round_one_is_left_out_of_standings_and_exports() {
     let egf = ingo_tournament::export::egf_results(&e).expect("egf");
     assert!(!egf.contains("Gone") && egf.contains("P4"), "{egf}");
 }
+
+/// `explain` says why: the score groups, a float across them, the colour reason, the bye.
+#[test]
+fn a_pairing_is_explained() {
+    let mut e = swiss(5, 3);
+    e.enter(1, 1, r("B+R")).expect("enter");
+    e.enter(1, 2, r("B+R")).expect("enter");
+    let next = e.pair_next().expect("round 2");
+    let lines = e.explain_pairing(&next);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    // Two winners, two losers and last round's bye (a point): groups 1 and 0.
+    assert!(
+        lines.iter().any(|l| l.contains("score group 1")),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("has the bye: score 0"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.contains("across score groups 1 and 0"))
+            .count()
+            == 1,
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("[cost levels: rematch 0,"), "{lines:?}");
+}
