@@ -14,6 +14,20 @@
 //! setup_timeout_secs = 10             # other commands, default 60
 //! dir = "/opt/engines"                # where it runs, default the server's directory
 //! ```
+//!
+//! The limits that keep one address or one user from crowding the others out are top-level
+//! keys of the same file (defaults shown):
+//!
+//! ```toml
+//! login_failures_per_minute = 5               # one name from one address (then 429, Retry-After)
+//! login_failures_per_address_per_minute = 30  # one address, all names
+//! login_failures_per_account_per_minute = 30  # one name, all addresses
+//! max_connections_per_address = 256           # TCP connections open at once
+//! max_open_challenges_per_user = 20
+//! max_bot_games_per_user = 2                  # running games against the built-in player
+//! max_engine_games_per_user = 1               # running games against the engines, together
+//! chat_lines_per_minute = 20
+//! ```
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -506,6 +520,50 @@ pub fn check_engines(list: &[EngineConfig]) -> Result<(), EngineConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_limits_are_read_from_the_file() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("ingo.toml");
+        std::fs::write(
+            &path,
+            "login_failures_per_minute = 3\n\
+             login_failures_per_address_per_minute = 7\n\
+             login_failures_per_account_per_minute = 9\n\
+             max_connections_per_address = 11\n\
+             max_open_challenges_per_user = 4\n\
+             max_bot_games_per_user = 5\n\
+             max_engine_games_per_user = 6\n\
+             chat_lines_per_minute = 8\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let c = Config::load(Overrides {
+            config: Some(path),
+            ..Overrides::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (
+                c.login_failures_per_minute,
+                c.login_failures_per_address_per_minute,
+                c.login_failures_per_account_per_minute,
+                c.max_connections_per_address
+            ),
+            (3, 7, 9, 11)
+        );
+        assert_eq!(
+            (
+                c.max_open_challenges_per_user,
+                c.max_bot_games_per_user,
+                c.max_engine_games_per_user,
+                c.chat_lines_per_minute
+            ),
+            (4, 5, 6, 8)
+        );
+        // Unset keys keep their defaults.
+        let d = Config::load(Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.max_connections_per_address, 256);
+    }
 
     #[test]
     fn flags_and_fields_are_checked() {

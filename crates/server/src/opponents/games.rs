@@ -226,17 +226,7 @@ pub async fn engine_game(
     );
     {
         let _per_user = state.program_games_lock().await;
-        let max = state.config.max_engine_games_per_user;
-        let mine = running_against(state, person.id, "engine").await?;
-        if mine >= max {
-            return Err(GameError::conflict(
-                "too-many-engine-games",
-                format!(
-                    "You play {mine} game(s) against the engines, the most one may play at \
-                     once ({max}); finish or resign one first."
-                ),
-            ));
-        }
+        // The engine's own limit first (it says when to try again), then the person's.
         let _one_at_a_time = state.engines().creating().await;
         let playing = db::live_games(&state.store, i64::MAX)
             .await?
@@ -249,6 +239,17 @@ pub async fn engine_game(
                 format!(
                     "{} plays {playing} game(s) already, its most at once; try again later.",
                     config.name
+                ),
+            ));
+        }
+        let max = state.config.max_engine_games_per_user;
+        let mine = running_against(state, person.id, "engine").await?;
+        if mine >= max {
+            return Err(GameError::conflict(
+                "too-many-engine-games",
+                format!(
+                    "You play {mine} game(s) against the engines, the most one may play at \
+                     once ({max}); finish or resign one first."
                 ),
             ));
         }
