@@ -3,7 +3,7 @@
 
 import { t, tf, setLang, getLang, reasonText } from "./i18n.js";
 import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
-import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, describeControl } from "./clock.js";
+import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, describeControl, parseControl } from "./clock.js";
 
 const main = document.getElementById("main");
 const session = { me: null };
@@ -233,10 +233,13 @@ function lobby() {
     const mySeat = (c) => c.seats && session.me && c.seats.find((x) => x.name === session.me.name);
     // A challenge offered to one player is that player's to accept.
     const canAccept = (c) => (c.seats ? mySeat(c) && !mySeat(c).accepted : !c.opponent || c.opponent === session.me.name);
+    // The time control in words beside its text.
+    const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
       h("span", {}, c.seats
         ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
-        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`),
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
+        words(c.time_control)),
       session.me && session.me.name === c.challenger
         ? h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { listErr.textContent = x.message; }); refresh(); } }, t("cancel"))
         : session.me && canAccept(c) ? h("button", { class: "accept", onclick: async () => {

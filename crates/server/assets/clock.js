@@ -153,6 +153,55 @@ export function fmtSpan(ms) {
   return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${Math.round(s * 1000) / 1000}s` : ""}`;
 }
 
+/** Milliseconds of `1h30m`, `90s`, `500ms` or a bare number of seconds (the clock crate's text), or null. */
+export function parseSpan(text) {
+  const s = (text || "").trim();
+  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  const unit = { h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, ns: 0.000001 };
+  let total = 0, rest = s;
+  if (!rest) return null;
+  while (rest) {
+    const m = /^(\d+)(ms|us|ns|h|m|s)/.exec(rest);
+    if (!m) return null;
+    total += Number(m[1]) * unit[m[2]];
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}
+
+/**
+ * A time control's parameters (as the server's clocks carry them) from its text form
+ * (`ing-pp:3h`, `byoyomi:30m+5x30s`, `canadian:20m+25/5m`, `fischer:10m+10s[max 20m]`…), to
+ * say it in words where only the text is given (the lobby's challenges); null if unreadable.
+ */
+export function parseControl(text) {
+  const t = (text || "").trim().toLowerCase();
+  if (t === "none" || t === "untimed") return { kind: "none" };
+  const i = t.indexOf(":");
+  if (i < 0) return null;
+  const kind = { absolute: "absolute", "sudden-death": "absolute", byoyomi: "byoyomi", japanese: "byoyomi", "byo-yomi": "byoyomi",
+    canadian: "canadian", fischer: "fischer", "ing-pp": "ing-pp", pp: "ing-pp", "ing-rs": "ing-rs", rs: "ing-rs" }[t.slice(0, i)];
+  const body = t.slice(i + 1);
+  let m;
+  if (kind === "absolute" || kind === "ing-pp") {
+    const main = parseSpan(body);
+    return main === null ? null : { kind, main_ms: main };
+  }
+  if ((kind === "byoyomi" || kind === "ing-rs") && (m = /^([^+]+)\+(\d+)x(.+)$/.exec(body))) {
+    const main = parseSpan(m[1]), period = parseSpan(m[3]);
+    return main === null || period === null ? null : { kind, main_ms: main, periods: Number(m[2]), period_ms: period };
+  }
+  if (kind === "canadian" && (m = /^([^+]+)\+(\d+)\/(.+)$/.exec(body))) {
+    const main = parseSpan(m[1]), period = parseSpan(m[3]);
+    return main === null || period === null ? null : { kind, main_ms: main, stones: Number(m[2]), period_ms: period };
+  }
+  if (kind === "fischer" && (m = /^([^+]+)\+([^[]+)(?:\[max\s*(.+)\])?$/.exec(body))) {
+    const main = parseSpan(m[1]), inc = parseSpan(m[2]), max = m[3] ? parseSpan(m[3]) : null;
+    return main === null || inc === null ? null : { kind, main_ms: main, increment_ms: inc, max_ms: max };
+  }
+  return null;
+}
+
 /**
  * A time control in words, in the page's language (`tf`, the i18n module's template function):
  * the text the lobby and the game page show beside the compact form.

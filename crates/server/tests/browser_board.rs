@@ -156,6 +156,11 @@ async fn a_challenge_to_one_player_is_for_that_player_only() {
         )
         .await;
         assert!(item[0].as_str().unwrap().contains("offered to bob"), "{item}");
+        // With its time control in words.
+        assert!(
+            item[0].as_str().unwrap().contains("basic time 1h, then penalty points"),
+            "{item}"
+        );
         assert_eq!(item[1], json!(false), "carol cannot accept a challenge offered to bob: {item}");
         // Bob may accept; a refusal (his session ended meanwhile) is said under the list, not
         // under the challenge form.

@@ -265,6 +265,40 @@ async fn the_page_clock_agrees_with_the_clock_crate() {
             }
         }
         assert!(compared > 10_000, "{compared} moments compared");
+        // The lobby says a challenge's control in words from its text alone: the page reads the
+        // text as the clock crate does.
+        let texts = [
+            "ing-pp:3h",
+            "ing-pp:1h30m",
+            "ing-rs:30m+3x30s",
+            "byoyomi:10m+5x30s",
+            "canadian:20m+25/5m",
+            "fischer:10m+10s",
+            "fischer:10m+10s[max 20m]",
+            "absolute:90s",
+            "none",
+            "PP:45m",
+            "japanese:1h+3x1m",
+        ];
+        let expected: Vec<Value> = texts
+            .iter()
+            .map(|t| {
+                let tc: TimeControl = t.parse().unwrap();
+                serde_json::to_value(ingo_server::play::view::ControlView::from(tc)).unwrap()
+            })
+            .collect();
+        let read = b
+            .execute_async(
+                "const [texts, done] = arguments; import('/assets/clock.js').then(({ parseControl }) => done(texts.map((t) => { \
+                   const k = parseControl(t); \
+                   return k && { kind: k.kind, main_ms: k.main_ms ?? null, periods: k.periods ?? null, stones: k.stones ?? null, \
+                     period_ms: k.period_ms ?? null, increment_ms: k.increment_ms ?? null, max_ms: k.max_ms ?? null }; \
+                 })), (e) => done(String(e)));",
+                vec![json!(texts)],
+            )
+            .await
+            .unwrap();
+        assert_eq!(read, json!(expected), "the page reads {texts:?} as the clock crate does");
         b.close().await.unwrap();
     })
     .await;
