@@ -15,14 +15,16 @@ use ingo_referee::{
     play_game, EngineId, EngineSpec, FailureKind, FailurePolicy, GameSpec, Outcome as RefOutcome,
     PlayerSpec, Timeouts,
 };
-use ingo_render::{crosstable_png, crosstable_svg};
+use ingo_render::{bracket_png, bracket_svg, crosstable_png, crosstable_svg};
 use ingo_rules::Rules;
-use ingo_store::tournament::{self as db, entrant_row, game_row, LoadError};
+use ingo_store::tournament::{self as db, entrant_row, game_row, log_row, LoadError, LogRow};
 use ingo_store::Store;
+use ingo_tournament::bracket::Bracket;
 use ingo_tournament::crosstable::Crosstable;
 use ingo_tournament::{
-    export, standings, Agreement, Entrant, EntrantKind, Event, ForfeitReason, Game, Member,
-    Outcome, PairingError, Scoring, Standing, WinBy,
+    entrant_text, export, game_text, standings, Action, Agreement, Changed, CorrectionError,
+    Entrant, EntrantKind, Event, ForfeitReason, FormatKind, Game, LogEntry, Member, Outcome,
+    PairingError, PairingOptions, ResultError, Scoring, Standing, WinBy,
 };
 use sqlx::AnyConnection;
 
@@ -61,6 +63,26 @@ struct Details {
     #[arg(long, value_parser = |s: &str| ingo_tournament::country_code(s))]
     country: Option<String>,
     /// The player's PIN in the European Go Database.
+    #[arg(long)]
+    egd_pin: Option<u32>,
+}
+
+/// New details of an entrant: an empty value clears one.
+#[derive(Args)]
+struct EditDetails {
+    /// Club.
+    #[arg(long)]
+    club: Option<String>,
+    /// Surname.
+    #[arg(long)]
+    surname: Option<String>,
+    /// Given name.
+    #[arg(long)]
+    given_name: Option<String>,
+    /// Country, a two-letter code.
+    #[arg(long, value_parser = |s: &str| if s.is_empty() { Ok(String::new()) } else { ingo_tournament::country_code(s) })]
+    country: Option<String>,
+    /// The player's PIN in the European Go Database (0 clears it).
     #[arg(long)]
     egd_pin: Option<u32>,
 }
@@ -104,28 +126,137 @@ enum TCmd {
         at: Where,
     },
     /// Withdraw an entrant: paired no more (games already drawn stay; enter their results).
+    /// In a knockout, the next opponent of a withdrawn winner advances by walkover.
     Withdraw {
         /// The entrant.
         name: String,
+        /// Why, for the log.
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Bring a withdrawn entrant back: paired again from the next round.
+    Reinstate {
+        /// The entrant.
+        name: String,
+        /// Why, for the log.
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Change an entrant's name, rank or details (an empty value clears a detail). Games
+    /// already paired keep their conditions; a new name is written into them.
+    Edit {
+        /// The entrant.
+        name: String,
+        /// A new name.
+        #[arg(long = "name")]
+        new_name: Option<String>,
+        /// A new rank.
+        #[arg(long)]
+        rank: Option<Rank>,
+        /// A new engine command.
+        #[arg(long)]
+        engine: Option<String>,
+        #[command(flatten)]
+        details: EditDetails,
+        /// Why, for the log.
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Remove an entrant entered by mistake: refused once it has a game or bye (withdraw it
+    /// instead, so that its opponents' scores stay).
+    Remove {
+        /// The entrant.
+        name: String,
+        /// Why, for the log.
+        #[arg(long)]
+        reason: Option<String>,
         #[command(flatten)]
         at: Where,
     },
     /// Pair the next round (Swiss, McMahon, knockouts), the next game (擂台制, 十局升降制), or
-    /// draw the whole schedule of a round robin.
+    /// draw the whole schedule of a round robin; or, with --manual, pair a Swiss or McMahon
+    /// round as the director gives it.
     Pair {
+        /// Pair the round by hand: every active entrant in one --game or the --bye.
+        #[arg(long, requires = "games", conflicts_with_all = ["fixed", "forbidden", "allow_rematches"])]
+        manual: bool,
+        /// With --manual: a game, BLACK WHITE (repeat). In a handicap game the weaker takes
+        /// Black.
+        #[arg(long = "game", num_args = 2, value_names = ["BLACK", "WHITE"], requires = "manual")]
+        games: Vec<String>,
+        /// With --manual: the player who has the bye.
+        #[arg(long, requires = "manual")]
+        bye: Option<String>,
+        /// Swiss/McMahon: pair with the fewest rematches when no pairing without one exists.
+        #[arg(long)]
+        allow_rematches: bool,
+        /// Swiss/McMahon: a pair the director fixes for this round, A B (repeat).
+        #[arg(long = "fix", num_args = 2, value_names = ["A", "B"])]
+        fixed: Vec<String>,
+        /// Swiss/McMahon: a pair that must not meet this round, A B (repeat), beside the
+        /// agreement's pairing.forbidden.
+        #[arg(long = "forbid", num_args = 2, value_names = ["A", "B"])]
+        forbidden: Vec<String>,
+        /// Swiss/McMahon: say why each pairing is as it is (score groups, colours, the bye,
+        /// the levels of the cost that decided it).
+        #[arg(long)]
+        explain: bool,
+        /// Why, for the log.
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// Take back the latest paired round (a round robin: its whole schedule, as `unpair 1`),
+    /// to pair it again. A round with results is taken back only with --force (the results
+    /// go with it, and are kept in the log).
+    Unpair {
+        /// The round: the latest paired one.
+        round: u32,
+        /// Take the round back with its results.
+        #[arg(long, requires = "reason")]
+        force: bool,
+        /// Why, for the log.
+        #[arg(long)]
+        reason: Option<String>,
         #[command(flatten)]
         at: Where,
     },
     /// Enter a result: B+3, W+7.5, W+R, B+T, W+F:absence (absence, leave, abandonment,
-    /// takeback, time, defiance), void.
+    /// takeback, time, defiance), void. A game that has a result keeps it unless --change
+    /// (or --clear) says otherwise, with a --reason.
     Result {
         /// Round.
         round: u32,
         /// Board.
         board: u32,
         /// The result.
-        #[arg(allow_hyphen_values = true)]
-        result: String,
+        #[arg(allow_hyphen_values = true, required_unless_present = "clear")]
+        result: Option<String>,
+        /// Change the game's result (it has one), with a --reason.
+        #[arg(long, requires = "reason", conflicts_with = "clear")]
+        change: bool,
+        /// Clear the game's result (to be played or entered again), with a --reason.
+        #[arg(long, requires = "reason", conflicts_with = "result")]
+        clear: bool,
+        /// Why, for the log (required with --change and --clear).
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// The event's log: every pairing, result, change, withdrawal and edit, with its time and
+    /// reason, and every result the rules gave or took back after it (罰停).
+    Log {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         at: Where,
     },
@@ -176,6 +307,17 @@ enum TCmd {
         /// Write an HTML page.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// Write an SVG picture.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Write a PNG picture.
+        #[arg(long)]
+        png: Option<PathBuf>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// A knockout's bracket: as text, or SVG/PNG pictures to print or post.
+    Bracket {
         /// Write an SVG picture.
         #[arg(long)]
         svg: Option<PathBuf>,
@@ -409,6 +551,8 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 &entrant_row(ev.entrants.len() as i64, &entrant),
             )
             .await?;
+            let entry = LogEntry::entrant(Action::Add, &name).new_value(entrant_text(&entrant));
+            append(&mut tx, id, &[entry]).await?;
             tx.commit().await?;
             println!("added {name:?} (seed {})", ev.entrants.len());
             store.close().await;
@@ -426,6 +570,10 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 ev.add(e.clone())
                     .map_err(|r| anyhow!("{}: cannot add {name:?}: {r}", list.display()))?;
                 db::add_entrant(&mut tx, id, &entrant_row(ev.entrants.len() as i64, &e)).await?;
+                let entry = LogEntry::entrant(Action::Add, &name)
+                    .new_value(entrant_text(&e))
+                    .reason(Some(&format!("registration list {}", list.display())));
+                append(&mut tx, id, &[entry]).await?;
             }
             tx.commit().await?;
             println!(
@@ -436,64 +584,313 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             );
             store.close().await;
         }
-        TCmd::Withdraw { name, at } => {
-            let (store, mut tx, id, _ev) = open_event(&at).await?;
-            if !db::set_withdrawn(&mut tx, id, &name, true).await? {
-                bail!("{name:?} is not an entrant");
-            }
+        TCmd::Withdraw { name, reason, at } => {
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            ev.withdraw(&name)?;
+            db::set_withdrawn(&mut tx, id, &name, true).await?;
+            let entry = LogEntry::entrant(Action::Withdraw, &name).reason(reason.as_deref());
+            append(&mut tx, id, &[entry]).await?;
             tx.commit().await?;
             println!("withdrew {name:?}");
             store.close().await;
         }
-        TCmd::Pair { at } => {
-            let (store, mut tx, id, ev) = open_event(&at).await?;
-            let games = ev.pair_next()?;
-            db::insert_games(&mut tx, id, &games.iter().map(game_row).collect::<Vec<_>>()).await?;
+        TCmd::Reinstate { name, reason, at } => {
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            ev.reinstate(&name)?;
+            db::set_withdrawn(&mut tx, id, &name, false).await?;
+            let entry = LogEntry::entrant(Action::Reinstate, &name).reason(reason.as_deref());
+            append(&mut tx, id, &[entry]).await?;
             tx.commit().await?;
-            print!("{}", games_text(&games));
+            println!("reinstated {name:?}: paired again from the next round");
+            store.close().await;
+        }
+        TCmd::Edit {
+            name,
+            new_name,
+            rank,
+            engine,
+            details,
+            reason,
+            at,
+        } => {
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            let seed = ev
+                .entrants
+                .iter()
+                .position(|e| e.name == name)
+                .ok_or_else(|| anyhow!("{name:?} is not an entrant"))?;
+            let old = ev.entrants[seed].clone();
+            let mut e = old.clone();
+            let set = |field: &mut Option<String>, v: Option<String>| {
+                if let Some(v) = v {
+                    *field = Some(v).filter(|v| !v.trim().is_empty());
+                }
+            };
+            if let Some(n) = new_name {
+                e.name = n;
+            }
+            if rank.is_some() {
+                e.rank = rank;
+            }
+            set(&mut e.engine, engine);
+            set(&mut e.club, details.club);
+            set(&mut e.surname, details.surname);
+            set(&mut e.given_name, details.given_name);
+            set(&mut e.country, details.country);
+            if let Some(p) = details.egd_pin {
+                e.egd_pin = Some(p).filter(|p| *p != 0);
+            }
+            if e == old {
+                bail!("edit {name:?}: nothing to change (give --name, --rank, --club, …)");
+            }
+            ev.edit(&name, e.clone())?;
+            db::update_entrant(&mut tx, id, &name, &entrant_row(seed as i64 + 1, &e)).await?;
+            let entry = LogEntry::entrant(Action::Edit, &name)
+                .old(entrant_text(&old))
+                .new_value(entrant_text(&e))
+                .reason(reason.as_deref());
+            append(&mut tx, id, &[entry]).await?;
+            tx.commit().await?;
+            println!("{name:?} is now: {}", entrant_text(&e));
+            store.close().await;
+        }
+        TCmd::Remove { name, reason, at } => {
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            let old = ev.remove(&name)?;
+            db::remove_entrant(&mut tx, id, &name).await?;
+            let entry = LogEntry::entrant(Action::Remove, &name)
+                .old(entrant_text(&old))
+                .reason(reason.as_deref());
+            append(&mut tx, id, &[entry]).await?;
+            tx.commit().await?;
+            println!("removed {name:?} ({} entrants)", ev.entrants.len());
+            store.close().await;
+        }
+        TCmd::Pair {
+            manual,
+            games,
+            bye,
+            allow_rematches,
+            fixed,
+            forbidden,
+            explain,
+            reason,
+            at,
+        } => {
+            let (store, mut tx, id, ev) = open_event(&at).await?;
+            let two = |v: &[String]| -> Vec<(String, String)> {
+                v.chunks(2)
+                    .filter_map(|c| Some((c.first()?.clone(), c.get(1)?.clone())))
+                    .collect()
+            };
+            let (paired, action) = if manual {
+                let mut pairs: Vec<(String, Option<String>)> =
+                    two(&games).into_iter().map(|(b, w)| (b, Some(w))).collect();
+                pairs.extend(bye.map(|b| (b, None)));
+                (ev.pair_manual(&pairs)?, Action::PairManual)
+            } else {
+                let options = PairingOptions {
+                    fixed: two(&fixed),
+                    forbidden: two(&forbidden),
+                    allow_rematches,
+                };
+                let games = ev.pair_next_with(&options).map_err(|e| match e {
+                    PairingError::NoPairing(r) => anyhow!(
+                        "{e}: pair round {r} by hand (`ingo tournament pair --manual --game BLACK WHITE … [--bye NAME]`) \
+                         or with the fewest rematches (`ingo tournament pair --allow-rematches`)"
+                    ),
+                    e => e.into(),
+                })?;
+                (games, Action::Pair)
+            };
+            db::insert_games(
+                &mut tx,
+                id,
+                &paired.iter().map(game_row).collect::<Vec<_>>(),
+            )
+            .await?;
+            let entries: Vec<LogEntry> = paired
+                .iter()
+                .map(|g| {
+                    LogEntry::game(action, g.round, g.board)
+                        .new_value(game_text(g))
+                        .reason(reason.as_deref())
+                })
+                .collect();
+            append(&mut tx, id, &entries).await?;
+            tx.commit().await?;
+            print!("{}", games_text(&paired));
+            if explain {
+                if matches!(
+                    ev.agreement.format.kind,
+                    FormatKind::Swiss | FormatKind::McMahon
+                ) {
+                    for line in ev.explain_pairing(&paired) {
+                        println!("  {line}");
+                    }
+                } else {
+                    println!(
+                        "(--explain: a {} is paired by its schedule or bracket)",
+                        ev.agreement.format.kind.name()
+                    );
+                }
+            }
+            for g in &paired {
+                if let Some(w) = &g.white {
+                    let n = ev.times_met(&g.black, w);
+                    if n > 0 {
+                        println!(
+                            "note: round {} board {}: {} and {w} have met {n} time{} before (a rematch)",
+                            g.round,
+                            g.board,
+                            g.black,
+                            if n == 1 { "" } else { "s" }
+                        );
+                    }
+                }
+            }
+            store.close().await;
+        }
+        TCmd::Unpair {
+            round,
+            force,
+            reason,
+            at,
+        } => {
+            let (store, mut tx, id, mut ev) = open_event(&at).await?;
+            let whole = matches!(
+                ev.agreement.format.kind,
+                FormatKind::RoundRobin | FormatKind::DoubleRoundRobin
+            );
+            let (removed, changed) = ev.unpair(round, force).map_err(|e| match e {
+                CorrectionError::HasResults { .. } => {
+                    anyhow!("{e}: `ingo tournament result ROUND BOARD --clear --reason TEXT`, or `unpair {round} --force --reason TEXT`")
+                }
+                e => e.into(),
+            })?;
+            db::delete_games(&mut tx, id, (!whole).then_some(i64::from(round))).await?;
+            save_results(&mut tx, id, &ev, &changed).await?;
+            let mut entries: Vec<LogEntry> = removed
+                .iter()
+                .map(|g| {
+                    LogEntry::game(Action::Unpair, g.round, g.board)
+                        .old(game_text(g))
+                        .reason(reason.as_deref())
+                })
+                .collect();
+            entries.extend(changed.iter().map(Changed::log));
+            append(&mut tx, id, &entries).await?;
+            tx.commit().await?;
+            let with_results = removed
+                .iter()
+                .filter(|g| g.result.is_some() && !g.automatic)
+                .count();
+            println!(
+                "took back {} ({} game{} and byes{})",
+                if whole {
+                    "the whole schedule".to_owned()
+                } else {
+                    format!("round {round}")
+                },
+                removed.len(),
+                if removed.len() == 1 { "" } else { "s" },
+                if with_results > 0 {
+                    format!(", {with_results} with results, kept in the log")
+                } else {
+                    String::new()
+                }
+            );
+            print_changed(&ev, &changed);
             store.close().await;
         }
         TCmd::Result {
             round,
             board,
             result,
+            change,
+            clear,
+            reason,
             at,
         } => {
-            let outcome: Outcome = result.parse()?;
+            let outcome: Option<Outcome> = if clear {
+                None
+            } else {
+                result.as_deref().map(str::parse).transpose()?
+            };
             let (store, mut tx, id, mut ev) = open_event(&at).await?;
-            let changed = ev.enter(round, board, outcome)?;
-            db::set_result(
-                &mut tx,
-                id,
-                i64::from(round),
-                i64::from(board),
-                Some(&outcome.to_string()),
-            )
-            .await?;
-            for (r, b) in &changed {
-                let g = ev
-                    .games
-                    .iter()
-                    .find(|g| g.round == *r && g.board == *b)
-                    .ok_or_else(|| anyhow!("lost game {r}/{b}"))?;
-                db::set_result(
-                    &mut tx,
-                    id,
-                    i64::from(*r),
-                    i64::from(*b),
-                    g.result.map(|o| o.to_string()).as_deref(),
-                )
-                .await?;
+            let hint = |e: ResultError| {
+                match e {
+                ResultError::HasResult { .. } => anyhow!(
+                    "{e}: `ingo tournament result {round} {board} RESULT --change --reason TEXT` changes it, \
+                     `--clear --reason TEXT` clears it"
+                ),
+                ResultError::NoResult { .. } if change => anyhow!(
+                    "{e}: enter it without --change"
+                ),
+                e => e.into(),
             }
+            };
+            let (action, changed) = match outcome {
+                None => (Action::Clear, ev.clear(round, board).map_err(hint)?),
+                Some(o) if change => (Action::Change, ev.change(round, board, o).map_err(hint)?),
+                Some(o) => {
+                    let mut changed = vec![Changed {
+                        round,
+                        board,
+                        old: None,
+                        new: Some(o),
+                    }];
+                    changed.extend(ev.enter(round, board, o).map_err(hint)?);
+                    (Action::Result, changed)
+                }
+            };
+            save_results(&mut tx, id, &ev, &changed).await?;
+            let text = |o: Option<Outcome>| o.map_or_else(|| "-".to_owned(), |o| o.to_string());
+            let mut entries = Vec::new();
+            if let Some((first, rest)) = changed.split_first() {
+                let mut e = LogEntry::game(action, round, board)
+                    .new_value(text(first.new))
+                    .reason(reason.as_deref());
+                if first.old.is_some() {
+                    e = e.old(text(first.old));
+                }
+                entries.push(e);
+                entries.extend(rest.iter().map(Changed::log));
+            }
+            append(&mut tx, id, &entries).await?;
             tx.commit().await?;
-            println!("round {round} board {board}: {outcome}");
-            for s in ev.suspended() {
-                if changed.iter().any(|(r, b)| {
-                    ev.games
-                        .iter()
-                        .any(|g| g.round == *r && g.board == *b && g.has(&s))
-                }) {
-                    println!("{s} is suspended (罰停): remaining games are forfeit losses");
+            match outcome {
+                None => println!("round {round} board {board}: cleared"),
+                Some(o) => println!("round {round} board {board}: {o}"),
+            }
+            print_changed(&ev, changed.get(1..).unwrap_or_default());
+            if action != Action::Result && ev.latest_round().is_some_and(|l| l > round) {
+                println!(
+                    "note: later rounds were paired on the old result; `ingo tournament unpair {}` takes back the latest",
+                    ev.latest_round().unwrap_or(round)
+                );
+            }
+            store.close().await;
+        }
+        TCmd::Log { json, at } => {
+            let (store, mut tx, id, _ev) = open_event(&at).await?;
+            let rows = db::log(&mut tx, id).await?;
+            tx.commit().await?;
+            if json {
+                let v: Vec<serde_json::Value> = rows
+                    .iter()
+                    .map(|r| {
+                        serde_json::json!({
+                            "seq": r.seq, "at_ms": r.at_ms, "at": utc(r.at_ms), "action": r.action,
+                            "round": r.round, "board": r.board, "entrant": r.entrant,
+                            "old": r.old_value, "new": r.new_value, "reason": r.reason,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                for r in &rows {
+                    println!("{}", log_line(r));
                 }
             }
             store.close().await;
@@ -623,6 +1020,23 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             }
             store.close().await;
         }
+        TCmd::Bracket { svg, png, at } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let b = Bracket::new(&ev)?;
+            if let Some(p) = &svg {
+                std::fs::write(p, bracket_svg(&b))
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(p) = &png {
+                std::fs::write(p, bracket_png(&b).context("cannot draw the bracket")?)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if svg.is_none() && png.is_none() {
+                print!("{}", b.text());
+            }
+            store.close().await;
+        }
         TCmd::Export { csv, egf, sgf, at } => {
             let url = url_of(&at.db);
             let store = Store::open(&url).await?;
@@ -666,6 +1080,111 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Appends `entries` to the event's log, in the command's transaction.
+async fn append(conn: &mut AnyConnection, id: i64, entries: &[LogEntry]) -> anyhow::Result<()> {
+    let rows: Vec<LogRow> = entries.iter().map(log_row).collect();
+    db::append_log(conn, id, &rows).await?;
+    Ok(())
+}
+
+/// Writes the results of the `changed` games as `ev` now has them.
+async fn save_results(
+    conn: &mut AnyConnection,
+    id: i64,
+    ev: &Event,
+    changed: &[Changed],
+) -> anyhow::Result<()> {
+    for c in changed {
+        let g = ev.game(c.round, c.board)?;
+        db::write_result(conn, id, &game_row(g)).await?;
+    }
+    Ok(())
+}
+
+/// Says what the rules changed after a correction: 罰停's forfeits given or taken back.
+fn print_changed(ev: &Event, changed: &[Changed]) {
+    let text = |o: Option<Outcome>| o.map_or_else(|| "-".to_owned(), |o| o.to_string());
+    for c in changed {
+        println!(
+            "round {} board {}: {} -> {} ({})",
+            c.round,
+            c.board,
+            text(c.old),
+            text(c.new),
+            if c.new.is_some() {
+                "罰停"
+            } else {
+                "罰停 lifted"
+            }
+        );
+    }
+    for s in ev.suspended() {
+        if changed.iter().any(|c| {
+            c.new.is_some()
+                && ev
+                    .game(c.round, c.board)
+                    .is_ok_and(|g| g.has(&s) || (g.is_bye() && g.black == s))
+        }) {
+            println!("{s} is suspended (罰停): remaining games are forfeit losses");
+        }
+    }
+}
+
+/// A time in ms since the Unix epoch as `YYYY-MM-DD HH:MM:SS` UTC.
+fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// One line of the log as text.
+fn log_line(r: &LogRow) -> String {
+    let mut s = format!("{:>4}  {}  {:<11}", r.seq, utc(r.at_ms), r.action);
+    match (r.round, r.board) {
+        (Some(round), Some(board)) => {
+            let _ = write!(s, " round {round} board {board}");
+        }
+        (Some(round), None) => {
+            let _ = write!(s, " round {round}");
+        }
+        _ => {}
+    }
+    if let Some(e) = &r.entrant {
+        let _ = write!(s, " {e:?}");
+    }
+    match (&r.old_value, &r.new_value) {
+        (Some(o), Some(n)) => {
+            let _ = write!(s, ": {o} -> {n}");
+        }
+        (Some(o), None) => {
+            let _ = write!(s, ": was {o}");
+        }
+        (None, Some(n)) => {
+            let _ = write!(s, ": {n}");
+        }
+        (None, None) => {}
+    }
+    if let Some(why) = &r.reason {
+        let _ = write!(s, "  (reason: {why})");
+    }
+    s
 }
 
 fn games_text(games: &[Game]) -> String {
@@ -907,6 +1426,13 @@ async fn run_engines(
                 Ok(games) => {
                     db::insert_games(&mut tx, id, &games.iter().map(game_row).collect::<Vec<_>>())
                         .await?;
+                    let entries: Vec<LogEntry> = games
+                        .iter()
+                        .map(|g| {
+                            LogEntry::game(Action::Pair, g.round, g.board).new_value(game_text(g))
+                        })
+                        .collect();
+                    append(&mut tx, id, &entries).await?;
                     tx.commit().await?;
                     continue;
                 }
@@ -1009,6 +1535,12 @@ async fn run_engines(
                         &p.sgf,
                     )
                     .await?;
+                    if recorded {
+                        let entry = LogEntry::game(Action::Result, p.round, p.board)
+                            .new_value(p.result.to_string())
+                            .reason(Some("played by the engines"));
+                        append(&mut tx, id, &[entry]).await?;
+                    }
                     tx.commit().await?;
                     if recorded {
                         if let Some(g) = ev

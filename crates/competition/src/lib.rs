@@ -15,7 +15,7 @@ mod nigiri;
 mod rank;
 
 pub use nigiri::{nigiri, Nigiri, Parity};
-pub use rank::{ParseRankError, Rank};
+pub use rank::{ParseRankError, Rank, MAX_KYU};
 
 use ingo_rules::{Color, Komi, Rules};
 
@@ -59,7 +59,8 @@ impl HandicapScale {
         match rank {
             // 級外, everything below 9級, is one class: one step below 9級.
             Rank::BelowKyu => -self.kyu_to_dan - 9 * self.kyu_step,
-            Rank::Kyu(k) => -self.kyu_to_dan - (k as i32 - 1) * self.kyu_step,
+            // Below 9級 every kyu rank is 級外.
+            Rank::Kyu(k) => -self.kyu_to_dan - (i32::from(k).min(10) - 1) * self.kyu_step,
             Rank::Dan(d) => (d as i32 - 1) * self.dan_step,
             Rank::Pro(p) => 8 * self.dan_step + self.dan_to_pro + (9 - p as i32) * self.pro_step,
         }

@@ -1,4 +1,8 @@
-//! Ranks: 品 (professional, 1品 strongest … 9品), 段 (amateur, 9段 … 初段), 級 (1級 … 9級) and 級外.
+//! Ranks: 品 (professional, 1品 strongest … 9品), 段 (amateur, 9段 … 初段), 級 (1級 … 30級) and 級外.
+//!
+//! Ing's scale stops at 9級: 「級外」 is everything below, one class for the handicap. Kyu ranks
+//! down to 30級 are still read and kept, as registration lists, the EGD and McMahon placement
+//! use them; on the handicap scale every one of them below 9級 counts as 級外.
 //!
 //! Professional ranks are written two ways that count in opposite directions: Ing's 品 (1品 is
 //! the top of the scale) and the professional dan `Np` everyone else uses (9p is the top). `9p`
@@ -15,7 +19,8 @@ pub enum Rank {
     Pro(u8),
     /// n段, 1 (初段) to 9: written `5d`.
     Dan(u8),
-    /// n級, 1 to 9: written `2k`.
+    /// n級, 1 to 30 ([`MAX_KYU`]): written `2k`. On Ing's handicap scale, 10級 and below are
+    /// 級外.
     Kyu(u8),
     /// 級外: below 9級, one class.
     BelowKyu,
@@ -46,9 +51,12 @@ impl Rank {
     }
 }
 
+/// The weakest kyu rank read: 30級.
+pub const MAX_KYU: u8 = 30;
+
 /// The error for text that is not a rank.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid rank {0:?}: expected 1-9 followed by p (professional dan, 9p = 1品), 品, d/段 or k/級 (for example 9p, 3品, 5段, 2k), 初段, or 級外")]
+#[error("invalid rank {0:?}: expected 1-9 followed by p (professional dan, 9p = 1品), 品 or d/段, or 1-30 followed by k/級 (for example 9p, 3品, 5段, 2k, 25k), 初段, or 級外")]
 pub struct ParseRankError(pub String);
 
 fn digit(c: char) -> Option<u8> {
@@ -83,6 +91,15 @@ impl FromStr for Rank {
         if t == "級外" || t == "级外" {
             return Ok(Rank::BelowKyu);
         }
+        // Two ASCII digits: a kyu rank from 10k to 30k.
+        let two: String = t.chars().take_while(char::is_ascii_digit).collect();
+        if two.len() == 2 {
+            let n: u8 = two.parse().map_err(|_| err())?;
+            return match &t[2..] {
+                "k" | "kyu" | "級" | "级" if (10..=MAX_KYU).contains(&n) => Ok(Rank::Kyu(n)),
+                _ => Err(err()),
+            };
+        }
         let mut chars = t.chars();
         let n = chars.next().and_then(digit).ok_or_else(err)?;
         let class: String = chars.collect();
@@ -100,6 +117,28 @@ impl FromStr for Rank {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kyu_ranks_down_to_30k() {
+        for (text, rank) in [
+            ("10k", Rank::Kyu(10)),
+            ("15 kyu", Rank::Kyu(15)),
+            ("30級", Rank::Kyu(30)),
+            ("9k", Rank::Kyu(9)),
+        ] {
+            assert_eq!(text.parse::<Rank>(), Ok(rank), "{text}");
+            assert_eq!(rank.to_string().parse::<Rank>(), Ok(rank));
+        }
+        for text in ["31k", "0k", "10d", "10p", "12", "100k", "01k"] {
+            assert!(text.parse::<Rank>().is_err(), "{text}");
+        }
+        // On Ing's scale they are all 級外, one step below 9級.
+        let scale = crate::HandicapScale::ing();
+        let below = scale.points(Rank::BelowKyu);
+        assert_eq!(scale.points(Rank::Kyu(10)), below);
+        assert_eq!(scale.points(Rank::Kyu(30)), below);
+        assert!(scale.points(Rank::Kyu(9)) > below);
+    }
 
     #[test]
     fn both_notations() {
@@ -121,7 +160,7 @@ mod tests {
         ] {
             assert_eq!(text.parse::<Rank>(), Ok(rank), "{text}");
         }
-        for bad in ["", "0d", "10k", "3x", "p", "段", "3段段"] {
+        for bad in ["", "0d", "31k", "3x", "p", "段", "3段段"] {
             assert!(bad.parse::<Rank>().is_err(), "{bad}");
         }
     }

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod bracket;
 mod count;
 mod crosstable;
 mod png;
@@ -8,6 +9,7 @@ mod svg;
 
 use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
+pub use crate::bracket::{bracket_png, bracket_svg};
 pub use crate::count::{count_picture, CountPicture};
 pub use crate::crosstable::{crosstable_png, crosstable_svg};
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};

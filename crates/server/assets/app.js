@@ -1,8 +1,9 @@
 // The web board's pages: log in, lobby, game, a player's games, review, SGF judge.
 // Plain DOM and fetch; the server decides every rule, this code only shows what it says.
 
-import { t, setLang, getLang, reasonText } from "./i18n.js";
+import { t, tf, setLang, getLang, reasonText } from "./i18n.js";
 import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
+import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, describeControl, parseControl } from "./clock.js";
 
 const main = document.getElementById("main");
 const session = { me: null };
@@ -10,8 +11,10 @@ const session = { me: null };
 // `sent[n]`: the click or key press that played move n (epoch time, comparable between two
 // browsers of one machine); `drawn[n]` / `rendered[n]`: move n put on this page's board / first
 // painted; `boardReady`: since the navigation started, the game's board first painted with the
-// game's state.
-const perf = (window.__ingo = { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null });
+// game's state. What the clocks did, for the same readers: `warned`, the stages the page warned
+// were ending (`basic`, `pp-4`, `period-2`…), `beeps` the warning sounds played; and `sockets`,
+// the game's WebSocket connections tried, `retrying` whether another is planned.
+const perf = (window.__ingo = { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null, warned: [], beeps: 0, sockets: 0, retrying: false });
 const now = () => performance.timeOrigin + performance.now();
 /** Runs `f` once the page has been painted after what was just drawn. */
 const afterPaint = (f) => requestAnimationFrame(() => setTimeout(f, 0));
@@ -53,14 +56,6 @@ async function api(method, path, body) {
     throw err;
   }
   return data;
-}
-
-function fmtTime(ms) {
-  if (ms === null || ms === undefined) return "—";
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
-  const two = (n) => String(n).padStart(2, "0");
-  return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 
 function colorName(c) { return c === "B" ? t("black") : t("white"); }
@@ -133,6 +128,9 @@ const TIME_CONTROLS = ["ing-pp:1h", "ing-pp:30m", "ing-pp:10m", "ing-pp:3h", "in
 
 function lobby() {
   const err = errorBox();
+  // A refusal of what was pressed in the list (accept, cancel) is shown under the list.
+  const listErr = errorBox();
+  listErr.id = "challenges-error";
   const challenges = h("ul", { id: "challenges", class: "list" });
   const games = h("ul", { id: "live-games", class: "list" });
   const mine = new Set(JSON.parse(sessionStorage.getItem("ingo-challenges") || "[]"));
@@ -233,13 +231,17 @@ function lobby() {
       return `${t(`kind_${c.kind}`)}${how}: ${side("challenger")} – ${side("opponent")}`;
     };
     const mySeat = (c) => c.seats && session.me && c.seats.find((x) => x.name === session.me.name);
-    const canAccept = (c) => (c.seats ? mySeat(c) && !mySeat(c).accepted : true);
+    // A challenge offered to one player is that player's to accept.
+    const canAccept = (c) => (c.seats ? mySeat(c) && !mySeat(c).accepted : !c.opponent || c.opponent === session.me.name);
+    // The time control in words beside its text.
+    const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
       h("span", {}, c.seats
         ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
-        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`),
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
+        words(c.time_control)),
       session.me && session.me.name === c.challenger
-        ? h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { err.textContent = x.message; }); refresh(); } }, t("cancel"))
+        ? h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { listErr.textContent = x.message; }); refresh(); } }, t("cancel"))
         : session.me && canAccept(c) ? h("button", { class: "accept", onclick: async () => {
           try {
             const r = await api("POST", `/api/challenges/${c.id}/accept`, {});
@@ -248,16 +250,17 @@ function lobby() {
             mine.add(c.id);
             sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
             refresh();
-          } catch (x) { err.textContent = x.message; }
-        } }, t("accept")) : session.me && mySeat(c) ? h("small", {}, t("waiting_seats")) : null)) : [h("li", {}, t("none"))]));
+          } catch (x) { listErr.textContent = reasonText(x); }
+        } }, t("accept")) : session.me && mySeat(c) ? h("small", {}, t("waiting_seats"))
+          : c.opponent ? h("small", { class: "for-other" }, tf("not_for_you", { name: c.opponent })) : null)) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
-      h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${g.phase}`), " ",
+      h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${t(`phase_${g.phase}`)}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
   }
   if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
     h("div", { class: "two" },
-      h("section", {}, h("h2", {}, t("open_challenges")), challenges, h("h2", {}, t("live_games")), games),
+      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games),
       h("div", {}, form, botForm)));
   refresh();
   const timer = setInterval(refresh, 1000);
@@ -266,16 +269,47 @@ function lobby() {
 
 // ---------------------------------------------------------------- the game page
 
-function clockView(c, tc) {
+/** What a game is, in words: its rules, komi and tie rule, time control and handicap passes. */
+function aboutGame(g) {
+  const bits = [g.rules === "ing" ? t("rules_ing") : tf("rules_other", { name: g.rules })];
+  bits.push(tf("komi_tie", { komi: g.komi, color: colorName(g.tie_winner || "B") }));
+  const k = g.clocks && g.clocks.black && g.clocks.black.control;
+  if (k) bits.push(tf("time_words", { tc: describeControl(k, tf) }));
+  if (g.handicap_passes > 0) bits.push(tf("handicap_passes", { n: g.handicap_passes }));
+  return bits.join(" · ");
+}
+
+/**
+ * A side's clock as the page runs it (`clockAt`, from the state's clock `c`, `x` ms after it was
+ * taken): the phase (basic or main time, overtime, time run out), the time, what follows the
+ * main time (byo-yomi periods, Canadian stones, Fischer's increment) and Ing's penalty points.
+ */
+function clockView(c, x) {
   if (!c) return h("span", {}, "—");
-  const kind = (tc || "").split(":")[0];
+  const r = clockAt(c, x);
+  const k = c.control || { kind: "none" };
+  if (!r.timed) return h("span", { class: "clock", "data-phase": "untimed" }, "∞");
+  const phase = r.lost ? "lost" : r.in_overtime ? "overtime" : "basic";
   const parts = [];
-  if (c.main_ms === null || kind === "none") parts.push(h("span", {}, "∞"));
-  else if (!c.in_overtime) parts.push(h("span", { class: "label" }, t("basic")), " ", h("b", { class: "time" }, fmtTime(c.main_ms)));
-  else parts.push(h("span", { class: "label" }, t("overtime")), " ", h("b", { class: "time" }, fmtTime(c.main_ms)));
-  if (c.in_overtime && c.periods_or_stones) parts.push(` · ${c.periods_or_stones} ${t("periods")}`);
-  if (kind === "ing-pp" || c.penalty_points) parts.push(" · ", h("span", { class: c.penalty_points ? "penalty on" : "penalty" }, `${c.penalty_points} ${t("penalty")}`));
-  return h("span", { class: c.running ? "clock running" : "clock" }, parts);
+  const time = (ms) => h("b", { class: "time" }, fmtTime(ms));
+  const label = (key) => h("span", { class: "label" }, t(key));
+  if (r.lost) parts.push(label("time_up"), " ", time(0));
+  else if (!r.in_overtime) parts.push(label(k.kind === "ing-pp" || k.kind === "ing-rs" ? "basic" : "main_time"), " ", time(r.main_ms));
+  else parts.push(label(k.kind === "byoyomi" || k.kind === "ing-rs" ? "byoyomi" : "overtime"), " ", time(r.main_ms));
+  if (k.kind === "byoyomi" || k.kind === "ing-rs") {
+    // The periods, shown during the main time too.
+    parts.push(` · ${r.in_overtime || r.lost ? tf("periods_left", { n: r.periods_or_stones }) : `${r.periods_or_stones} × ${fmtSpan(k.period_ms)}`}`);
+  } else if (k.kind === "canadian") {
+    parts.push(` · ${r.in_overtime ? tf("stones_in_period", { n: r.periods_or_stones }) : tf("then_stones", { n: k.stones, t: fmtSpan(k.period_ms) })}`);
+  } else if (k.kind === "fischer") {
+    parts.push(` · +${fmtSpan(k.increment_ms)}${k.max_ms ? ` (${t("max")} ${fmtSpan(k.max_ms)})` : ""}`);
+  }
+  if (k.kind === "ing-pp") {
+    parts.push(" · ", h("span", { class: r.penalty_points ? "penalty on" : "penalty" }, `${r.penalty_points} ${t("penalty")}`));
+    if (r.in_overtime && !r.lost && r.penalty_points < 6) parts.push(` (${tf("next_penalty", { n: r.penalty_points + 2, t: fmtTime(r.next_ms) })})`);
+  }
+  const cls = ["clock", c.running ? "running" : "", r.warn && c.running ? "warn" : "", r.lost ? "lost" : ""].filter(Boolean).join(" ");
+  return h("span", { class: cls, "data-phase": phase, "data-penalty": r.penalty_points, "data-periods": r.periods_or_stones, "data-stage": r.stage }, parts);
 }
 
 function countView(g) {
@@ -311,7 +345,7 @@ function gamePage(id) {
   const gid = id;
   // The timing record is per game page: opening another game changes only the address's `#`,
   // and a record kept from the previous game would mix its move numbers into this one's.
-  Object.assign(perf, { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null });
+  Object.assign(perf, { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null, warned: [], beeps: 0, sockets: 0, retrying: false });
   let g = null; // the state as the server last gave it
   let received = 0; // when g.clocks was read
   let myColor = null;
@@ -325,6 +359,7 @@ function gamePage(id) {
   const boardBox = h("div", { class: "board-box" });
   const info = { B: h("div", { class: "player black" }), W: h("div", { class: "player white" }) };
   const status = h("p", { id: "status", "aria-live": "polite" });
+  const about = h("p", { id: "game-info", class: "game-info" }); // what the game is
   const panel = h("div", { id: "phase-panel" });
   const countBox = h("div");
   const chats = h("div", { class: "chats" });
@@ -344,14 +379,38 @@ function gamePage(id) {
     localStorage.setItem("ingo-numbers", showNumbers ? "1" : "0");
     render();
   } });
-  const controls = h("div", { class: "controls" }, passBtn, resignBtn,
+  // The confirm step: a tap chooses a point, a second tap there or the button plays it. On by
+  // default on a touch screen (19×19 points are under 20 px apart on a phone), remembered.
+  const touch = matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+  const confirmPref = localStorage.getItem("ingo-confirm");
+  let confirmMoves = confirmPref === null ? touch : confirmPref === "1";
+  let tentative = null; // the point chosen, waiting for its confirmation
+  const confirmBox = h("input", { type: "checkbox", id: "confirm-moves", checked: confirmMoves, onchange: (e) => {
+    confirmMoves = e.target.checked;
+    localStorage.setItem("ingo-confirm", confirmMoves ? "1" : "0");
+    tentative = null;
+    render();
+  } });
+  const confirmBtn = h("button", { id: "confirm-move", class: "primary", hidden: true, onclick: (e) => {
+    const p = tentative;
+    tentative = null;
+    if (p) play(p, e.timeStamp);
+  } });
+  const cancelBtn = h("button", { id: "cancel-move", hidden: true, onclick: () => { tentative = null; render(); } }, t("cancel"));
+  const confirmLabel = h("label", { id: "confirm-label" }, confirmBox, t("confirm_moves"));
+  const soundBox = h("input", { type: "checkbox", id: "clock-sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
+  const hint = h("small", { class: "hint" }, t("keys"));
+  // Hidden until the game's state is known: an unknown game shows no board controls.
+  const controls = h("div", { class: "controls", hidden: true }, confirmBtn, cancelBtn, passBtn, resignBtn,
     h("label", {}, numbersBox, t("numbers")),
+    confirmLabel,
+    h("label", { title: t("clock_sound_hint") }, soundBox, t("clock_sound")),
     h("a", { href: `/api/games/${gid}/sgf`, download: `ingo-${gid}.sgf`, id: "sgf" }, t("download")),
-    h("small", { class: "hint" }, t("keys")));
+    hint);
 
   main.append(h("div", { class: "game" },
     h("div", { class: "board-col" }, boardBox, controls, notice),
-    h("div", { class: "side-col" }, info.B, info.W, status, panel, chats)),
+    h("div", { class: "side-col" }, info.B, info.W, status, about, panel, chats)),
   countBox);
 
   function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
@@ -413,6 +472,14 @@ function gamePage(id) {
     if (!g || !myColor) return;
     if (g.phase === "suspended" && !resuming) return mark(name);
     if (g.phase === "ended") return;
+    // Out of turn a click does nothing (a consultation side proposes only on its turn).
+    if (g.phase === "playing" && !myTurn()) return;
+    if (confirmMoves && g.phase === "playing" && tentative !== name) {
+      tentative = name;
+      render();
+      return;
+    }
+    tentative = null;
     return play(name, at);
   }
 
@@ -507,9 +574,19 @@ function gamePage(id) {
 
   /** Whether I may move now: my side's turn and, in pair go, my seat's. */
   function myTurn() {
-    if (!myColor || g.phase !== "playing" || g.to_move !== myColor) return false;
+    return g.phase === "playing" && mySeatToMove();
+  }
+
+  /** Whether the side to move is mine and, in pair go, the seat to move is mine. */
+  function mySeatToMove() {
+    if (!myColor || g.to_move !== myColor) return false;
     const member = g.team && g.team.to_move;
     return !member || !session.me || member.id === session.me.id;
+  }
+
+  /** Whether I may resume play after a suspension: the player to move resumes. */
+  function mayResume() {
+    return g.phase === "suspended" && mySeatToMove();
   }
 
   /** The players of a side (every member in pair go and consultation), each a link. */
@@ -523,16 +600,44 @@ function gamePage(id) {
   function playerInfo(c) {
     const p = c === "B" ? g.black : g.white;
     const cap = c === "B" ? g.captures.black : g.captures.white;
-    const clock = g.clocks && (c === "B" ? g.clocks.black : g.clocks.white);
-    const shown = clock && clock.running && clock.main_ms !== null && g.phase === "playing"
-      ? { ...clock, main_ms: clock.main_ms - (performance.now() - received) } : clock;
     info[c].replaceChildren(
       h("span", { class: `dot ${c === "B" ? "black" : "white"}` }),
       ...names(c === "B" ? (g.team ? g.team.black : [p]) : (g.team ? g.team.white : [p])),
       h("span", { class: "caps" }, ` · ${t("captures")} ${cap}`),
-      h("div", { id: `clock-${c}` }, clockView(shown, g.clocks && g.clocks.time_control)));
+      h("div", { id: `clock-${c}` }));
     info[c].classList.toggle("to-move", g.phase === "playing" && g.to_move === c);
+    clockText[c] = null;
+    drawClock(c);
   }
+
+  // The clocks run here, from the state's clocks and the time since it came (the server sends
+  // nothing between moves): redrawn when what they show changes, with a warning (colour, and a
+  // sound when the player switched it on) as the end of the basic time, of a period or of a
+  // penalty step comes near, once per stage and move.
+  const clockText = { B: null, W: null };
+  const warnedKeys = new Set();
+  function drawClock(c) {
+    const el = document.getElementById(`clock-${c}`);
+    const clock = g && g.clocks && (c === "B" ? g.clocks.black : g.clocks.white);
+    if (!el || !clock) return;
+    const live = clock.running && g.phase === "playing";
+    const x = live ? performance.now() - received : 0;
+    const view = clockView({ ...clock, running: live }, x);
+    const key = `${view.className}|${view.textContent}`;
+    if (key !== clockText[c]) {
+      clockText[c] = key;
+      el.replaceChildren(view);
+    }
+    if (live && view.classList.contains("warn")) {
+      const k = `${c}:${g.move_count}:${view.dataset.stage}`;
+      if (!warnedKeys.has(k)) {
+        warnedKeys.add(k);
+        perf.warned.push(view.dataset.stage);
+        if (myColor === c && soundOn()) { beep(true); perf.beeps++; }
+      }
+    }
+  }
+  function drawClocks() { if (g) { drawClock("B"); drawClock("W"); } }
 
   function render() {
     if (!g) return;
@@ -549,23 +654,37 @@ function gamePage(id) {
       last: last && last.move !== "pass" ? last.move.toUpperCase() : null,
       numbers: moveNumbers(g.moves),
       showNumbers,
-      marks: { dead: g.phase !== "playing" ? dead() : new Set(), illegal },
+      marks: { dead: g.phase !== "playing" ? dead() : new Set(), illegal, tentative: tentative && myTurn() ? { point: tentative, color: myColor } : null },
     });
     playerInfo("B");
     playerInfo("W");
     const member = g.team && g.team.to_move; // pair go: the member whose turn it is
-    const bits = [`${t("move")} ${g.move_count}`];
+    const bits = [tf("move_n", { n: g.move_count })];
     if (g.phase === "playing") {
       bits.push(myTurn() ? t("your_turn")
         : member && g.to_move === myColor ? `${member.name} ${t("to_move")} (${t("partner_turn")})`
         : `${colorName(g.to_move)} ${t("to_move")}`);
     }
-    if (last && last.move === "pass") bits.push(`${colorName(last.color)}: ${t("pass")}`);
+    if (last && last.move === "pass") {
+      // White's first passes in a handicap game are its handicap passes (讓手), counted.
+      const k = g.moves.filter((m) => m.color === "W" && m.number <= last.number).length;
+      bits.push(last.color === "W" && k <= g.handicap_passes && g.moves.slice(0, last.number).filter((m) => m.color === "W").every((m) => m.move === "pass")
+        ? `${colorName("W")}: ${tf("handicap_pass", { k, n: g.handicap_passes })}`
+        : `${colorName(last.color)}: ${t("pass")}`);
+    }
     if (!myColor) bits.push(t("spectators"));
     status.textContent = bits.join(" · ");
+    about.textContent = aboutGame(g);
     status.dataset.moves = String(g.move_count);
+    // Spectators, and anyone once the game is over, have nothing to press or play.
+    const playing = !!myColor && g.phase !== "ended";
+    passBtn.hidden = resignBtn.hidden = hint.hidden = !playing;
+    confirmLabel.hidden = !playing;
+    if (tentative && !myTurn()) tentative = null;
+    confirmBtn.hidden = cancelBtn.hidden = !tentative;
+    if (tentative) confirmBtn.textContent = tf("play_here", { point: tentative });
     passBtn.disabled = !myTurn();
-    resignBtn.disabled = !myColor || g.phase === "ended";
+    resignBtn.disabled = !playing;
     controls.hidden = false;
     panel.replaceChildren();
     if (g.phase === "suspended") {
@@ -581,7 +700,8 @@ function gamePage(id) {
           h("button", { id: "accept-dead", disabled: myColor === "B" ? d.accepted.black : d.accepted.white, onclick: async () => {
             try { g = await api("POST", `/api/games/${gid}/dead/accept`, { dead: d.proposal }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }
           } }, t("accept_dead")),
-          h("button", { id: "resume", onclick: () => { resuming = true; notice.textContent = t("resume_hint"); render(); } }, t("resume"))) : null));
+          // Play resumes with the player to move (the server refuses anyone else).
+          mayResume() ? h("button", { id: "resume", onclick: () => { resuming = true; notice.textContent = t("resume_hint"); render(); } }, t("resume")) : null) : null));
     }
     if (g.phase === "ended" && g.result) {
       const r = g.result;
@@ -594,11 +714,12 @@ function gamePage(id) {
     if (!cv) countBox.replaceChildren();
   }
 
-  function setState(state) {
+  /** The state `state`, taken by the server when it came (`at`, performance.now() time). */
+  function setState(state, at) {
     const first = !g;
     const same = g && sameState(g, state);
     g = state;
-    received = performance.now();
+    received = at ?? performance.now();
     if (same) { playerInfo("B"); playerInfo("W"); return; } // only the clocks are new
     myColor = session.me ? (g.black.id === session.me.id ? "B" : g.white.id === session.me.id ? "W" : null) : null;
     if (session.me && g.team) myColor = g.team.black.some((p) => p.id === session.me.id) ? "B" : g.team.white.some((p) => p.id === session.me.id) ? "W" : null;
@@ -670,12 +791,28 @@ function gamePage(id) {
   }
 
   async function fetchState() {
-    try { setState(await api("GET", `/api/games/${gid}`)); } catch (x) { notice.textContent = x.message; }
+    try { setState(await api("GET", `/api/games/${gid}`)); } catch (x) {
+      if (x.status === 404) missing(); else notice.textContent = x.message;
+    }
+  }
+
+  /** There is no such game: said so, with nothing to play on and no socket to retry. */
+  function missing() {
+    closed = true;
+    clearTimeout(retry);
+    perf.retrying = false;
+    if (ws) ws.close();
+    boardBox.replaceChildren();
+    controls.hidden = true;
+    notice.dataset.reason = "not-found";
+    notice.textContent = tf("no_such_game", { id: gid });
   }
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const q = session.me ? `?csrf=${encodeURIComponent(session.me.csrf)}` : "";
+    perf.sockets++;
+    perf.retrying = false;
     ws = new WebSocket(`${proto}://${location.host}/api/games/${gid}/ws${q}`);
     ws.onmessage = (ev) => {
       let m;
@@ -695,7 +832,11 @@ function gamePage(id) {
     };
     ws.onclose = () => {
       pending.clear(); // unanswered: the state sent on reconnection tells what became of them
-      if (!closed) retry = setTimeout(connect, 1000);
+      if (closed) return;
+      // Never opened with a state: ask why (an unknown game is not retried).
+      if (!g) fetchState();
+      perf.retrying = true;
+      retry = setTimeout(() => { if (!closed) connect(); }, 1000);
     };
   }
 
@@ -704,12 +845,13 @@ function gamePage(id) {
   if (early && early.id === gid) {
     const asked = early.state;
     early = null;
-    asked.then((st) => {
-      if (st && !g && !closed) setState(st);
+    asked.then(async (st) => {
+      if (st && !g && !closed) setState(st, st.__at);
+      else if (!st) await fetchState(); // refused: an unknown game says so, and stops there
       afterPaint(() => { if (!closed) connect(); });
     });
   } else connect();
-  const tick = setInterval(() => { if (g && g.phase === "playing") { playerInfo("B"); playerInfo("W"); } }, 250);
+  const tick = setInterval(() => { if (g && g.phase === "playing") drawClocks(); }, 100);
   return () => {
     closed = true;
     clearInterval(tick);
@@ -812,7 +954,10 @@ function judgePage() {
       }
       if (r.score) {
         const s = r.score;
-        right.append(h("p", { id: "judge-score" }, `${t("count")}: ${s.result} (${t("margin")} ${Math.abs(s.margin)})`));
+        // A game not over is counted as if play stopped there, and the page says so.
+        const lead = r.phase === "playing" ? tf("play_goes_on", { color: colorName(r.to_move), n: r.moves.length })
+          : r.phase === "suspended" ? t("suspended_judge") : t("count");
+        right.append(h("p", { id: "judge-score", "data-phase": r.phase || "" }, `${lead}: ${s.result} (${t("margin")} ${Math.abs(s.margin)})`));
       }
       if (r.count_svg) right.append(h("img", { class: "count-svg", alt: t("count"), src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(r.count_svg)}` }));
     } catch (x) { err.textContent = x.message; }

@@ -209,6 +209,14 @@ export class BoardView {
   drawMarks() {
     this.top.replaceChildren();
     const { marks } = this.state;
+    // A move chosen but not yet confirmed (the confirm step of a touch screen).
+    if (marks && marks.tentative) {
+      const q = parsePoint(marks.tentative.point, this.size);
+      if (q) {
+        const p = this.xy(q.col, q.row);
+        el("circle", { cx: p.x, cy: p.y, r: this.u * 0.47, class: `stone tentative ${marks.tentative.color === "B" ? "black" : "white"}`, "data-tentative": marks.tentative.point }, this.top);
+      }
+    }
     if (marks && marks.illegal) {
       const q = parsePoint(marks.illegal, this.size);
       if (q) {

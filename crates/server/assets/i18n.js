@@ -16,6 +16,26 @@ const en = {
   pass: "Pass (虛手)", resign: "Resign", numbers: "Move numbers", download: "Download SGF",
   captures: "captures", basic: "Basic time", overtime: "Overtime", penalty: "penalty points",
   periods: "periods", lost_on_time: "lost on time",
+  main_time: "Main time", byoyomi: "Byo-yomi", time_up: "Time is up", max: "at most",
+  periods_left: "{n} periods left", stones_in_period: "{n} stones to play in this period",
+  then_stones: "then {n} stones in {t}", next_penalty: "{n} points in {t}",
+  clock_sound: "Clock sound", clock_sound_hint: "A beep when your basic time, a period or a penalty step is about to run out",
+  move_n: "Move {n}", no_such_game: "There is no game {id}.",
+  confirm_moves: "Confirm each move", play_here: "Play {point}",
+  tc_none: "no time limit", tc_absolute: "{main} for the game",
+  tc_byoyomi: "{main}, then byo-yomi: {n} periods of {p}",
+  tc_ing_rs: "basic time {main}, then byo-yomi (讀秒延時): {n} periods of {p}",
+  tc_canadian: "{main}, then {n} stones in every {p} (Canadian)",
+  tc_fischer: "{main}, and {inc} more after each move (Fischer)",
+  tc_fischer_max: "{main}, and {inc} more after each move, up to {max} (Fischer)",
+  tc_ing_pp: "basic time {main}, then penalty points (罰點延時): 2 when it runs out, 2 more after each {step} of overtime, lost on time after {limit}",
+  rules_ing: "Ing's rules (應氏計點制)", rules_other: "rules: {name}",
+  komi_tie: "komi {komi}, a tie to {color}", time_words: "time: {tc}",
+  handicap_passes: "White gives {n} handicap passes (讓手)", handicap_pass: "handicap pass {k} of {n}",
+  phase_playing: "playing", phase_suspended: "suspended (dead stones)", phase_ended: "over",
+  not_for_you: "offered to {name}",
+  play_goes_on: "The game is not over: play goes on, {color} to move after move {n}. The count if play stopped here",
+  suspended_judge: "Play is suspended after two passes: the dead stones are to be agreed. The count if play stopped here",
   players_chat: "Players' chat", spectators_chat: "Spectators' chat", side_chat: "Our side's chat",
   kind: "Players a side", kind_single: "One a side", kind_pair: "Pair go (聯棋): two a side, moving in turn",
   kind_consultation: "Consultation (商談聯棋): two or more a side, moving once the side agrees",
@@ -59,6 +79,26 @@ const zh = {
   waiting: "等待對手應戰…", black: "黑", white: "白", to_move: "著手", your_turn: "輪到你著手", partner_turn: "隊友",
   pass: "虛手", resign: "認輸", numbers: "手數", download: "下載棋譜 (SGF)", captures: "提子",
   basic: "基時", overtime: "延時", penalty: "罰點", periods: "次", lost_on_time: "逾時裁定敗",
+  main_time: "基本時限", byoyomi: "讀秒", time_up: "時限已到", max: "至多",
+  periods_left: "餘 {n} 次秒限", stones_in_period: "本節尚須著 {n} 手",
+  then_stones: "其後每 {t} 著 {n} 手", next_penalty: "{t} 後共罰 {n} 點",
+  clock_sound: "時限提醒聲", clock_sound_hint: "基時、秒限或罰點將屆前發聲提醒",
+  move_n: "第 {n} 手", no_such_game: "沒有第 {id} 號對局。",
+  confirm_moves: "著手前確認", play_here: "著於 {point}",
+  tc_none: "不限時", tc_absolute: "全局 {main}",
+  tc_byoyomi: "{main}，其後讀秒：{n} 次 {p}",
+  tc_ing_rs: "基時 {main}，其後讀秒延時：{n} 次 {p} 秒限",
+  tc_canadian: "{main}，其後每 {p} 須著 {n} 手（加拿大式）",
+  tc_fischer: "{main}，每著一手加 {inc}（費雪制）",
+  tc_fischer_max: "{main}，每著一手加 {inc}，至多 {max}（費雪制）",
+  tc_ing_pp: "基時 {main}，罰點延時：基時用完罰二點，其後每延時 {step} 再罰二點，延時超過 {limit} 逾時裁定敗",
+  rules_ing: "應氏計點制規則", rules_other: "規則：{name}",
+  komi_tie: "貼還 {komi} 點，和棋{color}勝", time_words: "時限：{tc}",
+  handicap_passes: "白讓 {n} 手（讓手）", handicap_pass: "讓手第 {k} 手，共 {n} 手",
+  phase_playing: "對局中", phase_suspended: "著手休止（判定死子）", phase_ended: "已終局",
+  not_for_you: "僅限 {name} 應戰",
+  play_goes_on: "對局尚未終了：著手繼續，第 {n} 手後輪到{color}著手。若於此停止，計點為",
+  suspended_judge: "雙方各一虛手，著手休止，死子待協議。若於此停止，計點為",
   players_chat: "對局者交談", spectators_chat: "觀戰者交談", side_chat: "本方商談",
   kind: "每方人數", kind_single: "每方一人", kind_pair: "聯棋：每方二人輪流著手",
   kind_consultation: "商談聯棋：每方二人以上，本方同意後著手",
@@ -119,6 +159,11 @@ export function setLang(l) {
 export function t(key) {
   const v = tables[lang][key];
   return v === undefined ? en[key] ?? key : v;
+}
+
+/** The text of `key` with `{name}` replaced by `vars.name`. */
+export function tf(key, vars) {
+  return t(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
 /** A refusal in words: the server's sentence, or the Chinese one for its reason code. */

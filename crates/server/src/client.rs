@@ -46,6 +46,9 @@ pub struct Client {
     pub session: Option<String>,
     /// The CSRF token sent with state-changing requests.
     pub csrf: Option<String>,
+    /// The local address to connect from (another loopback address plays another machine);
+    /// `None`: the system's choice.
+    pub from: Option<std::net::IpAddr>,
 }
 
 fn bad(e: impl ToString) -> io::Error {
@@ -59,6 +62,7 @@ impl Client {
             addr,
             session: None,
             csrf: None,
+            from: None,
         }
     }
 
@@ -89,7 +93,18 @@ impl Client {
         }
         req.push_str("\r\n");
         req.push_str(&body);
-        let mut stream = TcpStream::connect(self.addr).await?;
+        let mut stream = match self.from {
+            None => TcpStream::connect(self.addr).await?,
+            Some(ip) => {
+                let socket = if ip.is_ipv4() {
+                    tokio::net::TcpSocket::new_v4()?
+                } else {
+                    tokio::net::TcpSocket::new_v6()?
+                };
+                socket.bind(SocketAddr::new(ip, 0))?;
+                socket.connect(self.addr).await?
+            }
+        };
         stream.write_all(req.as_bytes()).await?;
         let mut raw = Vec::new();
         stream.read_to_end(&mut raw).await?;

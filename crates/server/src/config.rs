@@ -14,6 +14,20 @@
 //! setup_timeout_secs = 10             # other commands, default 60
 //! dir = "/opt/engines"                # where it runs, default the server's directory
 //! ```
+//!
+//! The limits that keep one address or one user from crowding the others out are top-level
+//! keys of the same file (defaults shown):
+//!
+//! ```toml
+//! login_failures_per_minute = 5               # one name from one address (then 429, Retry-After)
+//! login_failures_per_address_per_minute = 30  # one address, all names
+//! login_failures_per_account_per_minute = 30  # one name, all addresses
+//! max_connections_per_address = 256           # TCP connections open at once
+//! max_open_challenges_per_user = 20
+//! max_bot_games_per_user = 2                  # running games against the built-in player
+//! max_engine_games_per_user = 1               # running games against the engines, together
+//! chat_lines_per_minute = 20
+//! ```
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,8 +44,24 @@ pub struct Config {
     pub secure_cookies: bool,
     /// How long a session lasts, in ms.
     pub session_ms: i64,
-    /// Failed log-ins allowed per name, and per address, in a minute.
+    /// Log-in attempts (counted before the password is checked; a right one is given back)
+    /// allowed in a minute for one name from one address. Past it that address waits
+    /// (429 with `Retry-After`); the owner elsewhere is not held up.
     pub login_failures_per_minute: usize,
+    /// Failed log-in attempts allowed in a minute from one address, whatever the names.
+    pub login_failures_per_address_per_minute: usize,
+    /// Failed log-in attempts allowed in a minute on one name, from all addresses together.
+    pub login_failures_per_account_per_minute: usize,
+    /// TCP connections open at once from one IP address; more are closed at once.
+    pub max_connections_per_address: usize,
+    /// Open challenges one user may have at once.
+    pub max_open_challenges_per_user: usize,
+    /// Running games one user may have against the built-in player.
+    pub max_bot_games_per_user: usize,
+    /// Running games one user may have against the engines, all engines together.
+    pub max_engine_games_per_user: usize,
+    /// Chat lines one user may send in a minute (all games and channels together).
+    pub chat_lines_per_minute: usize,
     /// The time control of a challenge that names none: Ing's penalty-point overtime.
     pub default_time_control: String,
     /// The database URL (`sqlite:PATH` or `postgres://…`); also the LISTEN connection of
@@ -49,6 +79,13 @@ impl Default for Config {
             secure_cookies: false,
             session_ms: 30 * 24 * 3600 * 1000,
             login_failures_per_minute: 5,
+            login_failures_per_address_per_minute: 30,
+            login_failures_per_account_per_minute: 30,
+            max_connections_per_address: 256,
+            max_open_challenges_per_user: 20,
+            max_bot_games_per_user: 2,
+            max_engine_games_per_user: 1,
+            chat_lines_per_minute: 20,
             default_time_control: "ing-pp:1h".into(),
             database_url: String::new(),
             listen: "127.0.0.1:8080".into(),
@@ -119,6 +156,13 @@ struct FileConfig {
     secure_cookies: Option<bool>,
     default_time_control: Option<String>,
     login_failures_per_minute: Option<usize>,
+    login_failures_per_address_per_minute: Option<usize>,
+    login_failures_per_account_per_minute: Option<usize>,
+    max_connections_per_address: Option<usize>,
+    max_open_challenges_per_user: Option<usize>,
+    max_bot_games_per_user: Option<usize>,
+    max_engine_games_per_user: Option<usize>,
+    chat_lines_per_minute: Option<usize>,
     session_days: Option<i64>,
     #[serde(default)]
     engine: Vec<FileEngine>,
@@ -247,8 +291,44 @@ impl Config {
                 })?;
             config.default_time_control = parsed.to_string();
         }
-        if let Some(n) = file.login_failures_per_minute {
-            config.login_failures_per_minute = n;
+        let limits = [
+            (
+                file.login_failures_per_minute,
+                &mut config.login_failures_per_minute,
+            ),
+            (
+                file.login_failures_per_address_per_minute,
+                &mut config.login_failures_per_address_per_minute,
+            ),
+            (
+                file.login_failures_per_account_per_minute,
+                &mut config.login_failures_per_account_per_minute,
+            ),
+            (
+                file.max_connections_per_address,
+                &mut config.max_connections_per_address,
+            ),
+            (
+                file.max_open_challenges_per_user,
+                &mut config.max_open_challenges_per_user,
+            ),
+            (
+                file.max_bot_games_per_user,
+                &mut config.max_bot_games_per_user,
+            ),
+            (
+                file.max_engine_games_per_user,
+                &mut config.max_engine_games_per_user,
+            ),
+            (
+                file.chat_lines_per_minute,
+                &mut config.chat_lines_per_minute,
+            ),
+        ];
+        for (given, field) in limits {
+            if let Some(n) = given {
+                *field = n;
+            }
         }
         if let Some(days) = file.session_days {
             config.session_ms = days * 24 * 3600 * 1000;
@@ -440,6 +520,50 @@ pub fn check_engines(list: &[EngineConfig]) -> Result<(), EngineConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_limits_are_read_from_the_file() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("ingo.toml");
+        std::fs::write(
+            &path,
+            "login_failures_per_minute = 3\n\
+             login_failures_per_address_per_minute = 7\n\
+             login_failures_per_account_per_minute = 9\n\
+             max_connections_per_address = 11\n\
+             max_open_challenges_per_user = 4\n\
+             max_bot_games_per_user = 5\n\
+             max_engine_games_per_user = 6\n\
+             chat_lines_per_minute = 8\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let c = Config::load(Overrides {
+            config: Some(path),
+            ..Overrides::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (
+                c.login_failures_per_minute,
+                c.login_failures_per_address_per_minute,
+                c.login_failures_per_account_per_minute,
+                c.max_connections_per_address
+            ),
+            (3, 7, 9, 11)
+        );
+        assert_eq!(
+            (
+                c.max_open_challenges_per_user,
+                c.max_bot_games_per_user,
+                c.max_engine_games_per_user,
+                c.chat_lines_per_minute
+            ),
+            (4, 5, 6, 8)
+        );
+        // Unset keys keep their defaults.
+        let d = Config::load(Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.max_connections_per_address, 256);
+    }
 
     #[test]
     fn flags_and_fields_are_checked() {

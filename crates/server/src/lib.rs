@@ -24,7 +24,8 @@
 //! The API is documented in `openapi.yaml` beside this crate's `Cargo.toml`.
 #![deny(missing_docs)]
 
-use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 
 use axum::Router;
@@ -41,6 +42,7 @@ pub mod play;
 pub mod wall;
 
 pub use config::Config;
+use domain::limiter::{Limit, Limiter};
 pub use domain::live_game::LiveGame;
 pub use http::error::ApiError;
 pub use play::event::Event;
@@ -63,8 +65,15 @@ pub struct AppState {
 }
 
 struct Shared {
-    /// Recent failed log-ins, by key (`name:…`, `ip:…`), as ms times.
-    login_failures: StdMutex<HashMap<String, Vec<i64>>>,
+    /// Recent log-in attempts, by key (`pair:ADDRESS NAME`, `ip:ADDRESS`, `name:NAME`, names
+    /// folded), bounded in memory.
+    logins: StdMutex<Limiter<String>>,
+    /// Recent chat lines, by user id.
+    chat_lines: StdMutex<Limiter<i64>>,
+    /// When expired sessions were last deleted (ms), so that it happens once a minute at most.
+    purged_ms: AtomicI64,
+    /// Held while a game against a program is checked against the user's limits and made.
+    program_games: tokio::sync::Mutex<()>,
     /// The running engine processes, one per game and engine seat.
     engines: opponents::engine::Engines,
     /// The queue of changed games, until the opponents' task takes it.
@@ -87,7 +96,10 @@ impl AppState {
             config: Arc::new(config),
             play,
             shared: Arc::new(Shared {
-                login_failures: StdMutex::new(HashMap::new()),
+                logins: StdMutex::new(Limiter::new(MINUTE_MS, LIMITER_KEYS)),
+                chat_lines: StdMutex::new(Limiter::new(MINUTE_MS, LIMITER_KEYS)),
+                purged_ms: AtomicI64::new(i64::MIN),
+                program_games: tokio::sync::Mutex::new(()),
                 engines,
                 changed: StdMutex::new(Some(changed)),
             }),
@@ -122,19 +134,118 @@ impl AppState {
         self.play.subscribe(id)
     }
 
-    /// Records a failed log-in for each key; answers whether any key is over the limit.
-    pub(crate) fn login_limited(&self, keys: &[String], now_ms: i64, record: bool) -> bool {
-        let mut map = play::hub::lock(&self.shared.login_failures);
-        let mut limited = false;
-        for k in keys {
-            let times = map.entry(k.clone()).or_default();
-            times.retain(|&t| now_ms - t < 60_000);
-            if record {
-                times.push(now_ms);
-            }
-            limited |= times.len() >= self.config.login_failures_per_minute;
+    /// Counts a log-in attempt for `name` from `ip` (`None`: unknown) *before* its password is
+    /// checked, under three limits at once: the name from this address, this address, and the
+    /// name from everywhere. Answers the attempt, to give back once it proves right.
+    ///
+    /// # Errors
+    /// [`LoginRefused`] when a limit is reached: which one, and how long to wait.
+    pub(crate) fn login_attempt(
+        &self,
+        name: &str,
+        ip: Option<IpAddr>,
+    ) -> Result<LoginAttempt, LoginRefused> {
+        let folded = domain::accounts::fold_name(name);
+        let c = &self.config;
+        let mut limits = Vec::new();
+        if let Some(ip) = ip {
+            limits.push(Limit {
+                key: format!("pair:{ip} {folded}"),
+                max: c.login_failures_per_minute,
+            });
+            limits.push(Limit {
+                key: format!("ip:{ip}"),
+                max: c.login_failures_per_address_per_minute,
+            });
         }
-        limited
+        limits.push(Limit {
+            key: format!("name:{folded}"),
+            max: c.login_failures_per_account_per_minute,
+        });
+        let at_ms = self.now_ms();
+        let acquired = play::hub::lock(&self.shared.logins).acquire(&limits, at_ms);
+        match acquired {
+            Ok(()) => Ok(LoginAttempt {
+                keys: limits.into_iter().map(|l| l.key).collect(),
+                at_ms,
+            }),
+            Err(r) => Err(LoginRefused {
+                by: if ip.is_none() {
+                    LoginLimit::Account
+                } else {
+                    [
+                        LoginLimit::NameFromAddress,
+                        LoginLimit::Address,
+                        LoginLimit::Account,
+                    ]
+                    .get(r.which)
+                    .copied()
+                    .unwrap_or(LoginLimit::Account)
+                },
+                retry_after_secs: r.retry_after_secs(),
+            }),
+        }
+    }
+
+    /// Gives back an attempt whose password was right: it is no failure.
+    pub(crate) fn login_succeeded(&self, attempt: LoginAttempt) {
+        play::hub::lock(&self.shared.logins).release(&attempt.keys, attempt.at_ms);
+    }
+
+    /// How many keys the log-in limits keep now (bounded by their most).
+    pub fn login_keys(&self) -> usize {
+        play::hub::lock(&self.shared.logins).len()
+    }
+
+    /// Counts a chat line of `user_id`.
+    ///
+    /// # Errors
+    /// `chat-rate` (429) past [`Config::chat_lines_per_minute`], saying the limit and the wait.
+    pub(crate) fn chat_line(&self, user_id: i64) -> Result<(), domain::error::GameError> {
+        let max = self.config.chat_lines_per_minute;
+        let limit = [Limit { key: user_id, max }];
+        let now = self.now_ms();
+        play::hub::lock(&self.shared.chat_lines)
+            .acquire(&limit, now)
+            .map_err(|r| {
+                domain::error::GameError::new(
+                    domain::error::ErrorKind::TooMany,
+                    "chat-rate",
+                    format!(
+                        "At most {max} chat lines a minute; wait {} s.",
+                        r.retry_after_secs()
+                    ),
+                )
+            })
+    }
+
+    /// Deletes the expired sessions, at most once a minute (called at each log-in).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    pub(crate) async fn purge_sessions(&self) -> Result<(), ApiError> {
+        let now = self.now_ms();
+        let last = self.shared.purged_ms.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < MINUTE_MS
+            || self
+                .shared
+                .purged_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return Ok(());
+        }
+        let n = play::sessions::purge_expired(&self.play).await?;
+        if n > 0 {
+            tracing::info!(sessions = n, "expired sessions deleted");
+        }
+        Ok(())
+    }
+
+    /// Held while a game against a program is checked against its user's limits and made, so
+    /// that two requests at once cannot both pass.
+    pub(crate) async fn program_games_lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.shared.program_games.lock().await
     }
 
     /// Starts the task that wakes the opponents after each commit, once (it needs a Tokio
@@ -180,10 +291,43 @@ impl AppState {
     }
 }
 
+/// A minute, in ms: the window of the log-in and chat limits.
+const MINUTE_MS: i64 = 60_000;
+
+/// The most keys each in-memory limiter keeps (older ones are dropped first).
+const LIMITER_KEYS: usize = 50_000;
+
+/// A log-in attempt counted by [`AppState::login_attempt`].
+#[derive(Debug)]
+pub(crate) struct LoginAttempt {
+    keys: Vec<String>,
+    at_ms: i64,
+}
+
+/// Which log-in limit refused an attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LoginLimit {
+    /// This name from this address.
+    NameFromAddress,
+    /// This address, all names.
+    Address,
+    /// This name, all addresses.
+    Account,
+}
+
+/// A log-in attempt refused by a limit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LoginRefused {
+    /// The limit reached.
+    pub by: LoginLimit,
+    /// When to try again.
+    pub retry_after_secs: i64,
+}
+
 /// The whole application: every route over `state`.
 pub fn app(state: AppState) -> Router {
     state.start_opponents();
-    Router::new()
+    let routes = Router::new()
         .merge(http::assets::routes())
         .merge(http::auth::routes())
         .merge(http::challenges::routes())
@@ -192,7 +336,9 @@ pub fn app(state: AppState) -> Router {
         .merge(http::review::routes())
         .merge(http::opponents::routes())
         .route_layer(axum::middleware::from_fn(http::trace::trace))
-        .with_state(state)
+        .layer(axum::middleware::from_fn(http::guard::refuse_nul_in_uri))
+        .with_state(state);
+    http::guard::headers(routes)
 }
 
 /// Runs the server that `config` describes until the process ends: opens (and migrates) its
@@ -223,15 +369,23 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> anyhow
     if state.store.backend() == ingo_store::Backend::Postgres {
         play::listen::start(&state.play, &state.config.database_url).await?;
     }
+    let folded = play::sessions::fold_old_names(&state.play)
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    if folded > 0 {
+        tracing::info!(accounts = folded, "folded names kept for older accounts");
+    }
     state
         .resume_games()
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    // Small WebSocket frames must not wait for Nagle's algorithm (40 ms with delayed ACKs).
+    // At most so many connections per address; small WebSocket frames must not wait for
+    // Nagle's algorithm (40 ms with delayed ACKs).
     use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
+    let listener = http::conn::Capped::new(listener, state.config.max_connections_per_address)
+        .tap_io(|s| {
+            let _ = s.tcp().set_nodelay(true);
+        });
     axum::serve(
         listener,
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),

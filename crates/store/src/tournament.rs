@@ -7,7 +7,9 @@
 
 pub mod domain;
 
-pub use domain::{entrant_of, entrant_row, game_of, game_row, load_event, LoadError, RowError};
+pub use domain::{
+    entrant_of, entrant_row, game_of, game_row, load_event, log_of, log_row, LoadError, RowError,
+};
 
 use sqlx::{AnyConnection, Row};
 
@@ -74,6 +76,32 @@ pub struct GameRow {
     pub result: Option<String>,
     /// The game record, for games played by engines or imported.
     pub sgf: Option<String>,
+    /// Whether the result was given by the rules (罰停's forfeits and cancelled byes), not
+    /// entered.
+    pub automatic: bool,
+}
+
+/// One entry of an event's log of decisions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRow {
+    /// Order within the event, from 1 ([`append_log`] sets it).
+    pub seq: i64,
+    /// When, ms since the Unix epoch ([`append_log`] sets it).
+    pub at_ms: i64,
+    /// What was done: `pair`, `result`, `change`, … (`ingo_tournament::Action::name`).
+    pub action: String,
+    /// The round, for a game or round.
+    pub round: Option<i64>,
+    /// The board, for a game.
+    pub board: Option<i64>,
+    /// The entrant, for an entrant's change.
+    pub entrant: Option<String>,
+    /// The value before.
+    pub old_value: Option<String>,
+    /// The value after.
+    pub new_value: Option<String>,
+    /// Why.
+    pub reason: Option<String>,
 }
 
 /// Creates an event; returns its id.
@@ -244,8 +272,8 @@ pub async fn insert_games(
 ) -> Result<(), StoreError> {
     for g in games {
         sqlx::query(
-            "INSERT INTO tournament_game (id, event_id, round, board, black, white, passes, komi_halves, result, sgf, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            "INSERT INTO tournament_game (id, event_id, round, board, black, white, passes, komi_halves, result, sgf, updated_ms, automatic) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(new_id())
         .bind(event_id)
@@ -258,6 +286,7 @@ pub async fn insert_games(
         .bind(&g.result)
         .bind(&g.sgf)
         .bind(now_ms())
+        .bind(i64::from(g.automatic))
         .execute(&mut *conn)
         .await?;
     }
@@ -271,7 +300,7 @@ pub async fn insert_games(
 /// [`StoreError::Query`].
 pub async fn games(conn: &mut AnyConnection, event_id: i64) -> Result<Vec<GameRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT round, board, black, white, passes, komi_halves, result, sgf FROM tournament_game \
+        "SELECT round, board, black, white, passes, komi_halves, result, sgf, automatic FROM tournament_game \
          WHERE event_id = $1 ORDER BY round, board",
     )
     .bind(event_id)
@@ -288,12 +317,14 @@ pub async fn games(conn: &mut AnyConnection, event_id: i64) -> Result<Vec<GameRo
             komi_halves: r.try_get("komi_halves")?,
             result: r.try_get("result")?,
             sgf: r.try_get("sgf")?,
+            automatic: r.try_get::<i64, _>("automatic")? != 0,
         });
     }
     Ok(out)
 }
 
-/// Sets (or corrects, or clears with `None`) the result of a game; returns whether it exists.
+/// Sets (or corrects, or clears with `None`) the result of a game, as entered (not given by
+/// the rules); returns whether it exists.
 ///
 /// # Errors
 ///
@@ -306,7 +337,7 @@ pub async fn set_result(
     result: Option<&str>,
 ) -> Result<bool, StoreError> {
     let r = sqlx::query(
-        "UPDATE tournament_game SET result = $1, updated_ms = $2 WHERE event_id = $3 AND round = $4 AND board = $5",
+        "UPDATE tournament_game SET result = $1, updated_ms = $2, automatic = 0 WHERE event_id = $3 AND round = $4 AND board = $5",
     )
     .bind(result)
     .bind(now_ms())
@@ -346,4 +377,218 @@ pub async fn record_played(
     .execute(&mut *conn)
     .await?;
     Ok(r.rows_affected() > 0)
+}
+
+/// Writes a game's result and whether the rules gave it, as `g` has them (the row's round and
+/// board name the game); returns whether it exists.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn write_result(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    g: &GameRow,
+) -> Result<bool, StoreError> {
+    let r = sqlx::query(
+        "UPDATE tournament_game SET result = $1, automatic = $2, updated_ms = $3 \
+         WHERE event_id = $4 AND round = $5 AND board = $6",
+    )
+    .bind(&g.result)
+    .bind(i64::from(g.automatic))
+    .bind(now_ms())
+    .bind(event_id)
+    .bind(g.round)
+    .bind(g.board)
+    .execute(&mut *conn)
+    .await?;
+    Ok(r.rows_affected() > 0)
+}
+
+/// Deletes the games of `round` (of every round with `None`); returns how many.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn delete_games(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    round: Option<i64>,
+) -> Result<u64, StoreError> {
+    let r = match round {
+        Some(round) => {
+            sqlx::query("DELETE FROM tournament_game WHERE event_id = $1 AND round = $2")
+                .bind(event_id)
+                .bind(round)
+                .execute(&mut *conn)
+                .await?
+        }
+        None => {
+            sqlx::query("DELETE FROM tournament_game WHERE event_id = $1")
+                .bind(event_id)
+                .execute(&mut *conn)
+                .await?
+        }
+    };
+    Ok(r.rows_affected())
+}
+
+/// Removes an entrant and closes the gap in the seeds (the later ones move up one); returns
+/// whether it existed. The caller checks that it has no game.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn remove_entrant(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    name: &str,
+) -> Result<bool, StoreError> {
+    let seq: Option<i64> =
+        sqlx::query_scalar("SELECT seq FROM tournament_entrant WHERE event_id = $1 AND name = $2")
+            .bind(event_id)
+            .bind(name)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(seq) = seq else {
+        return Ok(false);
+    };
+    sqlx::query("DELETE FROM tournament_entrant WHERE event_id = $1 AND name = $2")
+        .bind(event_id)
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    // In two steps through negative seeds, so that no two rows share a seed on the way (the
+    // unique constraint is checked row by row).
+    for sql in [
+        "UPDATE tournament_entrant SET seq = -seq WHERE event_id = $1 AND seq > $2",
+        "UPDATE tournament_entrant SET seq = -seq - 1 WHERE event_id = $1 AND seq < 0",
+    ] {
+        sqlx::query(sql)
+            .bind(event_id)
+            .bind(seq)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(true)
+}
+
+/// Replaces the entrant named `name` by `e` (its seed and withdrawal kept); a new name is
+/// written into its games too. Returns whether it existed.
+///
+/// # Errors
+///
+/// [`StoreError::Query`], for instance when the new name is taken.
+pub async fn update_entrant(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    name: &str,
+    e: &EntrantRow,
+) -> Result<bool, StoreError> {
+    let r = sqlx::query(
+        "UPDATE tournament_entrant SET name = $1, kind = $2, rank = $3, members = $4, engine = $5, \
+         club = $6, surname = $7, given_name = $8, country = $9, egd_pin = $10 \
+         WHERE event_id = $11 AND name = $12",
+    )
+    .bind(&e.name)
+    .bind(&e.kind)
+    .bind(&e.rank)
+    .bind(&e.members)
+    .bind(&e.engine)
+    .bind(&e.club)
+    .bind(&e.surname)
+    .bind(&e.given_name)
+    .bind(&e.country)
+    .bind(e.egd_pin)
+    .bind(event_id)
+    .bind(name)
+    .execute(&mut *conn)
+    .await?;
+    if r.rows_affected() == 0 {
+        return Ok(false);
+    }
+    if e.name != name {
+        for sql in [
+            "UPDATE tournament_game SET black = $1 WHERE event_id = $2 AND black = $3",
+            "UPDATE tournament_game SET white = $1 WHERE event_id = $2 AND white = $3",
+        ] {
+            sqlx::query(sql)
+                .bind(&e.name)
+                .bind(event_id)
+                .bind(name)
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    Ok(true)
+}
+
+/// Appends entries to an event's log, in order, each with the time now and the next `seq`
+/// (the rows' own `seq` and `at_ms` are ignored). Call it in the transaction of the change
+/// it records, so that the change and its entry are kept together or not at all.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn append_log(
+    conn: &mut AnyConnection,
+    event_id: i64,
+    rows: &[LogRow],
+) -> Result<(), StoreError> {
+    let last: Option<i64> =
+        sqlx::query_scalar("SELECT MAX(seq) FROM tournament_log WHERE event_id = $1")
+            .bind(event_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    let at = now_ms();
+    for (i, l) in rows.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO tournament_log (id, event_id, seq, at_ms, action, round, board, entrant, \
+             old_value, new_value, reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(new_id())
+        .bind(event_id)
+        .bind(last.unwrap_or(0) + 1 + i as i64)
+        .bind(at)
+        .bind(&l.action)
+        .bind(l.round)
+        .bind(l.board)
+        .bind(&l.entrant)
+        .bind(&l.old_value)
+        .bind(&l.new_value)
+        .bind(&l.reason)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// An event's log, in order.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn log(conn: &mut AnyConnection, event_id: i64) -> Result<Vec<LogRow>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT seq, at_ms, action, round, board, entrant, old_value, new_value, reason \
+         FROM tournament_log WHERE event_id = $1 ORDER BY seq",
+    )
+    .bind(event_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        out.push(LogRow {
+            seq: r.try_get("seq")?,
+            at_ms: r.try_get("at_ms")?,
+            action: r.try_get("action")?,
+            round: r.try_get("round")?,
+            board: r.try_get("board")?,
+            entrant: r.try_get("entrant")?,
+            old_value: r.try_get("old_value")?,
+            new_value: r.try_get("new_value")?,
+            reason: r.try_get("reason")?,
+        });
+    }
+    Ok(out)
 }

@@ -1,7 +1,7 @@
 //! The tournament queries, each run on SQLite and on a real PostgreSQL server.
 
 use ingo_store::testing::TestDb;
-use ingo_store::tournament::{self, EntrantRow, GameRow};
+use ingo_store::tournament::{self, EntrantRow, GameRow, LogRow};
 
 fn entrant(seq: i64, name: &str) -> EntrantRow {
     EntrantRow {
@@ -30,6 +30,7 @@ fn game(round: i64, board: i64, black: &str, white: Option<&str>) -> GameRow {
         komi_halves: 8,
         result: None,
         sgf: None,
+        automatic: false,
     }
 }
 
@@ -139,6 +140,137 @@ async fn tournament_queries_on_sqlite() {
 #[tokio::test]
 async fn tournament_queries_on_postgres() {
     every_query(
+        TestDb::postgres()
+            .await
+            .expect("a PostgreSQL server (scripts/test starts one)"),
+    )
+    .await;
+}
+
+fn log_entry(action: &str, round: Option<i64>, reason: Option<&str>) -> LogRow {
+    LogRow {
+        seq: 0,
+        at_ms: 0,
+        action: action.to_owned(),
+        round,
+        board: round.map(|_| 1),
+        entrant: None,
+        old_value: Some("B+F:absence".to_owned()),
+        new_value: Some("B+T".to_owned()),
+        reason: reason.map(str::to_owned),
+    }
+}
+
+/// The queries of corrections: results given by the rules, rounds deleted, entrants removed
+/// (the later seeds moving up) and renamed (in their games too), and the log appended in order.
+async fn correction_queries(db: TestDb) {
+    let pool = db.store.pool();
+    let mut conn = pool.acquire().await.expect("conn");
+    let id = tournament::create_event(&mut conn, "Cup", "")
+        .await
+        .expect("create");
+    for (i, n) in ["A", "B", "C", "D"].iter().enumerate() {
+        tournament::add_entrant(&mut conn, id, &entrant(i as i64 + 1, n))
+            .await
+            .expect("add");
+    }
+    let mut given = game(2, 1, "A", Some("C"));
+    given.result = Some("B+F:suspension".to_owned());
+    given.automatic = true;
+    tournament::insert_games(&mut conn, id, &[game(1, 1, "A", Some("C")), given.clone()])
+        .await
+        .expect("games");
+    let gs = tournament::games(&mut conn, id).await.expect("games");
+    assert_eq!((gs[0].automatic, gs[1].automatic), (false, true));
+    given.result = None;
+    given.automatic = false;
+    assert!(tournament::write_result(&mut conn, id, &given)
+        .await
+        .expect("write"));
+    let gs = tournament::games(&mut conn, id).await.expect("games");
+    assert_eq!((gs[1].result.as_deref(), gs[1].automatic), (None, false));
+
+    // Removing B moves C and D up a seed.
+    assert!(tournament::remove_entrant(&mut conn, id, "B")
+        .await
+        .expect("remove"));
+    assert!(!tournament::remove_entrant(&mut conn, id, "B")
+        .await
+        .expect("again"));
+    let es = tournament::entrants(&mut conn, id).await.expect("entrants");
+    let seeds: Vec<(i64, &str)> = es.iter().map(|e| (e.seq, e.name.as_str())).collect();
+    assert_eq!(seeds, [(1, "A"), (2, "C"), (3, "D")]);
+    // Renaming A renames it in its games; a taken name is refused.
+    let mut ann = entrant(1, "Ann");
+    ann.rank = Some("2k".to_owned());
+    assert!(tournament::update_entrant(&mut conn, id, "A", &ann)
+        .await
+        .expect("rename"));
+    assert!(
+        tournament::update_entrant(&mut conn, id, "Ann", &entrant(1, "C"))
+            .await
+            .is_err()
+    );
+    let gs = tournament::games(&mut conn, id).await.expect("games");
+    assert!(gs.iter().all(|g| g.black == "Ann"));
+    let es = tournament::entrants(&mut conn, id).await.expect("entrants");
+    assert_eq!(
+        (es[0].name.as_str(), es[0].rank.as_deref()),
+        ("Ann", Some("2k"))
+    );
+
+    assert_eq!(
+        tournament::delete_games(&mut conn, id, Some(2))
+            .await
+            .expect("delete"),
+        1
+    );
+    assert_eq!(
+        tournament::delete_games(&mut conn, id, None)
+            .await
+            .expect("delete"),
+        1
+    );
+
+    tournament::append_log(
+        &mut conn,
+        id,
+        &[
+            log_entry("change", Some(2), Some("seen on the sheet")),
+            log_entry("automatic", Some(4), None),
+        ],
+    )
+    .await
+    .expect("log");
+    tournament::append_log(&mut conn, id, &[log_entry("unpair", None, None)])
+        .await
+        .expect("log");
+    let log = tournament::log(&mut conn, id).await.expect("read log");
+    let got: Vec<(i64, &str, Option<i64>, Option<&str>)> = log
+        .iter()
+        .map(|l| (l.seq, l.action.as_str(), l.round, l.reason.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "change", Some(2), Some("seen on the sheet")),
+            (2, "automatic", Some(4), None),
+            (3, "unpair", None, None)
+        ]
+    );
+    assert!(log.iter().all(|l| l.at_ms > 0));
+    assert_eq!(log[0].old_value.as_deref(), Some("B+F:absence"));
+    assert_eq!(log[0].board, Some(1));
+}
+
+#[tokio::test]
+async fn correction_queries_on_sqlite() {
+    correction_queries(TestDb::sqlite().await.expect("sqlite")).await;
+}
+
+#[tokio::test]
+async fn correction_queries_on_postgres() {
+    correction_queries(
         TestDb::postgres()
             .await
             .expect("a PostgreSQL server (scripts/test starts one)"),

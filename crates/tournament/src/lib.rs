@@ -33,6 +33,8 @@
 #![deny(missing_docs)]
 
 mod agreement;
+pub mod bracket;
+mod corrections;
 pub mod crosstable;
 mod entrant;
 pub mod export;
@@ -46,6 +48,7 @@ pub use agreement::{
     Agreement, AgreementError, AuxForB, Format, FormatKind, GroupOrder, HandicapSystem,
     PairingRules, Scoring, TieBreak,
 };
+pub use corrections::{entrant_text, game_text, Action, Changed, CorrectionError, LogEntry};
 pub use entrant::{country_code, Entrant, EntrantKind, Member};
 pub use outcome::{ForfeitReason, Outcome, ParseOutcomeError, WinBy};
 pub use pairing::{group_scores, PairingOptions};
@@ -112,6 +115,50 @@ pub enum ResultError {
         /// Board.
         board: u32,
     },
+    /// The game has a result already: a correction is made on purpose, with a reason
+    /// ([`Event::change`]), never by entering another result over it.
+    #[error("round {round}, board {board} already has the result {result}: change it on purpose, with a reason, or clear it")]
+    HasResult {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// The result it has.
+        result: Outcome,
+    },
+    /// There is no result to change or clear.
+    #[error("round {round}, board {board} has no result to change or clear")]
+    NoResult {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+    },
+    /// The result was given by the rules (罰停), not entered: it follows the absences that
+    /// caused it and cannot be cleared by itself.
+    #[error("round {round}, board {board}: {result} is given by the suspension (罰停) of {player}; correct the absence that caused it instead")]
+    Automatic {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// The result.
+        result: Outcome,
+        /// The suspended player.
+        player: String,
+    },
+    /// The result cannot be the result of that game.
+    #[error("round {round}, board {board}: {result} is not a possible result: {reason}")]
+    Impossible {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// The result refused.
+        result: Outcome,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// An event: its agreement, entrants and games. The store keeps these; this type decides.
@@ -140,11 +187,26 @@ impl Event {
     ///
     /// # Errors
     ///
-    /// The reason, when the name is taken, the members do not suit its kind, or the agreement
-    /// does not admit it.
+    /// The reason, when the name is taken, the members do not suit its kind, the agreement
+    /// does not admit it, or the schedule of a round robin or the bracket of a knockout is
+    /// drawn already.
     pub fn add(&mut self, entrant: Entrant) -> Result<(), String> {
         if self.entrants.iter().any(|e| e.name == entrant.name) {
             return Err(format!("{:?} is already entered", entrant.name));
+        }
+        if !self.games.is_empty()
+            && matches!(
+                self.agreement.format.kind,
+                FormatKind::RoundRobin
+                    | FormatKind::DoubleRoundRobin
+                    | FormatKind::Knockout
+                    | FormatKind::DoubleKnockout
+            )
+        {
+            return Err(format!(
+                "the {} is drawn already: a late entrant has no place in it (take the draw back with unpair first)",
+                self.agreement.format.kind.name()
+            ));
         }
         entrant.check()?;
         self.agreement.admits(&entrant)?;
@@ -222,6 +284,7 @@ impl Event {
         {
             if since.iter().any(|(n, r)| *n == g.black && g.round > *r) {
                 g.result = Some(Outcome::Void);
+                g.automatic = true;
                 changed.push((g.round, g.board));
             }
         }
@@ -241,33 +304,39 @@ impl Event {
                 (false, false) => continue,
             };
             g.result = Some(result);
+            g.automatic = true;
             changed.push((g.round, g.board));
         }
         changed
     }
 
-    /// Enters (or corrects) the result of the game at `round`, `board`, then applies any
-    /// suspension it causes. Returns the games that suspension changed.
+    /// Enters the result of the game at `round`, `board`, then applies any suspension it
+    /// causes. Returns what that suspension changed. A game that has a result keeps it: a
+    /// correction is [`Event::change`] or [`Event::clear`].
     ///
     /// # Errors
     ///
-    /// [`ResultError`] when there is no such game or it is a bye.
+    /// [`ResultError`] when there is no such game, it is a bye, it has a result already, or
+    /// the result is not one the game can have ([`Event::check_result`]).
     pub fn enter(
         &mut self,
         round: u32,
         board: u32,
         result: Outcome,
-    ) -> Result<Vec<(u32, u32)>, ResultError> {
-        let g = self
-            .games
-            .iter_mut()
-            .find(|g| g.round == round && g.board == board)
-            .ok_or(ResultError::NoSuchGame { round, board })?;
-        if g.is_bye() {
-            return Err(ResultError::Bye { round, board });
+    ) -> Result<Vec<Changed>, ResultError> {
+        let g = self.game(round, board)?;
+        if let Some(r) = g.result {
+            return Err(ResultError::HasResult {
+                round,
+                board,
+                result: r,
+            });
         }
+        self.check_result(g, result)?;
+        let g = self.game_mut(round, board)?;
         g.result = Some(result);
-        Ok(self.apply_suspensions())
+        g.automatic = false;
+        Ok(self.recompute_suspensions())
     }
 
     /// The whole schedule of a round robin; round 1 of a knockout; the first round or game of
@@ -379,7 +448,9 @@ impl Event {
     }
 
     /// The standings: every entrant (members, for a team format), ranked; a McMahon event by
-    /// McMahon score ([`mcmahon_standings`]).
+    /// McMahon score ([`mcmahon_standings`]). An entrant withdrawn before its first game or
+    /// bye took no part and is left out (so are the crosstable and the exports, which follow
+    /// the standings).
     pub fn standings(&self) -> Vec<Standing> {
         let names: Vec<String> = if self.agreement.format.kind == FormatKind::Leitai {
             self.entrants
@@ -387,7 +458,12 @@ impl Event {
                 .flat_map(|t| t.members.iter().map(|m| m.name.clone()))
                 .collect()
         } else {
-            self.entrants.iter().map(|e| e.name.clone()).collect()
+            // An entrant withdrawn before playing anything (no game, no bye) took no part.
+            self.entrants
+                .iter()
+                .filter(|e| !e.withdrawn || self.games.iter().any(|g| g.has(&e.name)))
+                .map(|e| e.name.clone())
+                .collect()
         };
         if self.agreement.format.kind == FormatKind::McMahon {
             let f = &self.agreement.format;

@@ -203,11 +203,26 @@ pub fn knockout_next(
     if winners.len() < 2 {
         return Err(PairingError::Finished);
     }
-    winners
-        .chunks(2)
-        .enumerate()
-        .map(|(i, c)| make(last + 1, i as u32 + 1, &c[0], c.get(1).map(String::as_str)))
-        .collect()
+    // A winner withdrawn since does not go on: the opponent of the next round advances by
+    // walkover (a bye), and a pairing of two withdrawn winners leaves its place empty.
+    let mut out = Vec::new();
+    for c in winners.chunks(2) {
+        let live: Vec<&str> = c
+            .iter()
+            .map(String::as_str)
+            .filter(|n| find(n).is_some())
+            .collect();
+        let board = out.len() as u32 + 1;
+        match live[..] {
+            [a, b] => out.push(make(last + 1, board, a, Some(b))?),
+            [a] => out.push(make(last + 1, board, a, None)?),
+            _ => {}
+        }
+    }
+    if out.is_empty() {
+        return Err(PairingError::Finished);
+    }
+    Ok(out)
 }
 
 /// Losses of each player in decided games.
@@ -823,4 +838,95 @@ pub fn ten_game_next(
         )
     };
     Ok(vec![g])
+}
+
+/// Why each game of a Swiss or McMahon round `paired` (just made from `games`) is as it is,
+/// a line a game or bye: the players' scores (their groups), a float across groups, the
+/// colour reason, a rematch or a same-club pairing, and the levels of the matching's cost
+/// that decided it, weightiest first (rematches, squared score difference, same club, the
+/// colour one of them has had more).
+pub fn explain(
+    agreement: &Agreement,
+    entrants: &[&Entrant],
+    games: &[Game],
+    paired: &[Game],
+) -> Vec<String> {
+    let scores = group_scores(agreement, entrants.iter().copied(), games);
+    let h = history(games);
+    let had_bye = byes(games);
+    let score = |n: &str| scores.get(n).copied().unwrap_or(0);
+    let bal = |n: &str| h.balance.get(n).copied().unwrap_or(0);
+    let club = |n: &str| {
+        entrants
+            .iter()
+            .find(|e| e.name == n)
+            .and_then(|e| e.club.clone())
+    };
+    let lowest = scores.values().copied().min().unwrap_or(0);
+    let mut out = Vec::new();
+    for g in paired {
+        let b = g.black.as_str();
+        let Some(w) = g.white.as_deref() else {
+            out.push(format!(
+                "board {}: {b} has the bye: score {} (the lowest is {lowest}), {} bye(s) before",
+                g.board,
+                score(b),
+                had_bye.get(b).copied().unwrap_or(0)
+            ));
+            continue;
+        };
+        let (sb, sw) = (score(b), score(w));
+        let mut line = format!(
+            "board {}: {b} (B, score {sb}) – {w} (W, score {sw}): ",
+            g.board
+        );
+        if sb == sw {
+            line.push_str(&format!("score group {sb}"));
+        } else {
+            line.push_str(&format!(
+                "across score groups {} and {} (a float)",
+                sb.max(sw),
+                sb.min(sw)
+            ));
+        }
+        let handicap = g.passes > 0 || g.komi != agreement.komi;
+        let (bb, bw) = (bal(b), bal(w));
+        if handicap {
+            line.push_str("; a handicap game: the weaker takes Black");
+        } else if bb < bw {
+            line.push_str(&format!(
+                "; Black to {b}, who has had Black {} time(s) fewer (net {bb:+} against {bw:+})",
+                bw - bb
+            ));
+        } else if bb == bw {
+            line.push_str(&format!(
+                "; colours equal so far (net {bb:+}): the higher-placed takes White in odd rounds, Black in even ones"
+            ));
+        } else {
+            line.push_str(&format!(
+                "; Black to {b} although it has had Black more (net {bb:+} against {bw:+})"
+            ));
+        }
+        let met = h.times_met(b, w);
+        if met > 0 {
+            line.push_str(&format!("; a rematch (met {met} time(s) before)"));
+        }
+        let same_club =
+            agreement.pairing.avoid_same_club && club(b).is_some() && club(b) == club(w);
+        if same_club {
+            line.push_str("; same club");
+        }
+        let colour = if bb != 0 && bb.signum() == bw.signum() && !handicap {
+            bb.abs().min(bw.abs()).pow(2)
+        } else {
+            0
+        };
+        line.push_str(&format!(
+            " [cost levels: rematch {met}, score {}, club {}, colour {colour}]",
+            (sb - sw).pow(2),
+            u8::from(same_club)
+        ));
+        out.push(line);
+    }
+    out
 }

@@ -29,6 +29,10 @@ pub struct Game {
     pub komi: Komi,
     /// The result, once entered.
     pub result: Option<Outcome>,
+    /// Whether the result was given by the rules rather than entered: the forfeit losses and
+    /// cancelled byes of 罰停 ([`crate::Event::apply_suspensions`]). Such a result is taken
+    /// back and worked out again whenever a correction changes who is suspended.
+    pub automatic: bool,
 }
 
 impl Game {
@@ -49,6 +53,7 @@ impl Game {
             passes,
             komi,
             result: None,
+            automatic: false,
         }
     }
 
@@ -221,7 +226,7 @@ fn table(
     let mut decided: Vec<(&str, &str)> = Vec::new();
     // A bye scores once its round is under way (some game of the round has a result, not
     // counting the forfeits 罰停 decides in advance), so that the byes of a round robin drawn
-    // in advance do not count before their round.
+    // in advance do not count before their round; a round that is all byes is under way.
     let current = games
         .iter()
         .filter(|g| {
@@ -235,7 +240,9 @@ fn table(
     for g in games {
         if g.is_bye() {
             // A bye cancelled by 罰停 (marked void) scores nothing.
-            if g.result == Some(Outcome::Void) || g.round > current {
+            // A round of byes only (a knockout's walkover) is under way at once.
+            let walkover = !games.iter().any(|o| o.round == g.round && !o.is_bye());
+            if g.result == Some(Outcome::Void) || (g.round > current && !walkover) {
                 continue;
             }
             if let Some(x) = s.get_mut(g.black.as_str()) {

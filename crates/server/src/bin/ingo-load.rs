@@ -234,6 +234,8 @@ async fn main() -> anyhow::Result<()> {
             let backend = format!("{:?}", store.backend());
             let config = ingo_server::Config {
                 database_url: url,
+                // Every simulated player connects from 127.0.0.1.
+                max_connections_per_address: usize::MAX,
                 ..ingo_server::Config::default()
             };
             let state = ingo_server::AppState::new(store, config);

@@ -2,6 +2,8 @@
 //! board size, the rules preset, the time control, and who takes Black with what komi and
 //! handicap passes (nigiri, or §6 of the rules from the ranks).
 
+use std::time::Duration;
+
 use ingo_clock::TimeControl;
 use ingo_competition::{handicap, nigiri, HandicapScale, Rank};
 use ingo_rules::Preset;
@@ -33,11 +35,20 @@ pub fn parse_preset(text: &str) -> Result<Preset, GameError> {
     })
 }
 
+/// The longest a player's clock may hold in one game on this server: 30 days (the main time
+/// and every overtime period together). Longer controls are refused, so that every time the
+/// server shows or stores, in milliseconds, stays far inside its integers.
+pub const MAX_CLOCK: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// The most stones a Canadian overtime period may ask for.
+pub const MAX_CANADIAN_STONES: u32 = 1000;
+
 /// The time control `text` asks for, or `default` when it names none; checked to be one the
-/// clock can run.
+/// clock can run, within [`MAX_CLOCK`].
 ///
 /// # Errors
-/// `bad-time-control` for text the clock does not read or a control it cannot run.
+/// `bad-time-control` for text the clock does not read, a control it cannot run, or one
+/// longer than [`MAX_CLOCK`].
 pub fn time_control(text: Option<&str>, default: &str) -> Result<TimeControl, GameError> {
     let text = text.unwrap_or(default);
     let bad =
@@ -46,7 +57,47 @@ pub fn time_control(text: Option<&str>, default: &str) -> Result<TimeControl, Ga
         .parse()
         .map_err(|e: ingo_clock::ParseTimeControlError| bad(&e))?;
     tc.validate().map_err(|e| bad(&e))?;
+    let days = MAX_CLOCK.as_secs() / 86_400;
+    if longest_clock(&tc).is_none_or(|d| d > MAX_CLOCK) {
+        return Err(bad(&format!(
+            "{text:?} gives a clock more than {days} days, the longest this server runs"
+        )));
+    }
+    if let TimeControl::Canadian { stones, .. } = tc {
+        if stones > MAX_CANADIAN_STONES {
+            return Err(bad(&format!(
+                "{text:?} asks for {stones} stones a period; at most {MAX_CANADIAN_STONES}"
+            )));
+        }
+    }
     Ok(tc)
+}
+
+/// The most time a player's clock holds under `tc` (`None` when it overflows): the main time
+/// and the overtime together; for Fischer, the larger of the start and the cap, and the
+/// increment alone; for Ing's penalty points, the basic time and half of it again.
+fn longest_clock(tc: &TimeControl) -> Option<Duration> {
+    match *tc {
+        TimeControl::None => Some(Duration::ZERO),
+        TimeControl::Absolute { main } => Some(main),
+        TimeControl::Japanese {
+            main,
+            periods,
+            period,
+        }
+        | TimeControl::IngByoYomi {
+            basic: main,
+            periods,
+            period,
+        } => main.checked_add(period.checked_mul(periods)?),
+        TimeControl::Canadian { main, period, .. } => main.checked_add(period),
+        TimeControl::Fischer {
+            main,
+            increment,
+            max,
+        } => Some(main.max(max.unwrap_or(main)).max(increment)),
+        TimeControl::IngPenalty { basic } => basic.checked_add(basic / 2),
+    }
 }
 
 /// How colours are given.
@@ -161,4 +212,32 @@ pub fn team_handicap(challengers: &[Rank], opponents: &[Rank]) -> Option<(bool, 
     let komi_points = sente * k - delta;
     // The weaker side (the lower average) takes Black.
     Some((num < 0, 2 * komi_points, k - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absurd_time_controls_are_refused() {
+        for ok in [
+            "ing-pp:1h",
+            "absolute:20s",
+            "none",
+            "japanese:1h+5x30s",
+            "ing-pp:480h",
+        ] {
+            assert!(time_control(Some(ok), "ing-pp:1h").is_ok(), "{ok}");
+        }
+        for absurd in [
+            "ing-pp:1000000000000000h",
+            "ing-pp:481h",
+            "absolute:721h",
+            "japanese:1h+100000x1h",
+            "canadian:1h+5000/5m",
+        ] {
+            let e = time_control(Some(absurd), "ing-pp:1h").map_err(|e| e.reason);
+            assert_eq!(e, Err("bad-time-control"), "{absurd}");
+        }
+    }
 }

@@ -38,6 +38,11 @@ pub const ASSETS: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../assets/board.js"),
     ),
     (
+        "clock.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../assets/clock.js"),
+    ),
+    (
         "i18n.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../assets/i18n.js"),
@@ -185,7 +190,7 @@ mod tests {
         let text = String::from_utf8_lossy(&page.bytes);
         let v = version();
         assert_eq!(v.len(), 12);
-        for file in ["style.css", "app.js", "i18n.js", "board.js"] {
+        for file in ["style.css", "app.js", "i18n.js", "board.js", "clock.js"] {
             assert!(
                 text.contains(&format!("\"/assets/{v}/{file}\"")),
                 "{file} in {text}"

@@ -3,13 +3,19 @@
 //! Passwords are hashed with argon2id. A session is a random token in an `HttpOnly`,
 //! `SameSite=Strict` cookie; the database keeps only its SHA-256. Every request that changes
 //! state must also carry the session's CSRF token in the `X-CSRF-Token` header (the token is
-//! answered by log-in and by `GET /api/me`, which another site's page cannot read). Failed
-//! log-ins are limited per name and per address.
+//! answered by log-in and by `GET /api/me`, which another site's page cannot read).
+//!
+//! Log-in: a name or password of a shape no account has (over-long, a NUL) is refused before
+//! anything else; then the attempt is counted, before its password is checked, against three
+//! limits (`AppState::login_attempt`): this name from this address, this address, and this
+//! name from all addresses. Past one, that caller waits (429 with `Retry-After`); the owner
+//! logging in from elsewhere is not held up by one address's guesses. A right password gives
+//! its attempt back.
 
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::{COOKIE, RETRY_AFTER, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -18,9 +24,10 @@ use axum::{Extension, Json, Router};
 use ingo_store::server::{self as db, UserRow};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::accounts::{check_name_shape, check_password_shape};
 use crate::http::error::ApiError;
 use crate::play::sessions;
-use crate::AppState;
+use crate::{AppState, LoginLimit, LoginRefused};
 
 /// An account as its owner sees it after logging in: with the session's CSRF token.
 #[derive(Serialize)]
@@ -187,6 +194,7 @@ async fn register(
     Json(req): Json<Register>,
 ) -> Result<Response, ApiError> {
     let user = sessions::register(&state.play, req.name, &req.password, &req.rank).await?;
+    state.purge_sessions().await?;
     start_session(&state, &user, StatusCode::CREATED).await
 }
 
@@ -195,23 +203,44 @@ async fn login(
     addr: Option<Extension<ConnectInfo<SocketAddr>>>,
     Json(req): Json<Login>,
 ) -> Result<Response, ApiError> {
-    let mut keys = vec![format!("name:{}", req.name)];
-    if let Some(Extension(ConnectInfo(a))) = addr {
-        keys.push(format!("ip:{}", a.ip()));
-    }
-    let now = state.now_ms();
-    if state.login_limited(&keys, now, false) {
-        return Err(ApiError::too_many(
-            "Too many failed log-ins; wait a minute before trying again.",
-        ));
-    }
+    // Before anything is kept or computed: a name that no account can have, a password no
+    // one types.
+    check_name_shape("name", &req.name)?;
+    check_password_shape(&req.password)?;
+    let ip = addr.map(|Extension(ConnectInfo(a))| a.ip());
+    // Counted before the password is checked, in one step with the check of the limits.
+    let attempt = match state.login_attempt(&req.name, ip) {
+        Ok(a) => a,
+        Err(refused) => return Ok(too_many_log_ins(refused)),
+    };
     match sessions::check_password(&state.play, &req.name, &req.password).await? {
-        Some(u) => start_session(&state, &u, StatusCode::OK).await,
-        None => {
-            state.login_limited(&keys, now, true);
-            Err(ApiError::new_unauthorized_credentials())
+        Some(u) => {
+            state.login_succeeded(attempt);
+            state.purge_sessions().await?;
+            start_session(&state, &u, StatusCode::OK).await
         }
+        None => Err(ApiError::new_unauthorized_credentials()),
     }
+}
+
+/// 429 with `Retry-After`, saying which limit was reached.
+fn too_many_log_ins(r: LoginRefused) -> Response {
+    let wait = r.retry_after_secs.max(1);
+    let message = match r.by {
+        LoginLimit::NameFromAddress => {
+            format!("Too many log-ins for this name from your address; try again in {wait} s.")
+        }
+        LoginLimit::Address => {
+            format!("Too many failed log-ins from your address; try again in {wait} s.")
+        }
+        LoginLimit::Account => format!(
+            "Too many failed log-ins for this name from many addresses; try again in {wait} s."
+        ),
+    };
+    let mut resp = ApiError::too_many(message).into_response();
+    resp.headers_mut()
+        .insert(RETRY_AFTER, HeaderValue::from(wait));
+    resp
 }
 
 impl ApiError {
@@ -253,6 +282,7 @@ async fn profile(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
+    check_name_shape("name", &name)?;
     let u = db::user_by_name(&state.store, &name)
         .await?
         .ok_or_else(|| ApiError::not_found("user"))?;

@@ -28,6 +28,7 @@ async fn create(
     let c = challenges::create(
         &state.play,
         &state.config.default_time_control,
+        state.config.max_open_challenges_per_user,
         &user.user,
         req,
     )

@@ -108,11 +108,26 @@ impl From<ingo_store::StoreError> for ApiError {
     }
 }
 
+/// What a client is told of an internal error: never its detail (a database's text), which
+/// goes to the server's log.
+pub const INTERNAL_MESSAGE: &str = "Something went wrong on the server; nothing was changed.";
+
+/// The sentence a client is told for `e`: its own, or for an internal error
+/// [`INTERNAL_MESSAGE`] (the detail logged), the same over HTTP and the WebSocket.
+pub fn public_message(e: &GameError) -> String {
+    if e.kind == ErrorKind::Internal {
+        tracing::error!("internal error: {}", e.message);
+        INTERNAL_MESSAGE.to_owned()
+    } else {
+        e.message.clone()
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!("internal error: {}", self.message);
-            "Something went wrong on the server; nothing was changed.".to_owned()
+            INTERNAL_MESSAGE.to_owned()
         } else {
             self.message
         };

@@ -84,6 +84,11 @@ pub struct Judgement {
     pub count_svg: Option<String>,
     /// The rules it was judged by.
     pub rules: String,
+    /// Where the record's game stands at its last move: `playing`, `suspended` (two passes)
+    /// or `ended`; a count of a game not ended is the count if play stopped there.
+    pub phase: &'static str,
+    /// Who moves next, `B` or `W`, when the game goes on.
+    pub to_move: String,
 }
 
 /// Every position of `game` from its start: the boards before the first move and after each
@@ -206,6 +211,8 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
         score: None,
         count_svg: None,
         rules: describe(&rules),
+        phase: replay.game.phase().as_str(),
+        to_move: view::letter(replay.game.to_move()),
     };
     if replay.illegal.is_none() {
         // The count `ingo score` gives: the time penalties the record states, and its agreed

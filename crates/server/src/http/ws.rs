@@ -33,7 +33,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::domain::error::GameError;
 use crate::http::auth::{session_token, user_of_token};
-use crate::http::error::ApiError;
+use crate::http::error::{public_message, ApiError};
 use crate::play::chat::{self, Viewer};
 use crate::play::consult::{self, Agreed, Submitted};
 use crate::play::event::{ChatEvent, StateEvent};
@@ -102,17 +102,27 @@ pub async fn upgrade(
         Viewer::of(&g, actor.as_ref().map(|u| u.user.id))
     };
     // Reads of 4 KiB (tungstenite's default is 128 KiB, zeroed at every read: most of the
-    // cost of a move's message). A longer message is read in several.
-    Ok(ws.read_buffer_size(4096).on_upgrade(move |socket| {
-        run(
-            state,
-            id,
-            socket,
-            actor.map(|u| (u.user.id, u.user.name)),
-            viewer,
-        )
-    }))
+    // cost of a move's message). A longer message is read in several, up to the longest the
+    // protocol has; past it the socket is closed (1009), before the message is kept whole.
+    Ok(ws
+        .read_buffer_size(4096)
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| {
+            run(
+                state,
+                id,
+                socket,
+                actor.map(|u| (u.user.id, u.user.name)),
+                viewer,
+            )
+        }))
 }
+
+/// The longest message a client sends: a chat line of [`chat::MAX_CHAT_CHARS`] characters,
+/// each at most 12 bytes of JSON (`\uXXXX\uXXXX` for one outside the Basic Multilingual
+/// Plane), with the envelope, fits in 16 KiB. A move is far shorter.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 
 async fn send(socket: &mut WebSocket, v: &impl Serialize) -> bool {
     let Ok(text) = serde_json::to_string(v) else {
@@ -210,10 +220,13 @@ enum Reply {
     },
 }
 
+/// A refusal as the socket sends it: like an HTTP answer, an internal error's detail goes to
+/// the log only.
 fn refusal(e: GameError, number: Option<i64>) -> Option<Reply> {
+    let message = public_message(&e);
     Some(Reply::Error {
         reason: e.reason,
-        message: e.message,
+        message,
         number,
     })
 }
@@ -254,6 +267,9 @@ async fn handle(
             }
         }
         ClientMessage::Chat { text, channel } => {
+            if let Err(e) = state.chat_line(*user_id) {
+                return refusal(e, None);
+            }
             match chat::say(
                 &state.play,
                 id,

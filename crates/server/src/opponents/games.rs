@@ -99,7 +99,8 @@ fn game_row(
 /// A game of `person` against the built-in player at `playouts` per move.
 ///
 /// # Errors
-/// Refused for a bad size, strength, colour or time control; internal on a storage failure.
+/// Refused for a bad size, strength, colour or time control; a conflict when `person` plays
+/// their most games against the built-in player already; internal on a storage failure.
 pub async fn bot_game(
     state: &AppState,
     person: &UserRow,
@@ -141,7 +142,21 @@ pub async fn bot_game(
         (bot.id, person.id)
     };
     let row = game_row((black, white), req.size, "ing", c, &tc, state.now_ms());
-    db::create_game(&state.store, &row).await?;
+    {
+        let _one_at_a_time = state.program_games_lock().await;
+        let max = state.config.max_bot_games_per_user;
+        let playing = running_against(state, person.id, "builtin").await?;
+        if playing >= max {
+            return Err(GameError::conflict(
+                "too-many-bot-games",
+                format!(
+                    "You play {playing} game(s) against the built-in player, the most one may \
+                     play at once ({max}); finish or resign one first."
+                ),
+            ));
+        }
+        db::create_game(&state.store, &row).await?;
+    }
     game(&state.play, row.id).await?;
     state.play.changed(row.id);
     Ok(BotGame {
@@ -156,7 +171,8 @@ pub async fn bot_game(
 ///
 /// # Errors
 /// Not found for an unknown engine; refused for bad settings; a conflict when the engine plays
-/// its most games at once; internal on a storage failure.
+/// its most games at once or `person` their most against the engines; internal on a storage
+/// failure.
 pub async fn engine_game(
     state: &AppState,
     person: &UserRow,
@@ -210,6 +226,8 @@ pub async fn engine_game(
         state.now_ms(),
     );
     {
+        let _per_user = state.program_games_lock().await;
+        // The engine's own limit first (it says when to try again), then the person's.
         let _one_at_a_time = state.engines().creating().await;
         let playing = db::live_games(&state.store, i64::MAX)
             .await?
@@ -225,6 +243,17 @@ pub async fn engine_game(
                 ),
             ));
         }
+        let max = state.config.max_engine_games_per_user;
+        let mine = running_against(state, person.id, "engine").await?;
+        if mine >= max {
+            return Err(GameError::conflict(
+                "too-many-engine-games",
+                format!(
+                    "You play {mine} game(s) against the engines, the most one may play at \
+                     once ({max}); finish or resign one first."
+                ),
+            ));
+        }
         db::create_game(&state.store, &row).await?;
     }
     game(&state.play, row.id).await?;
@@ -236,6 +265,25 @@ pub async fn engine_game(
         engine: config.name,
         account: account.name,
     })
+}
+
+/// How many running games `person` plays against a program of `kind` (`builtin`, `engine`).
+async fn running_against(state: &AppState, person: i64, kind: &str) -> Result<usize, GameError> {
+    let mut n = 0;
+    for g in db::live_games(&state.store, i64::MAX).await? {
+        let other = match (g.black == person, g.white == person) {
+            (true, _) => g.white,
+            (_, true) => g.black,
+            _ => continue,
+        };
+        if ingo_store::programs::program_of(&state.store, other)
+            .await?
+            .is_some_and(|p| p.kind == kind)
+        {
+            n += 1;
+        }
+    }
+    Ok(n)
 }
 
 /// The configured engines, with the games they play now.

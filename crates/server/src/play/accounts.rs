@@ -5,7 +5,7 @@ use ingo_store::server::{self as db, UserRow};
 
 use ingo_store::programs::ProgramRow;
 
-use crate::domain::accounts::Program;
+use crate::domain::accounts::{fold_name, Program};
 use crate::domain::error::GameError;
 use crate::play::hub::Play;
 
@@ -57,11 +57,18 @@ async fn account(play: &Play, name: &str, rank: &str) -> Result<UserRow, GameErr
         rank: rank.to_string(),
         created_ms: play.now_ms(),
     };
-    if !db::create_user(store, &u).await? {
-        // Made by another request meanwhile.
-        return db::user_by_name(store, name)
-            .await?
-            .ok_or_else(|| GameError::internal("program account vanished"));
+    if db::create_user_keyed(store, &u, Some(&fold_name(name))).await? {
+        return Ok(u);
     }
-    Ok(u)
+    // Made by another request meanwhile; or the folded name is a person's, registered before
+    // names were compared folded: the program's account then goes without the key.
+    if let Some(made) = db::user_by_name(store, name).await? {
+        return Ok(made);
+    }
+    if db::create_user(store, &u).await? {
+        return Ok(u);
+    }
+    db::user_by_name(store, name)
+        .await?
+        .ok_or_else(|| GameError::internal("program account vanished"))
 }

@@ -21,6 +21,7 @@ use ingo_store::server::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::domain::accounts::check_name_shape;
 use crate::domain::error::GameError;
 use crate::domain::settings::{self, check_size, parse_preset, ColorChoice};
 use crate::domain::team::{Consensus, TeamKind};
@@ -176,17 +177,46 @@ async fn view_of(play: &Play, c: &ChallengeRow) -> Result<ChallengeView, GameErr
     })
 }
 
-/// Opens a challenge of `user`'s.
+/// Held while a challenge is checked against its challenger's limit and stored, so that
+/// requests at once cannot all pass (in this process).
+static CREATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Opens a challenge of `user`'s, who may have at most `max_open` open at once.
 ///
 /// # Errors
-/// Refused for bad settings or seats; not found for an unknown user; internal on a storage
-/// failure.
+/// Refused for bad settings or seats, or past `max_open` (`too-many-challenges`, saying the
+/// limit); not found for an unknown user; internal on a storage failure.
 pub async fn create(
     play: &Play,
     default_time_control: &str,
+    max_open: usize,
     user: &UserRow,
     req: NewChallenge,
 ) -> Result<ChallengeView, GameError> {
+    for (field, names) in [
+        ("opponent", req.opponent.as_slice()),
+        ("partners", req.partners.as_slice()),
+        ("opponents", req.opponents.as_slice()),
+    ] {
+        for n in names {
+            check_name_shape(field, n)?;
+        }
+    }
+    let _one_at_a_time = CREATING.lock().await;
+    let open = db::open_challenges(play.store(), i64::MAX)
+        .await?
+        .iter()
+        .filter(|c| c.challenger == user.id)
+        .count();
+    if open >= max_open {
+        return Err(GameError::conflict(
+            "too-many-challenges",
+            format!(
+                "You have {open} open challenge(s), the most one may have at once ({max_open}); \
+                 cancel one first."
+            ),
+        ));
+    }
     check_size(req.size)?;
     let preset = parse_preset(&req.rules)?;
     if req.handicap != "nigiri" && req.handicap != "ranks" {

@@ -5,6 +5,7 @@ use ingo_rules::Color;
 use ingo_store::new_id;
 use ingo_store::server::{self as db, ChatRow};
 
+use crate::domain::accounts::refuse_nul;
 use crate::domain::error::GameError;
 use crate::domain::live_game::LiveGame;
 use crate::play::event::{Audience, Channel, ChatEvent, Event};
@@ -103,6 +104,9 @@ fn send_channel(viewer: Viewer, asked: Option<&str>) -> Result<Channel, GameErro
     }
 }
 
+/// The longest chat line, in characters (the page's input allows as many; longer text is cut).
+pub const MAX_CHAT_CHARS: usize = 1000;
+
 /// Stores a chat message, then publishes it to those who read its channel.
 ///
 /// # Errors
@@ -116,8 +120,9 @@ pub async fn say(
     text: &str,
     channel: Option<&str>,
 ) -> Result<(), GameError> {
+    refuse_nul("text", text)?;
     let channel = send_channel(viewer, channel)?;
-    let text: String = text.trim().chars().take(1000).collect();
+    let text: String = text.trim().chars().take(MAX_CHAT_CHARS).collect();
     if text.is_empty() {
         return Err(GameError::unprocessable(
             "empty-chat",

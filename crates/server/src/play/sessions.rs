@@ -1,5 +1,9 @@
 //! Accounts and sessions: registering (argon2id password hashes), checking a password, and
 //! sessions kept as the SHA-256 of a random token, each with its CSRF token.
+//!
+//! Argon2 runs on Tokio's blocking threads ([`tokio::task::spawn_blocking`]): a burst of
+//! registrations or log-ins must not hold up the moves served by the async threads. Names are
+//! unique folded ([`fold_name`]); expired sessions are deleted ([`purge_expired`]).
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -7,7 +11,9 @@ use ingo_store::new_id;
 use ingo_store::server::{self as db, UserRow};
 use sha2::{Digest, Sha256};
 
-use crate::domain::accounts::is_reserved_name;
+use crate::domain::accounts::{
+    check_name_shape, check_password_shape, fold_name, is_reserved_name,
+};
 use crate::domain::error::GameError;
 use crate::play::hub::Play;
 
@@ -44,7 +50,7 @@ fn token_hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
-fn hash_password(password: &str) -> Result<String, GameError> {
+fn hash_blocking(password: &str) -> Result<String, GameError> {
     let mut salt = [0u8; 16];
     getrandom::fill(&mut salt).map_err(|e| GameError::internal(format!("no randomness: {e}")))?;
     let salt = SaltString::encode_b64(&salt).map_err(|e| GameError::internal(e.to_string()))?;
@@ -54,12 +60,28 @@ fn hash_password(password: &str) -> Result<String, GameError> {
         .map_err(|e| GameError::internal(e.to_string()))
 }
 
-fn verify_password(password: &str, hash: &str) -> bool {
+fn verify_blocking(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| {
         Argon2::default()
             .verify_password(password.as_bytes(), &h)
             .is_ok()
     })
+}
+
+/// The argon2id hash of `password`, computed on a blocking thread.
+async fn hash_password(password: &str) -> Result<String, GameError> {
+    let password = password.to_owned();
+    tokio::task::spawn_blocking(move || hash_blocking(&password))
+        .await
+        .map_err(|e| GameError::internal(format!("the password hash failed: {e}")))?
+}
+
+/// Whether `password` matches `hash`, checked on a blocking thread.
+async fn verify_password(password: &str, hash: &str) -> Result<bool, GameError> {
+    let (password, hash) = (password.to_owned(), hash.to_owned());
+    tokio::task::spawn_blocking(move || verify_blocking(&password, &hash))
+        .await
+        .map_err(|e| GameError::internal(format!("the password check failed: {e}")))
 }
 
 fn valid_name(name: &str) -> bool {
@@ -100,6 +122,39 @@ pub async fn of_token(play: &Play, token: &str) -> Result<Option<Session>, GameE
         .map(|(user, csrf)| Session { user, csrf }))
 }
 
+/// Deletes the sessions expired now; answers how many.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn purge_expired(play: &Play) -> Result<u64, GameError> {
+    Ok(db::delete_expired_sessions(play.store(), play.now_ms()).await?)
+}
+
+/// Gives a folded name ([`fold_name`]) to each account that has none (made before they were
+/// kept); the second of two names that fold alike keeps none. Answers how many were set.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn fold_old_names(play: &Play) -> Result<usize, GameError> {
+    const BATCH: usize = 500;
+    let (mut set, mut skipped) = (0, 0);
+    loop {
+        // The accounts still without a key, oldest first: those skipped come first.
+        let want = skipped + BATCH;
+        let batch = db::users_without_name_key(play.store(), want as i64).await?;
+        for (id, name) in batch.iter().skip(skipped) {
+            if db::set_name_key(play.store(), *id, &fold_name(name)).await? {
+                set += 1;
+            } else {
+                skipped += 1;
+            }
+        }
+        if batch.len() < want {
+            return Ok(set);
+        }
+    }
+}
+
 /// Ends the session of a token.
 ///
 /// # Errors
@@ -119,10 +174,26 @@ pub async fn register(
     password: &str,
     rank: &str,
 ) -> Result<UserRow, GameError> {
-    if !valid_name(&name) || is_reserved_name(&name) {
+    check_name_shape("name", &name)?;
+    check_password_shape(password)?;
+    if !valid_name(&name) {
         return Err(GameError::unprocessable(
             "bad-name",
             "A name has 1 to 32 letters, digits, '_' or '-'.",
+        ));
+    }
+    if is_reserved_name(&name) {
+        return Err(GameError::unprocessable(
+            "reserved-name",
+            "Names starting with ingo-bot- or ingo-engine- (in any case or form) are the \
+             server's own.",
+        ));
+    }
+    let key = fold_name(&name);
+    if db::name_key_taken(play.store(), &key).await? {
+        return Err(GameError::conflict(
+            "name-taken",
+            "That name is taken (names are compared without case: AliceX and alicex are one).",
         ));
     }
     if password.chars().count() < 8 {
@@ -140,11 +211,11 @@ pub async fn register(
     let user = UserRow {
         id: new_id(),
         name,
-        password_hash: hash_password(password)?,
+        password_hash: hash_password(password).await?,
         rank: rank.to_string(),
         created_ms: play.now_ms(),
     };
-    if !db::create_user(play.store(), &user).await? {
+    if !db::create_user_keyed(play.store(), &user, Some(&key)).await? {
         return Err(GameError::conflict("name-taken", "That name is taken."));
     }
     Ok(user)
@@ -159,7 +230,47 @@ pub async fn check_password(
     name: &str,
     password: &str,
 ) -> Result<Option<UserRow>, GameError> {
-    Ok(db::user_by_name(play.store(), name)
+    let Some(u) = db::user_by_name(play.store(), name).await? else {
+        return Ok(None);
+    };
+    Ok(verify_password(password, &u.password_hash)
         .await?
-        .filter(|u| verify_password(password, &u.password_hash)))
+        .then_some(u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    #[test]
+    fn argon2_runs_on_a_blocking_thread() {
+        // The one blocking thread is held: a hash or check sent to it cannot be ready at its
+        // first poll; one computed on the async thread would be.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .max_blocking_threads(1)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        rt.block_on(async {
+            let (hold, held) = std::sync::mpsc::channel::<()>();
+            let holder = tokio::task::spawn_blocking(move || held.recv());
+            let mut hash = std::pin::pin!(hash_password("correct horse"));
+            assert!(
+                hash.as_mut().now_or_never().is_none(),
+                "hashed on the async thread"
+            );
+            let stored = hash_blocking("correct horse").unwrap_or_else(|e| panic!("{e}"));
+            let mut check = std::pin::pin!(verify_password("correct horse", &stored));
+            assert!(
+                check.as_mut().now_or_never().is_none(),
+                "checked on the async thread"
+            );
+            let _ = hold.send(());
+            let _ = holder.await;
+            let hashed = hash.await.unwrap_or_else(|e| panic!("{e}"));
+            assert!(hashed.starts_with("$argon2id$"), "{hashed}");
+            assert_eq!(check.await, Ok(true));
+            assert_eq!(verify_password("wrong", &hashed).await, Ok(false));
+        });
+    }
 }

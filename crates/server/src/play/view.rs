@@ -2,6 +2,9 @@
 //! deriving `Serialize`, built from a [`LiveGame`] at a moment of the server's clock. The HTTP
 //! answers and the WebSocket events carry them as they are.
 
+use std::time::Duration;
+
+use ingo_clock::{Clock, TimeControl};
 use ingo_rules::{Board, ByColor, Color, Phase, Point, Score};
 use serde::Serialize;
 
@@ -63,8 +66,79 @@ pub struct ClockView {
     pub periods_or_stones: Option<u32>,
     /// Whether the side is in overtime.
     pub in_overtime: bool,
-    /// Ing penalty points so far.
+    /// Ing penalty points as of the side's last finished move (a page running the clock
+    /// counts those of the move in progress from `main_ms` and `control`).
     pub penalty_points: u32,
+    /// The side's time control, for a page to run the clock by itself from this state.
+    pub control: ControlView,
+}
+
+/// A time control's parameters (`ingo_clock::TimeControl`), in ms; those a kind does not have
+/// are `null`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ControlView {
+    /// `none`, `absolute`, `byoyomi`, `canadian`, `fischer`, `ing-pp` or `ing-rs`.
+    pub kind: &'static str,
+    /// Main (basic) time; `null` when untimed.
+    pub main_ms: Option<u64>,
+    /// Byo-yomi periods (`byoyomi`, `ing-rs`).
+    pub periods: Option<u32>,
+    /// Moves to make in each period (`canadian`).
+    pub stones: Option<u32>,
+    /// One overtime period (`byoyomi`, `ing-rs`, `canadian`).
+    pub period_ms: Option<u64>,
+    /// Added after each move (`fischer`).
+    pub increment_ms: Option<u64>,
+    /// The most increments raise the time to (`fischer`, when capped).
+    pub max_ms: Option<u64>,
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl From<TimeControl> for ControlView {
+    fn from(tc: TimeControl) -> ControlView {
+        let mut v = ControlView {
+            kind: "none",
+            main_ms: tc.main_time().map(ms),
+            periods: None,
+            stones: None,
+            period_ms: None,
+            increment_ms: None,
+            max_ms: None,
+        };
+        match tc {
+            TimeControl::None => {}
+            TimeControl::Absolute { .. } => v.kind = "absolute",
+            TimeControl::IngPenalty { .. } => v.kind = "ing-pp",
+            TimeControl::Japanese {
+                periods, period, ..
+            }
+            | TimeControl::IngByoYomi {
+                periods, period, ..
+            } => {
+                v.kind = if matches!(tc, TimeControl::Japanese { .. }) {
+                    "byoyomi"
+                } else {
+                    "ing-rs"
+                };
+                v.periods = Some(periods);
+                v.period_ms = Some(ms(period));
+            }
+            TimeControl::Canadian { stones, period, .. } => {
+                v.kind = "canadian";
+                v.stones = Some(stones);
+                v.period_ms = Some(ms(period));
+            }
+            TimeControl::Fischer { increment, max, .. } => {
+                v.kind = "fischer";
+                v.increment_ms = Some(ms(increment));
+                v.max_ms = max.map(ms);
+            }
+        }
+        v
+    }
 }
 
 /// Both clocks and the time control.
@@ -140,6 +214,9 @@ pub struct GameView {
     pub komi: f64,
     /// White's handicap passes.
     pub handicap_passes: i64,
+    /// Who wins a count whose margin is exactly zero in this game, `B` or `W` (the rules' tie
+    /// rule for an even or a handicap game).
+    pub tie_winner: String,
     /// Black (a team's first seat).
     pub black: PlayerView,
     /// White (a team's first seat).
@@ -224,23 +301,26 @@ pub fn board_rows(board: &Board) -> Vec<String> {
         .collect()
 }
 
+/// Side `c`'s clock of `clock` (none for an untimed game) at the clock's time `t`.
+pub fn clock_view(clock: Option<&Clock>, c: Color, t: Duration) -> ClockView {
+    let left = clock.and_then(|k| k.time_left(c, t));
+    ClockView {
+        running: clock.is_some_and(|k| k.running() == Some(c)),
+        main_ms: left.map(|l| ms(l.main)),
+        periods_or_stones: left.map(|l| l.periods_or_stones),
+        in_overtime: left.is_some_and(|l| l.in_overtime),
+        penalty_points: clock.map_or(0, |k| k.penalty_points(c)),
+        control: clock.map_or(TimeControl::None, |k| k.control(c)).into(),
+    }
+}
+
 /// Both clocks of `g` at wall time `now_ms`.
 pub fn clocks(g: &LiveGame, now_ms: i64) -> ClocksView {
     let t = g.now(now_ms);
     let clock = g.table().clock();
-    let one = |c: Color| {
-        let left = clock.and_then(|k| k.time_left(c, t));
-        ClockView {
-            running: clock.is_some_and(|k| k.running() == Some(c)),
-            main_ms: left.map(|l| l.main.as_millis() as u64),
-            periods_or_stones: left.map(|l| l.periods_or_stones),
-            in_overtime: left.is_some_and(|l| l.in_overtime),
-            penalty_points: g.penalty_points(c),
-        }
-    };
     ClocksView {
-        black: one(Color::Black),
-        white: one(Color::White),
+        black: clock_view(clock, Color::Black, t),
+        white: clock_view(clock, Color::White, t),
         time_control: g.row().time_control.clone(),
     }
 }
@@ -281,6 +361,11 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
         rules: g.row().preset.clone(),
         komi: game.rules().komi.as_f64(),
         handicap_passes: g.row().handicap_passes,
+        tie_winner: letter(if game.is_handicap() {
+            game.rules().tie_handicap
+        } else {
+            game.rules().tie_even
+        }),
         black: PlayerView::from(&g.players().black),
         white: PlayerView::from(&g.players().white),
         moves: g

@@ -52,10 +52,16 @@ pub async fn spawn_on(db: TestDb) -> App {
 
 /// A running server over a fresh database that reads the time from `clock`.
 pub async fn spawn_with_clock(db: TestDb, clock: WallClock) -> App {
-    let config = Config {
+    spawn_configured(db, clock, |_| {}).await
+}
+
+/// A running server over a fresh database, with the settings `set` changes from the defaults.
+pub async fn spawn_configured(db: TestDb, clock: WallClock, set: impl FnOnce(&mut Config)) -> App {
+    let mut config = Config {
         database_url: db.url.clone(),
         ..Config::default()
     };
+    set(&mut config);
     let state = AppState::with_clock(db.store.clone(), config, clock);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -127,23 +127,37 @@ impl ChromeDriver {
 
     /// A new headless Chromium with a fresh profile and a `width`×`height` window.
     pub async fn browser(&self, width: u32, height: u32) -> Browser {
+        self.browser_with(width, height, None).await
+    }
+
+    /// A phone: a `width`×`height` touch screen (Chromium's mobile emulation: a coarse
+    /// pointer, touch events).
+    pub async fn phone(&self, width: u32, height: u32) -> Browser {
+        let emulation = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true},
+        });
+        self.browser_with(width, height, Some(emulation)).await
+    }
+
+    async fn browser_with(&self, width: u32, height: u32, mobile: Option<Value>) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut caps = serde_json::Map::new();
         caps.insert("browserName".into(), json!("chrome"));
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--disable-extensions",
-                    "--hide-scrollbars", "--force-device-scale-factor=1",
-                    format!("--window-size={width},{height}"),
-                    format!("--user-data-dir={}", profile.path().display()),
-                ],
-            }),
-        );
+        let mut options = json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-extensions",
+                "--hide-scrollbars", "--force-device-scale-factor=1",
+                format!("--window-size={width},{height}"),
+                format!("--user-data-dir={}", profile.path().display()),
+            ],
+        });
+        if let Some(m) = mobile {
+            options["mobileEmulation"] = m;
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         let client = tokio::time::timeout(
             WAIT,
             ClientBuilder::new(HttpConnector::new())

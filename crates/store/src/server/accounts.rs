@@ -32,23 +32,91 @@ fn user(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     })
 }
 
-/// Adds an account. Returns `false` (and writes nothing) when the name is taken.
+/// Adds an account without its folded name (`name_key` NULL: not checked against the others'
+/// folded names). Returns `false` (and writes nothing) when the name is taken.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn create_user(store: &Store, u: &UserRow) -> Result<bool, StoreError> {
+    create_user_keyed(store, u, None).await
+}
+
+/// Adds an account with `name_key`, its name as the server compares names (folded), unique
+/// among the accounts. Returns `false` (and writes nothing) when the name or the key is taken.
+///
+/// # Errors
+/// On a database failure.
+pub async fn create_user_keyed(
+    store: &Store,
+    u: &UserRow,
+    name_key: Option<&str>,
+) -> Result<bool, StoreError> {
     let _writing = writer(store).await;
     let r = sqlx::query(
-        "INSERT INTO server_users (id, name, password_hash, rank, created_ms) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO server_users (id, name, password_hash, rank, created_ms, name_key) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(u.id)
     .bind(&u.name)
     .bind(&u.password_hash)
     .bind(&u.rank)
     .bind(u.created_ms)
+    .bind(name_key)
     .execute(store.writes())
     .await;
+    match r {
+        Ok(_) => Ok(true),
+        Err(e) if is_unique_violation(&e) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Whether an account has the folded name `name_key`.
+///
+/// # Errors
+/// On a database failure.
+pub async fn name_key_taken(store: &Store, name_key: &str) -> Result<bool, StoreError> {
+    let row = sqlx::query("SELECT id FROM server_users WHERE name_key = $1")
+        .bind(name_key)
+        .fetch_optional(store.pool())
+        .await?;
+    Ok(row.is_some())
+}
+
+/// The accounts without a folded name (made before it was kept, or by [`create_user`]): id
+/// and name, at most `limit`, oldest first.
+///
+/// # Errors
+/// On a database failure.
+pub async fn users_without_name_key(
+    store: &Store,
+    limit: i64,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT id, name FROM server_users WHERE name_key IS NULL \
+         ORDER BY created_ms, id LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| Ok((r.try_get("id")?, r.try_get("name")?)))
+        .collect::<Result<_, sqlx::Error>>()?)
+}
+
+/// Sets the folded name of account `id`. Returns `false` (and writes nothing) when another
+/// account has it.
+///
+/// # Errors
+/// On a database failure.
+pub async fn set_name_key(store: &Store, id: i64, name_key: &str) -> Result<bool, StoreError> {
+    let _writing = writer(store).await;
+    let r = sqlx::query("UPDATE server_users SET name_key = $1 WHERE id = $2")
+        .bind(name_key)
+        .bind(id)
+        .execute(store.writes())
+        .await;
     match r {
         Ok(_) => Ok(true),
         Err(e) if is_unique_violation(&e) => Ok(false),
@@ -147,6 +215,19 @@ pub async fn session(
         None => Ok(None),
         Some(r) => Ok(Some((user(&r)?, r.try_get("csrf")?))),
     }
+}
+
+/// Deletes every session expired at `now_ms`; answers how many.
+///
+/// # Errors
+/// On a database failure.
+pub async fn delete_expired_sessions(store: &Store, now_ms: i64) -> Result<u64, StoreError> {
+    let _writing = writer(store).await;
+    let r = sqlx::query("DELETE FROM server_sessions WHERE expires_ms <= $1")
+        .bind(now_ms)
+        .execute(store.writes())
+        .await?;
+    Ok(r.rows_affected())
 }
 
 /// Ends a session.

@@ -41,8 +41,9 @@ mod games;
 mod teams;
 
 pub use accounts::{
-    create_session, create_user, delete_session, session, set_user_rank, user_by_id, user_by_name,
-    UserRow,
+    create_session, create_user, create_user_keyed, delete_expired_sessions, delete_session,
+    name_key_taken, session, set_name_key, set_user_rank, user_by_id, user_by_name,
+    users_without_name_key, UserRow,
 };
 use challenges::insert_challenge;
 pub use challenges::{

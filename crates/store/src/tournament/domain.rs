@@ -8,10 +8,12 @@
 
 use ingo_competition::Rank;
 use ingo_rules::Komi;
-use ingo_tournament::{Agreement, AgreementError, Entrant, EntrantKind, Event, Game, Member};
+use ingo_tournament::{
+    Action, Agreement, AgreementError, Entrant, EntrantKind, Event, Game, LogEntry, Member,
+};
 use sqlx::AnyConnection;
 
-use super::{entrants, event_by_name, events, games, EntrantRow, GameRow};
+use super::{entrants, event_by_name, events, games, EntrantRow, GameRow, LogRow};
 use crate::StoreError;
 
 /// A stored row that does not make an entrant or a game.
@@ -194,6 +196,7 @@ pub fn game_row(g: &Game) -> GameRow {
         komi_halves: i64::from(g.komi.halves()),
         result: g.result.map(|o| o.to_string()),
         sgf: None,
+        automatic: g.automatic,
     }
 }
 
@@ -228,7 +231,38 @@ pub fn game_of(r: &GameRow) -> Result<Game, RowError> {
             reason: e.to_string(),
         },
     )?;
+    g.automatic = r.automatic && g.result.is_some();
     Ok(g)
+}
+
+/// The row of log entry `l` (its `seq` and time are set when it is appended).
+pub fn log_row(l: &LogEntry) -> LogRow {
+    LogRow {
+        seq: 0,
+        at_ms: 0,
+        action: l.action.map_or("", Action::name).to_owned(),
+        round: l.round.map(i64::from),
+        board: l.board.map(i64::from),
+        entrant: l.entrant.clone(),
+        old_value: l.old.clone(),
+        new_value: l.new.clone(),
+        reason: l.reason.clone(),
+    }
+}
+
+/// The log entry a row holds; an action this version does not know reads as none (the row's
+/// text is still shown by whoever prints the row).
+pub fn log_of(r: &LogRow) -> LogEntry {
+    let num = |v: Option<i64>| v.and_then(|v| u32::try_from(v).ok());
+    LogEntry {
+        action: Action::from_name(&r.action),
+        round: num(r.round),
+        board: num(r.board),
+        entrant: r.entrant.clone(),
+        old: r.old_value.clone(),
+        new: r.new_value.clone(),
+        reason: r.reason.clone(),
+    }
 }
 
 /// Reads an event whole: the one named `name`, or, with no name, the only event the database
