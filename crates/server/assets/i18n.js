@@ -63,6 +63,10 @@ const en = {
   judge_run: "Judge", all_legal: "Every move is legal.", illegal_at: "Illegal move",
   game_over: "The game is over", reason_resignation: "by resignation", reason_time: "on time",
   reason_agreement: "counted after agreement on dead stones", reason_passes: "counted after four passes",
+  reason_forfeit: "by forfeit", reason_absence: "by absence: no move for too long against a program",
+  "reason_engine-crash": "by forfeit: the engine crashed", "reason_engine-timeout": "on time: the engine did not answer",
+  "reason_engine-garbage": "by forfeit: the engine answered nonsense", "reason_engine-illegal-move": "by forfeit: the engine played an illegal move",
+  "reason_engine-unavailable": "by forfeit: the engine could not be started",
   spectators: "You are watching this game.", not_logged: "Log in to play; anyone may watch.",
   reasons: {},
 };
@@ -124,6 +128,10 @@ const zh = {
   judge_run: "判定", all_legal: "全部著手皆合規則。", illegal_at: "不合規則的著手",
   game_over: "對局終了", reason_resignation: "認輸", reason_time: "逾時裁定敗",
   reason_agreement: "死子協議後填滿計點", reason_passes: "雙方各二虛手，著手終了後計點",
+  reason_forfeit: "判負", reason_absence: "缺席判負：對電腦久未著手",
+  "reason_engine-crash": "判負：程式當機", "reason_engine-timeout": "逾時裁定敗：程式未及時應答",
+  "reason_engine-garbage": "判負：程式應答無效", "reason_engine-illegal-move": "判負：程式著不合規則之手",
+  "reason_engine-unavailable": "判負：程式無法啟動",
   spectators: "你正在觀戰。", not_logged: "登入後即可對局；任何人皆可觀戰。",
   reasons: {
     "hot-stone": "此子為熱子：凡提取熱子必須間隔一實手或虛手。先在別處著一手（或虛手）後即可提回。",

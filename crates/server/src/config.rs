@@ -27,6 +27,7 @@
 //! max_bot_games_per_user = 2                  # running games against the built-in player
 //! max_engine_games_per_user = 1               # running games against the engines, together
 //! chat_lines_per_minute = 20
+//! program_absence_minutes = 60                # no move this long against a program: forfeit
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -62,6 +63,10 @@ pub struct Config {
     pub max_engine_games_per_user: usize,
     /// Chat lines one user may send in a minute (all games and channels together).
     pub chat_lines_per_minute: usize,
+    /// A person who makes no move (nor any step of a suspension) for this long, in ms, in a
+    /// game against the built-in player or an engine is absent (缺席) and forfeits it, so that
+    /// an abandoned game frees its program; 0: never.
+    pub program_absence_ms: i64,
     /// The time control of a challenge that names none: Ing's penalty-point overtime.
     pub default_time_control: String,
     /// The database URL (`sqlite:PATH` or `postgres://…`); also the LISTEN connection of
@@ -86,6 +91,7 @@ impl Default for Config {
             max_bot_games_per_user: 2,
             max_engine_games_per_user: 1,
             chat_lines_per_minute: 20,
+            program_absence_ms: 60 * 60 * 1000,
             default_time_control: "ing-pp:1h".into(),
             database_url: String::new(),
             listen: "127.0.0.1:8080".into(),
@@ -163,6 +169,7 @@ struct FileConfig {
     max_bot_games_per_user: Option<usize>,
     max_engine_games_per_user: Option<usize>,
     chat_lines_per_minute: Option<usize>,
+    program_absence_minutes: Option<i64>,
     session_days: Option<i64>,
     #[serde(default)]
     engine: Vec<FileEngine>,
@@ -332,6 +339,9 @@ impl Config {
         }
         if let Some(days) = file.session_days {
             config.session_ms = days * 24 * 3600 * 1000;
+        }
+        if let Some(minutes) = file.program_absence_minutes {
+            config.program_absence_ms = minutes.max(0).saturating_mul(60 * 1000);
         }
         Ok(config)
     }

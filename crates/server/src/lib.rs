@@ -91,6 +91,7 @@ impl AppState {
     pub fn with_clock(store: Store, config: Config, clock: wall::WallClock) -> AppState {
         let engines = opponents::engine::Engines::new(&config.engines);
         let (play, changed) = play::hub::Play::new(store.clone(), clock);
+        play.set_program_absence_ms(config.program_absence_ms);
         AppState {
             store,
             config: Arc::new(config),

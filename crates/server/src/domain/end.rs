@@ -29,18 +29,21 @@ pub enum EndReason {
     Time,
     /// A player forfeited.
     Forfeit,
+    /// A person made no move for too long against a program: absent (缺席), a forfeit.
+    Absence,
     /// An engine failed, and lost as the referee's policy says.
     Engine(EngineFault),
 }
 
 impl EndReason {
     /// Every reason, for tests and documentation.
-    pub const ALL: [EndReason; 10] = [
+    pub const ALL: [EndReason; 11] = [
         EndReason::Passes,
         EndReason::Agreement,
         EndReason::Resignation,
         EndReason::Time,
         EndReason::Forfeit,
+        EndReason::Absence,
         EndReason::Engine(EngineFault::Illegal),
         EndReason::Engine(EngineFault::Crash),
         EndReason::Engine(EngineFault::Timeout),
@@ -48,7 +51,7 @@ impl EndReason {
         EndReason::Engine(EngineFault::Unavailable),
     ];
 
-    /// Its stored name (`passes`, `agreement`, `resignation`, `time`, `forfeit`,
+    /// Its stored name (`passes`, `agreement`, `resignation`, `time`, `forfeit`, `absence`,
     /// `engine-illegal-move`, `engine-crash`, `engine-timeout`, `engine-garbage`,
     /// `engine-unavailable`).
     pub fn as_str(self) -> &'static str {
@@ -58,6 +61,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::Time => "time",
             EndReason::Forfeit => "forfeit",
+            EndReason::Absence => "absence",
             EndReason::Engine(EngineFault::Illegal) => "engine-illegal-move",
             EndReason::Engine(EngineFault::Crash) => "engine-crash",
             EndReason::Engine(EngineFault::Timeout) => "engine-timeout",

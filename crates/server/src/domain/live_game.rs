@@ -219,7 +219,10 @@ fn state_events(row: &GameRow, moves: &[MoveRow], table: &Table) -> Result<Vec<E
         (Some(r @ EndReason::Engine(_)), Some(color)) if r.on_time() => {
             vec![Event::TimeLoss { color }]
         }
-        (Some(r @ (EndReason::Engine(_) | EndReason::Forfeit)), Some(color)) => {
+        (
+            Some(r @ (EndReason::Engine(_) | EndReason::Forfeit | EndReason::Absence)),
+            Some(color),
+        ) => {
             vec![Event::Forfeit {
                 color,
                 reason: r.as_str().to_owned(),
@@ -407,6 +410,58 @@ impl LiveGame {
         let clock = self.table.clock()?;
         let d = clock.deadline(clock.running()?)?;
         Some(self.row.started_ms + d.as_millis() as i64 + 1)
+    }
+
+    /// The person whose turn it is against a program (the built-in player or an engine), in a
+    /// game of one player a side that has not ended.
+    fn person_against_a_program(&self) -> Option<Color> {
+        if self.team.is_some() || self.phase() == Phase::Ended {
+            return None;
+        }
+        let c = self.to_move();
+        let person = self.players.get(c).program.is_none();
+        let program = self.players.get(c.opponent()).program.is_some();
+        (person && program).then_some(c)
+    }
+
+    /// The wall time (ms) at which the person to move against a program is absent, after
+    /// `limit_ms` without a move since the last one (or the start); `None` when nobody can be.
+    pub fn absence_deadline_ms(&self, limit_ms: i64) -> Option<i64> {
+        if limit_ms <= 0 {
+            return None;
+        }
+        self.person_against_a_program()?;
+        let since = self.moves.last().map_or(self.row.started_ms, |m| m.at_ms);
+        Some(since.saturating_add(limit_ms))
+    }
+
+    /// Ends the game by the absence (缺席) of the person to move against a program when, at
+    /// wall time `now_ms`, `limit_ms` have passed without a move: a forfeit (`W+F` or `B+F`,
+    /// end reason `absence`). Returns the absent player.
+    ///
+    /// # Errors
+    /// 500 if the table refuses the ending (a bug).
+    pub fn check_absence(
+        &mut self,
+        now_ms: i64,
+        limit_ms: i64,
+    ) -> Result<Option<Color>, GameError> {
+        let Some(deadline) = self.absence_deadline_ms(limit_ms) else {
+            return Ok(None);
+        };
+        let Some(color) = self.person_against_a_program() else {
+            return Ok(None);
+        };
+        if now_ms < deadline {
+            return Ok(None);
+        }
+        let reason = EndReason::Absence;
+        self.table
+            .forfeit(color, reason.as_str())
+            .map_err(table_error)?;
+        self.finish(now_ms);
+        self.row.state.end_reason = Some(reason.as_str().to_owned());
+        Ok(Some(color))
     }
 
     /// A move by `user_id` at wall time `now_ms`. `number`, when given, is the number the

@@ -7,6 +7,7 @@
 //! servers) and the game queued for its opponents.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 
 use ingo_store::server::{self as db, Appended, MoveRow};
@@ -46,6 +47,9 @@ struct Inner {
     changed: mpsc::UnboundedSender<i64>,
     /// The games set aside because what is stored of them does not replay, with why.
     damaged: StdMutex<HashMap<i64, GameError>>,
+    /// How long a person may go without a move against a program before being absent (ms;
+    /// 0: never): [`crate::Config::program_absence_ms`].
+    program_absence_ms: AtomicI64,
 }
 
 /// Locks one of the short locks of plain data.
@@ -70,6 +74,7 @@ impl Play {
                 relay: StdMutex::new(None),
                 changed,
                 damaged: StdMutex::new(HashMap::new()),
+                program_absence_ms: AtomicI64::new(0),
             }),
         };
         (play, rx)
@@ -88,6 +93,16 @@ impl Play {
     /// The time, in ms since the Unix epoch, on this server's clock.
     pub fn now_ms(&self) -> i64 {
         self.inner.clock.now_ms()
+    }
+
+    /// How long a person may go without a move against a program (ms; 0: never).
+    pub fn program_absence_ms(&self) -> i64 {
+        self.inner.program_absence_ms.load(Ordering::Relaxed)
+    }
+
+    /// Sets how long a person may go without a move against a program (ms; 0: never).
+    pub fn set_program_absence_ms(&self, ms: i64) {
+        self.inner.program_absence_ms.store(ms, Ordering::Relaxed);
     }
 
     /// Whether other servers may change this process's games: with PostgreSQL several servers

@@ -70,8 +70,9 @@ fn start_timer(play: &Play, id: i64) {
 }
 
 /// Watches game `id`'s clock: sleeps until the running clock's deadline on the server's wall
-/// clock (or until a move wakes it), then declares the loss on time, commits it and publishes
-/// it. Ends with the game.
+/// clock, or the moment a person to move against a program becomes absent (or until a move
+/// wakes it), then declares the loss on time or the forfeit, commits it and publishes it. Ends
+/// with the game.
 async fn timer_task(play: &Play, id: i64, notify: &tokio::sync::Notify) {
     loop {
         let Ok(game) = game(play, id).await else {
@@ -82,7 +83,13 @@ async fn timer_task(play: &Play, id: i64, notify: &tokio::sync::Notify) {
             if g.phase() == Phase::Ended {
                 return;
             }
-            g.deadline_ms()
+            // The clock's flag, or the absence of a person against a program, whichever
+            // comes first.
+            let absence = g.absence_deadline_ms(play.program_absence_ms());
+            match (g.deadline_ms(), absence) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
         };
         match deadline {
             None => notify.notified().await,
@@ -95,7 +102,13 @@ async fn timer_task(play: &Play, id: i64, notify: &tokio::sync::Notify) {
                         // that missed a move (or any change) of another server conflicts, is
                         // rebuilt from the store at the next turn of the loop, and the clock
                         // is looked at again on what is committed.
-                        if g.check_time(now).is_some() {
+                        let flagged = g.check_time(now).is_some();
+                        let absent = !flagged
+                            && matches!(
+                                g.check_absence(now, play.program_absence_ms()),
+                                Ok(Some(_))
+                            );
+                        if flagged || absent {
                             let event = state_event(&g, now);
                             match play.commit(&mut g, &[], &[event]).await {
                                 Ok(Appended::Committed | Appended::Conflict) => {}

@@ -30,6 +30,7 @@ macro_rules! on_both_databases {
     };
 }
 
+mod absence;
 mod chat;
 mod consult;
 mod damaged;
