@@ -52,7 +52,7 @@ fn create(dir: &Path, db: &str, name: &str, rest: &str) {
     ok(&["tournament", "create", &p.display().to_string(), "--db", db]);
 }
 
-fn game<'a>(games: &'a serde_json::Value, round: u64, board: u64) -> &'a serde_json::Value {
+fn game(games: &serde_json::Value, round: u64, board: u64) -> &serde_json::Value {
     games
         .as_array()
         .expect("array")
