@@ -864,7 +864,14 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 Some(o) => println!("round {round} board {board}: {o}"),
             }
             print_changed(&ev, changed.get(1..).unwrap_or_default());
-            if action != Action::Result && ev.latest_round().is_some_and(|l| l > round) {
+            let drawn_whole = matches!(
+                ev.agreement.format.kind,
+                FormatKind::RoundRobin | FormatKind::DoubleRoundRobin
+            );
+            if action != Action::Result
+                && !drawn_whole
+                && ev.latest_round().is_some_and(|l| l > round)
+            {
                 println!(
                     "note: later rounds were paired on the old result; `ingo tournament unpair {}` takes back the latest",
                     ev.latest_round().unwrap_or(round)

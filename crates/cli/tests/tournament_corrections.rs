@@ -52,7 +52,7 @@ fn create(dir: &Path, db: &str, name: &str, rest: &str) {
     ok(&["tournament", "create", &p.display().to_string(), "--db", db]);
 }
 
-fn game<'a>(games: &'a serde_json::Value, round: u64, board: u64) -> &'a serde_json::Value {
+fn game(games: &serde_json::Value, round: u64, board: u64) -> &serde_json::Value {
     games
         .as_array()
         .expect("array")
@@ -113,6 +113,10 @@ fn round_robin_corrections(dir: &Path, db: &str) {
         "the sheet says time",
     ]);
     assert!(out.contains("罰停 lifted"), "{out}");
+    assert!(
+        !out.contains("later rounds were paired"),
+        "drawn in advance: {out}"
+    );
     let games = json(&["tournament", "games", "--json", "--db", db, "--event", "rr"]);
     assert_eq!(
         forfeits(&games),
@@ -261,6 +265,9 @@ fn swiss_by_hand(dir: &Path, db: &str) {
             && err.contains("pair --allow-rematches"),
         "{err}"
     );
+    // A change after the next round was paired on it says how to take that round back.
+    let out = run(&["result", "2", "1", "W+R", "--change", "--reason", "misread"]);
+    assert!(out.contains("`ingo tournament unpair 3`"), "{out}");
     let out = run(&["pair", "--allow-rematches", "--explain"]);
     assert_eq!(out.matches("(a rematch)").count(), 2, "{out}");
     assert_eq!(

@@ -1,7 +1,7 @@
 // The web board's pages: log in, lobby, game, a player's games, review, SGF judge.
 // Plain DOM and fetch; the server decides every rule, this code only shows what it says.
 
-import { t, tf, setLang, getLang, reasonText } from "./i18n.js";
+import { t, tf, setLang, getLang, reasonText, tn } from "./i18n.js";
 import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
 import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, describeControl, parseControl } from "./clock.js";
 
@@ -222,6 +222,11 @@ function lobby() {
       try {
         const c = await api("GET", `/api/challenges/${id}`);
         if (c.game_id) { location.hash = `#/game/${c.game_id}`; return; }
+        // Declined: the challenger is told by whom (a team challenge: by one of its seats).
+        if (c.status === "declined") {
+          listErr.dataset.reason = "declined";
+          listErr.textContent = tf("declined_by", { name: c.opponent || (c.seats || []).filter((x) => x.side === "opponent").map((x) => x.name).join(" & ") || "?" });
+        }
       } catch { /* gone */ }
     }
     // A team challenge: its sides with each seat's acceptance; only a seat's player accepts.
@@ -233,16 +238,21 @@ function lobby() {
     const mySeat = (c) => c.seats && session.me && c.seats.find((x) => x.name === session.me.name);
     // A challenge offered to one player is that player's to accept.
     const canAccept = (c) => (c.seats ? mySeat(c) && !mySeat(c).accepted : !c.opponent || c.opponent === session.me.name);
-    // The time control in words beside its text.
-    const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
-    challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
-      h("span", {}, c.seats
-        ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
-        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
-        words(c.time_control)),
-      session.me && session.me.name === c.challenger
-        ? h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { listErr.textContent = x.message; }); refresh(); } }, t("cancel"))
-        : session.me && canAccept(c) ? h("button", { class: "accept", onclick: async () => {
+    // Only a player a challenge is offered to may decline it (an open one is simply left).
+    const canDecline = (c) => (c.seats ? mySeat(c) && c.challenger !== session.me.name : c.opponent === session.me.name);
+    const decline = (c) => (canDecline(c) ? h("button", { class: "decline", onclick: async () => {
+      try { await api("POST", `/api/challenges/${c.id}/decline`, {}); listErr.textContent = ""; } catch (x) { listErr.textContent = reasonText(x); }
+      refresh();
+    } }, t("decline")) : null);
+    // What the viewer may do with challenge `c`: the challenger cancels; a player it is
+    // offered to accepts or declines; a seat taken waits for the others.
+    const actions = (c) => {
+      if (!session.me) return [];
+      if (session.me.name === c.challenger) {
+        return [h("button", { onclick: async () => { await api("POST", `/api/challenges/${c.id}/cancel`, {}).catch((x) => { listErr.textContent = x.message; }); refresh(); } }, t("cancel"))];
+      }
+      if (canAccept(c)) {
+        return [h("button", { class: "accept", onclick: async () => {
           try {
             const r = await api("POST", `/api/challenges/${c.id}/accept`, {});
             if (r.game_id) { location.hash = `#/game/${r.game_id}`; return; }
@@ -251,8 +261,19 @@ function lobby() {
             sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
             refresh();
           } catch (x) { listErr.textContent = reasonText(x); }
-        } }, t("accept")) : session.me && mySeat(c) ? h("small", {}, t("waiting_seats"))
-          : c.opponent ? h("small", { class: "for-other" }, tf("not_for_you", { name: c.opponent })) : null)) : [h("li", {}, t("none"))]));
+        } }, t("accept")), decline(c)];
+      }
+      if (mySeat(c)) return [h("small", {}, t("waiting_seats"))];
+      return c.opponent ? [h("small", { class: "for-other" }, tf("not_for_you", { name: c.opponent }))] : [];
+    };
+    // The time control in words beside its text.
+    const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
+    challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
+      h("span", {}, c.seats
+        ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
+        words(c.time_control)),
+      ...actions(c))) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${t(`phase_${g.phase}`)}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
@@ -320,8 +341,8 @@ function countView(g) {
   const pair = (o) => (o ? [o.black, o.white] : [0, 0]);
   const sl = pair(f.spaces_left), st = pair(f.stones_left), ps = pair(f.penalty_stones);
   // What is left after filling, as the referee reads it: spaces (勝空) or stones (負子).
-  const left = (spaces, stones) => (spaces > 0 ? `${spaces} ${t("spaces_left")}` : stones > 0 ? `${stones} ${t("stones_left")}` : t("filled_exactly"));
-  const net = (v) => (v > 0 ? `${v} ${t("spaces_left")}` : v < 0 ? `${-v} ${t("stones_left")}` : "0");
+  const left = (spaces, stones) => (spaces > 0 ? tn("spaces_left", spaces) : stones > 0 ? tn("stones_left", stones) : t("filled_exactly"));
+  const net = (v) => (v > 0 ? tn("spaces_left", v) : v < 0 ? tn("stones_left", -v) : "0");
   return h("section", { class: "count card", id: "count" },
     h("h2", {}, t("count")),
     h("div", { class: "count-grid" },
@@ -332,13 +353,13 @@ function countView(g) {
       h("tbody", {},
         row(`${t("area")} (${t("stones_w")} + ${t("spaces")})`, `${s.stones.black} + ${s.spaces.black} = ${s.area.black}`, `${s.stones.white} + ${s.spaces.white} = ${s.area.white}`),
         row(t("shared"), s.shared, s.shared),
-        row(`${t("fill")} ${f.supply}`, f.filled ? f.filled.black : "", f.filled ? f.filled.white : ""),
+        row(tf("fill", { n: f.supply }), f.filled ? f.filled.black : "", f.filled ? f.filled.white : ""),
         row(t("left_after"), left(sl[0], st[0]), left(sl[1], st[1])),
         row(t("compensation"), "", `${f.compensation_stones} (${t("komi")} ${s.komi})`),
         row(t("penalty_stones"), ps[0], ps[1]),
         row(t("net"), net(f.black_net), net(f.white_net)),
       )),
-    h("p", { class: "margin" }, `${t("margin")}: ${Math.abs(s.margin)} ${t("points")} → `, h("b", { id: "result-text" }, s.result)))));
+    h("p", { class: "margin" }, `${t("margin")}: ${tn("points", Math.abs(s.margin))} → `, h("b", { id: "result-text" }, s.result)))));
 }
 
 function gamePage(id) {

@@ -10,7 +10,7 @@ const en = {
   opponent: "Opponent (optional: only this player may accept)", anyone: "anyone",
   builtin: "the built-in player", play_bot: "Play the built-in player", strength: "Strength",
   weak: "weak (100 playouts a move)", medium: "medium (1,000 playouts)", strong: "strong (10,000 playouts)",
-  your_color: "Your colour", create: "Challenge", accept: "Accept", cancel: "Cancel",
+  your_color: "Your colour", create: "Challenge", accept: "Accept", cancel: "Cancel", decline: "Decline", declined_by: "{name} declined your challenge.",
   watch: "Watch", none: "None.", waiting: "Waiting for an opponent…",
   black: "Black", white: "White", to_move: "to move", your_turn: "Your turn", partner_turn: "your partner",
   pass: "Pass (虛手)", resign: "Resign", numbers: "Move numbers", download: "Download SGF",
@@ -54,10 +54,11 @@ const en = {
   proposal: "Proposed dead stones", accepted_by: "accepted by", accept_dead: "Accept these dead stones",
   resume: "Resume play", resume_hint: "Resuming: your next click plays a stone.",
   result: "Result", count: "The count (填滿計點)", area: "Area", stones_w: "stones", spaces: "spaces",
-  shared: "Shared points (分空)", fill: "Each side fills its area from", spaces_left: "spaces left (勝空)",
-  stones_left: "stones left (負子)", compensation: "Compensation stones to White (還子)", komi: "komi",
+  shared: "Shared points (分空)", fill: "Stones filled in (each side has {n})",
+  spaces_left: "{n} spaces left over (勝空)", spaces_left_one: "1 space left over (勝空)",
+  stones_left: "{n} stones too many (負子)", stones_left_one: "1 stone too many (負子)", compensation: "Compensation stones to White (還子)", komi: "komi",
   left_after: "Left after filling", filled_exactly: "filled exactly", net: "After the exchanges",
-  penalty_stones: "Penalty stones (罰子)", margin: "Margin (差值)", points: "points",
+  penalty_stones: "Penalty stones (罰子)", margin: "Margin (差值)", points: "{n} points", points_one: "1 point",
   finished_games: "Finished games", review: "Review", first: "First", prev: "Back", next: "Forward", last: "Last",
   judge_intro: "Upload an SGF record: the server replays it under its rules (Ing's by default) and shows the first illegal move with its reason, or the count.",
   judge_run: "Judge", all_legal: "Every move is legal.", illegal_at: "Illegal move",
@@ -79,7 +80,7 @@ const zh = {
   size: "枰道", handicap: "執色", nigiri: "分先，猜先定黑白", by_ranks: "依段位讓手（第六條）",
   time_control: "時限", opponent: "對手（可留空；填名稱則僅此人可應戰）", anyone: "任何人",
   builtin: "內建棋手", play_bot: "與內建棋手對局", strength: "棋力",
-  weak: "弱（每手 100 次模擬）", medium: "中（1,000 次）", strong: "強（10,000 次）", your_color: "你執", create: "挑戰", accept: "應戰", cancel: "取消", watch: "觀戰", none: "無。",
+  weak: "弱（每手 100 次模擬）", medium: "中（1,000 次）", strong: "強（10,000 次）", your_color: "你執", create: "挑戰", accept: "應戰", cancel: "取消", decline: "謝絕", declined_by: "{name} 謝絕了你的挑戰。", watch: "觀戰", none: "無。",
   waiting: "等待對手應戰…", black: "黑", white: "白", to_move: "著手", your_turn: "輪到你著手", partner_turn: "隊友",
   pass: "虛手", resign: "認輸", numbers: "手數", download: "下載棋譜 (SGF)", captures: "提子",
   basic: "基時", overtime: "延時", penalty: "罰點", periods: "次", lost_on_time: "逾時裁定敗",
@@ -121,8 +122,8 @@ const zh = {
   proposal: "提議的死子", accepted_by: "已同意：", accept_dead: "同意此死子",
   resume: "恢復著手", resume_hint: "恢復著手：下一次點擊即著子。",
   result: "結果", count: "填滿計點", area: "域點", stones_w: "子", spaces: "空",
-  shared: "分空", fill: "雙方各以此數之子填滿：", spaces_left: "勝空", stones_left: "負子",
-  compensation: "還子（黑還白）", komi: "還點", left_after: "填滿後所餘", filled_exactly: "恰好填滿", net: "還子、罰子後", penalty_stones: "罰子", margin: "差值", points: "點",
+  shared: "分空", fill: "填子（每方 {n} 子）", spaces_left: "勝空 {n}", stones_left: "負子 {n}",
+  compensation: "還子（黑還白）", komi: "還點", left_after: "填滿後所餘", filled_exactly: "恰好填滿", net: "還子、罰子後", penalty_stones: "罰子", margin: "差值", points: "{n} 點",
   finished_games: "已終局的對局", review: "覆盤", first: "首手", prev: "上一手", next: "下一手", last: "末手",
   judge_intro: "上傳 SGF 棋譜：伺服器依規則（預設應氏規則）重播，指出第一個不合規則的著手及其理由，或計點結果。",
   judge_run: "判定", all_legal: "全部著手皆合規則。", illegal_at: "不合規則的著手",
@@ -172,6 +173,15 @@ export function t(key) {
 /** The text of `key` with `{name}` replaced by `vars.name`. */
 export function tf(key, vars) {
   return t(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+/**
+ * The text of `key` for a count of `n`, with `{n}` and `vars` replaced: the table's `key_one`
+ * for exactly one where the language has a singular (English), else `key`.
+ */
+export function tn(key, n, vars = {}) {
+  const one = n === 1 && tables[lang][`${key}_one`] !== undefined ? `${key}_one` : key;
+  return tf(one, { ...vars, n });
 }
 
 /** A refusal in words: the server's sentence, or the Chinese one for its reason code. */

@@ -151,6 +151,15 @@ pub enum ConfigError {
         #[source]
         source: ingo_clock::ParseTimeControlError,
     },
+    /// The default time control reads, but the server would refuse it for a game (no basic
+    /// time, a clock over 30 days…).
+    #[error("bad --default-time-control {text:?}: {message}")]
+    TimeControlRefused {
+        /// The text.
+        text: String,
+        /// Why, as a game's settings would say it.
+        message: String,
+    },
 }
 
 /// The optional configuration file.
@@ -296,7 +305,14 @@ impl Config {
                     text: tc.clone(),
                     source,
                 })?;
-            config.default_time_control = parsed.to_string();
+            let text = parsed.to_string();
+            crate::domain::settings::time_control(Some(&text), &text).map_err(|e| {
+                ConfigError::TimeControlRefused {
+                    text: tc.clone(),
+                    message: e.message,
+                }
+            })?;
+            config.default_time_control = text;
         }
         let limits = [
             (
@@ -569,6 +585,15 @@ mod tests {
                 c.chat_lines_per_minute
             ),
             (4, 5, 6, 8)
+        );
+        // A default time control no game could have is refused at start.
+        let e = Config::load(Overrides {
+            default_time_control: Some("ing-pp:1000000000000000h".into()),
+            ..Overrides::default()
+        });
+        assert!(
+            matches!(e, Err(ConfigError::TimeControlRefused { .. })),
+            "{e:?}"
         );
         // Unset keys keep their defaults.
         let d = Config::load(Overrides::default()).unwrap_or_else(|e| panic!("{e}"));

@@ -526,3 +526,23 @@ fn a_pairing_is_explained() {
     );
     assert!(lines[0].contains("[cost levels: rematch 0,"), "{lines:?}");
 }
+
+/// Kyu ranks below 9k are entered and placed: a McMahon floor at 20k tells 15k from 25k; the
+/// default floor (級外) starts them all equal.
+#[test]
+fn kyu_ranks_down_to_30k_are_entered_and_placed() {
+    use ingo_tournament::pairing::mcmahon_start;
+    let e = Event::new(agreement(
+        r#"{ kind = "mcmahon", rounds = 3, floor = "20k", bar = "1d" }"#,
+        r#"{ name = "A", rank = "15k" }, { name = "B", rank = "25k" }, { name = "C", rank = "30k" }"#,
+        "",
+    ));
+    let rank = |n: &str| e.entrants.iter().find(|x| x.name == n).and_then(|x| x.rank);
+    let floor = e.agreement.format.floor;
+    assert_eq!(mcmahon_start(rank("A"), None, floor), 5);
+    assert_eq!(mcmahon_start(rank("B"), None, floor), 0);
+    assert_eq!(
+        mcmahon_start(rank("C"), None, None),
+        mcmahon_start(rank("A"), None, None)
+    );
+}
