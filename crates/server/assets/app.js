@@ -382,7 +382,7 @@ function gamePage(id) {
   const status = h("p", { id: "status", "aria-live": "polite" });
   const about = h("p", { id: "game-info", class: "game-info" }); // what the game is
   const panel = h("div", { id: "phase-panel" });
-  const countBox = h("div");
+  const countBox = h("div", { id: "count-box" });
   const chats = h("div", { class: "chats" });
   const chatLists = {};
   let board = null;
@@ -431,8 +431,9 @@ function gamePage(id) {
 
   main.append(h("div", { class: "game" },
     h("div", { class: "board-col" }, boardBox, controls, notice),
-    h("div", { class: "side-col" }, info.B, info.W, status, about, panel, chats)),
-  countBox);
+    // What the step needs stays beside the board: the dead stones, the result and the count
+    // (on a phone, straight under it: style.css).
+    h("div", { class: "side-col" }, info.B, info.W, status, panel, countBox, about, chats)));
 
   function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
 
@@ -504,6 +505,18 @@ function gamePage(id) {
     return play(name, at);
   }
 
+  // When a chat line was said (the server's time of it), in the reader's own time zone: the
+  // hour and minute, with the day too when it was not today; the full time on hover.
+  function chatTime(ms) {
+    if (typeof ms !== "number") return null;
+    const d = new Date(ms);
+    const locale = getLang() === "zh" ? "zh-Hant" : "en-GB";
+    const hm = d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", hour12: false });
+    const today = d.toDateString() === new Date().toDateString();
+    return h("time", { class: "chat-time", datetime: d.toISOString(), title: d.toLocaleString(locale) },
+      today ? hm : `${d.toLocaleDateString(locale, { month: "short", day: "numeric" })} ${hm}`);
+  }
+
   function chatPanel(channel, title, canSend) {
     const list = h("ol", { class: "chat-list", id: `chat-${channel}` });
     chatLists[channel] = list;
@@ -524,7 +537,7 @@ function gamePage(id) {
     const key = m.channel === "black" || m.channel === "white" ? "side" : m.channel;
     const list = chatLists[key];
     if (!list) return;
-    list.append(h("li", {}, h("b", {}, `${m.from}: `), m.text));
+    list.append(h("li", {}, chatTime(m.at_ms), " ", h("b", {}, `${m.from}: `), m.text));
     list.scrollTop = list.scrollHeight;
   }
 
