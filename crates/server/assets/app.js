@@ -266,12 +266,15 @@ function lobby() {
       if (mySeat(c)) return [h("small", {}, t("waiting_seats"))];
       return c.opponent ? [h("small", { class: "for-other" }, tf("not_for_you", { name: c.opponent }))] : [];
     };
+    // How the colours are chosen; a rematch names the challenger's.
+    const colorsText = (c) => (c.handicap === "nigiri" ? t("nigiri") : c.handicap === "ranks" ? t("by_ranks")
+      : tf("challenger_takes", { name: c.challenger, color: colorName(c.handicap === "black" ? "B" : "W") }));
     // The time control in words beside its text.
     const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
       h("span", {}, c.seats
-        ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
-        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
+        ? `${teamText(c)} · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}`
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
         words(c.time_control)),
       ...actions(c))) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
@@ -741,7 +744,19 @@ function gamePage(id) {
       const r = g.result;
       panel.append(h("div", { class: "card", id: "result" },
         h("p", {}, h("b", {}, `${t("game_over")}: ${r.result || ""}`), " ", t(`reason_${r.reason}`)),
-        h("p", {}, h("a", { href: `#/review/${gid}` }, t("review")))));
+        h("p", {}, h("a", { href: `#/review/${gid}` }, t("review")),
+          // A rematch: the same board, rules and clock, the colours swapped.
+          myColor && !g.team ? [" ", h("button", { id: "rematch", onclick: async () => {
+            const opp = myColor === "B" ? g.white.name : g.black.name;
+            try {
+              const c = await api("POST", "/api/challenges", { size: g.size, rules: g.rules, handicap: myColor === "B" ? "white" : "black", opponent: opp, time_control: g.clocks.time_control });
+              // The lobby follows it into its game.
+              const mine = new Set(JSON.parse(sessionStorage.getItem("ingo-challenges") || "[]"));
+              mine.add(c.id);
+              sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
+              location.hash = "#/";
+            } catch (x) { notice.textContent = reasonText(x); }
+          } }, t("rematch"))] : null)));
     }
     const cv = g.phase === "ended" ? countView(g) : null;
     if (cv && !countBox.firstChild) countBox.replaceChildren(cv);

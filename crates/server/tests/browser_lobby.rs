@@ -383,3 +383,43 @@ async fn on_a_phone_the_dead_stone_step_is_under_the_board_and_coordinates_read(
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_from_a_finished_game_swaps_the_colours() {
+    bounded(Duration::from_secs(120), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let alice = driver.browser(1280, 800).await;
+        let bob = driver.browser(1280, 800).await;
+        register(&alice, &app.base, "alice", "1d").await;
+        register(&bob, &app.base, "bob", "2d").await;
+        let first = a_counted_game(&app, &alice, &bob).await;
+        alice.goto(&format!("{}/#/game/{first}", app.base)).await.unwrap();
+        wait_css(&alice, "#rematch").await.click().await.unwrap();
+        // Offered to bob, in words, with bob to take Black.
+        bob.goto(&format!("{}/#/", app.base)).await.unwrap();
+        let item = wait_until(
+            &bob,
+            "the rematch in bob's lobby",
+            "const li = document.querySelector('[data-challenge]'); return li && li.querySelector('button.accept') ? li.textContent : null",
+        )
+        .await;
+        assert!(item.as_str().unwrap().contains("alice takes White"), "{item}");
+        wait_css(&bob, "[data-challenge] button.accept").await.click().await.unwrap();
+        wait_game_page(&bob).await;
+        // Alice's lobby follows the rematch into its game.
+        wait_game_page(&alice).await;
+        let hash = alice.execute("return location.hash", vec![]).await.unwrap();
+        let second = hash.as_str().unwrap().trim_start_matches("#/game/").to_owned();
+        assert_ne!(second, first);
+        let state = app.state(&second).await;
+        assert_eq!(state["black"]["name"], "bob", "{state}");
+        assert_eq!(state["white"]["name"], "alice", "{state}");
+        assert_eq!(state["size"], 9, "{state}");
+        assert_eq!(state["handicap_passes"], 0, "{state}");
+        for b in [alice, bob] {
+            b.close().await.unwrap();
+        }
+    })
+    .await;
+}
