@@ -281,13 +281,29 @@ function lobby() {
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${t(`phase_${g.phase}`)}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
   }
+  // The viewer's last finished games, with their opponents: asked as the lobby opens and every
+  // fifth refresh (a game's end is stored just after it is told).
+  const myFinished = h("div", { id: "my-finished-box" });
+  let ticks = 0;
+  let finishedKey = null;
+  function loadFinished() {
+    if (!session.me) return;
+    api("GET", `/api/users/${encodeURIComponent(session.me.name)}`).then((u) => {
+      const games = u.games.slice(0, 10);
+      const key = JSON.stringify(games);
+      if (key === finishedKey) return;
+      finishedKey = key;
+      myFinished.replaceChildren(h("h2", {}, t("your_finished_games")), finishedList(games, "my-finished"));
+    }).catch(() => {});
+  }
   if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
     h("div", { class: "two" },
-      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games),
+      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, myFinished),
       h("div", {}, form, botForm)));
   refresh();
-  const timer = setInterval(refresh, 1000);
+  const timer = setInterval(() => { refresh(); if (++ticks % 5 === 0) loadFinished(); }, 1000);
+  loadFinished();
   return () => clearInterval(timer);
 }
 
@@ -916,11 +932,19 @@ async function userPage(name) {
   main.append(box);
   try {
     const u = await api("GET", `/api/users/${encodeURIComponent(name)}`);
-    box.append(h("h2", {}, `${u.name} (${u.rank})`), h("h3", {}, t("finished_games")),
-      h("ul", { class: "list", id: "finished" }, u.games.length ? u.games.map((x) => h("li", {},
-        `${colorName(x.color)} · ${x.opponent || "?"} · ${x.size}×${x.size} · ${x.result || ""} · ${x.ended_ms ? new Date(x.ended_ms).toLocaleString() : ""} `,
-        h("a", { href: `#/review/${x.id}` }, t("review")))) : h("li", {}, t("none"))));
+    box.append(h("h2", {}, `${u.name} (${u.rank})`), h("h3", {}, t("finished_games")), finishedList(u.games, "finished"));
   } catch (x) { box.append(h("p", { class: "error" }, x.message)); }
+}
+
+/** A player's finished games (a profile's `games`): colour, the opponent (each a link to their
+ * games), size, result, when, and the review. */
+function finishedList(games, id) {
+  const opponents = (text) => (text || "?").split(" & ").flatMap((n, i) => [i ? " & " : null,
+    n === "?" ? n : h("a", { href: `#/user/${encodeURIComponent(n)}`, class: "opponent" }, n)]);
+  return h("ul", { class: "list", id }, games.length ? games.map((x) => h("li", { "data-game": x.id },
+    `${colorName(x.color)} · `, ...opponents(x.opponent),
+    ` · ${x.size}×${x.size} · ${x.result || ""} · ${x.ended_ms ? new Date(x.ended_ms).toLocaleString() : ""} `,
+    h("a", { href: `#/review/${x.id}` }, t("review")))) : h("li", {}, t("none")));
 }
 
 // ---------------------------------------------------------------- stepping through a game

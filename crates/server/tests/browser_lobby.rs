@@ -15,6 +15,17 @@ use std::time::Duration;
 use browser_util::*;
 use serde_json::{json, Value};
 
+/// Clicks the button of `selector` in the lobby's list, found and clicked in one script (the list
+/// is drawn anew every second, so an element found in one step may be gone in the next).
+async fn click_in_list(b: &fantoccini::Client, selector: &str) {
+    wait_until(
+        b,
+        selector,
+        &format!("const e = document.querySelector(\"{selector}\"); if (!e) return null; e.click(); return true"),
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_offered_to_me_is_declined_from_the_lobby() {
     bounded(Duration::from_secs(120), async {
@@ -46,11 +57,7 @@ async fn a_challenge_offered_to_me_is_declined_from_the_lobby() {
         assert_eq!(none, json!(0), "carol cannot decline a challenge offered to bob");
         // Bob declines it: it leaves his lobby and alice's, and the server has it declined.
         bob.goto(&format!("{}/#/", app.base)).await.unwrap();
-        wait_css(&bob, "[data-challenge] button.decline")
-            .await
-            .click()
-            .await
-            .unwrap();
+        click_in_list(&bob, "[data-challenge] button.decline").await;
         for (b, who) in [(&bob, "bob"), (&alice, "alice")] {
             wait_until(
                 b,
@@ -405,7 +412,7 @@ async fn a_rematch_from_a_finished_game_swaps_the_colours() {
         )
         .await;
         assert!(item.as_str().unwrap().contains("alice takes White"), "{item}");
-        wait_css(&bob, "[data-challenge] button.accept").await.click().await.unwrap();
+        click_in_list(&bob, "[data-challenge] button.accept").await;
         wait_game_page(&bob).await;
         // Alice's lobby follows the rematch into its game.
         wait_game_page(&alice).await;
@@ -417,6 +424,44 @@ async fn a_rematch_from_a_finished_game_swaps_the_colours() {
         assert_eq!(state["white"]["name"], "alice", "{state}");
         assert_eq!(state["size"], 9, "{state}");
         assert_eq!(state["handicap_passes"], 0, "{state}");
+        for b in [alice, bob] {
+            b.close().await.unwrap();
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_my_finished_games_with_links_to_opponents() {
+    bounded(Duration::from_secs(120), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let alice = driver.browser(1280, 800).await;
+        let bob = driver.browser(1280, 800).await;
+        register(&alice, &app.base, "alice", "1d").await;
+        register(&bob, &app.base, "bob", "2d").await;
+        let gid = a_counted_game(&app, &alice, &bob).await;
+        alice.goto(&format!("{}/#/", app.base)).await.unwrap();
+        let line = wait_css(&alice, &format!("#my-finished li[data-game='{gid}']")).await;
+        assert!(
+            line.text().await.unwrap().contains("B+77"),
+            "the result shown"
+        );
+        // The opponent's name leads to the opponent's games, where alice is a link back.
+        line.find(css("a.opponent"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let back = wait_css(
+            &alice,
+            &format!("#finished li[data-game='{gid}'] a.opponent"),
+        )
+        .await;
+        assert_eq!(back.text().await.unwrap(), "alice");
+        let hash = alice.execute("return location.hash", vec![]).await.unwrap();
+        assert_eq!(hash, json!("#/user/bob"));
         for b in [alice, bob] {
             b.close().await.unwrap();
         }
