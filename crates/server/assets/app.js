@@ -266,25 +266,44 @@ function lobby() {
       if (mySeat(c)) return [h("small", {}, t("waiting_seats"))];
       return c.opponent ? [h("small", { class: "for-other" }, tf("not_for_you", { name: c.opponent }))] : [];
     };
+    // How the colours are chosen; a rematch names the challenger's.
+    const colorsText = (c) => (c.handicap === "nigiri" ? t("nigiri") : c.handicap === "ranks" ? t("by_ranks")
+      : tf("challenger_takes", { name: c.challenger, color: colorName(c.handicap === "black" ? "B" : "W") }));
     // The time control in words beside its text.
     const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
       h("span", {}, c.seats
-        ? `${teamText(c)} · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}`
-        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${c.handicap === "nigiri" ? t("nigiri") : t("by_ranks")} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
+        ? `${teamText(c)} · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}`
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
         words(c.time_control)),
       ...actions(c))) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${t(`phase_${g.phase}`)}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
   }
+  // The viewer's last finished games, with their opponents: asked as the lobby opens and every
+  // fifth refresh (a game's end is stored just after it is told).
+  const myFinished = h("div", { id: "my-finished-box" });
+  let ticks = 0;
+  let finishedKey = null;
+  function loadFinished() {
+    if (!session.me) return;
+    api("GET", `/api/users/${encodeURIComponent(session.me.name)}`).then((u) => {
+      const games = u.games.slice(0, 10);
+      const key = JSON.stringify(games);
+      if (key === finishedKey) return;
+      finishedKey = key;
+      myFinished.replaceChildren(h("h2", {}, t("your_finished_games")), finishedList(games, "my-finished"));
+    }).catch(() => {});
+  }
   if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
     h("div", { class: "two" },
-      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games),
+      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, myFinished),
       h("div", {}, form, botForm)));
   refresh();
-  const timer = setInterval(refresh, 1000);
+  const timer = setInterval(() => { refresh(); if (++ticks % 5 === 0) loadFinished(); }, 1000);
+  loadFinished();
   return () => clearInterval(timer);
 }
 
@@ -382,7 +401,7 @@ function gamePage(id) {
   const status = h("p", { id: "status", "aria-live": "polite" });
   const about = h("p", { id: "game-info", class: "game-info" }); // what the game is
   const panel = h("div", { id: "phase-panel" });
-  const countBox = h("div");
+  const countBox = h("div", { id: "count-box" });
   const chats = h("div", { class: "chats" });
   const chatLists = {};
   let board = null;
@@ -431,8 +450,9 @@ function gamePage(id) {
 
   main.append(h("div", { class: "game" },
     h("div", { class: "board-col" }, boardBox, controls, notice),
-    h("div", { class: "side-col" }, info.B, info.W, status, about, panel, chats)),
-  countBox);
+    // What the step needs stays beside the board: the dead stones, the result and the count
+    // (on a phone, straight under it: style.css).
+    h("div", { class: "side-col" }, info.B, info.W, status, panel, countBox, about, chats)));
 
   function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
 
@@ -504,6 +524,18 @@ function gamePage(id) {
     return play(name, at);
   }
 
+  // When a chat line was said (the server's time of it), in the reader's own time zone: the
+  // hour and minute, with the day too when it was not today; the full time on hover.
+  function chatTime(ms) {
+    if (typeof ms !== "number") return null;
+    const d = new Date(ms);
+    const locale = getLang() === "zh" ? "zh-Hant" : "en-GB";
+    const hm = d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", hour12: false });
+    const today = d.toDateString() === new Date().toDateString();
+    return h("time", { class: "chat-time", datetime: d.toISOString(), title: d.toLocaleString(locale) },
+      today ? hm : `${d.toLocaleDateString(locale, { month: "short", day: "numeric" })} ${hm}`);
+  }
+
   function chatPanel(channel, title, canSend) {
     const list = h("ol", { class: "chat-list", id: `chat-${channel}` });
     chatLists[channel] = list;
@@ -524,7 +556,7 @@ function gamePage(id) {
     const key = m.channel === "black" || m.channel === "white" ? "side" : m.channel;
     const list = chatLists[key];
     if (!list) return;
-    list.append(h("li", {}, h("b", {}, `${m.from}: `), m.text));
+    list.append(h("li", {}, chatTime(m.at_ms), " ", h("b", {}, `${m.from}: `), m.text));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -728,7 +760,19 @@ function gamePage(id) {
       const r = g.result;
       panel.append(h("div", { class: "card", id: "result" },
         h("p", {}, h("b", {}, `${t("game_over")}: ${r.result || ""}`), " ", t(`reason_${r.reason}`)),
-        h("p", {}, h("a", { href: `#/review/${gid}` }, t("review")))));
+        h("p", {}, h("a", { href: `#/review/${gid}` }, t("review")),
+          // A rematch: the same board, rules and clock, the colours swapped.
+          myColor && !g.team ? [" ", h("button", { id: "rematch", onclick: async () => {
+            const opp = myColor === "B" ? g.white.name : g.black.name;
+            try {
+              const c = await api("POST", "/api/challenges", { size: g.size, rules: g.rules, handicap: myColor === "B" ? "white" : "black", opponent: opp, time_control: g.clocks.time_control });
+              // The lobby follows it into its game.
+              const mine = new Set(JSON.parse(sessionStorage.getItem("ingo-challenges") || "[]"));
+              mine.add(c.id);
+              sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
+              location.hash = "#/";
+            } catch (x) { notice.textContent = reasonText(x); }
+          } }, t("rematch"))] : null)));
     }
     const cv = g.phase === "ended" ? countView(g) : null;
     if (cv && !countBox.firstChild) countBox.replaceChildren(cv);
@@ -888,11 +932,19 @@ async function userPage(name) {
   main.append(box);
   try {
     const u = await api("GET", `/api/users/${encodeURIComponent(name)}`);
-    box.append(h("h2", {}, `${u.name} (${u.rank})`), h("h3", {}, t("finished_games")),
-      h("ul", { class: "list", id: "finished" }, u.games.length ? u.games.map((x) => h("li", {},
-        `${colorName(x.color)} · ${x.opponent || "?"} · ${x.size}×${x.size} · ${x.result || ""} · ${x.ended_ms ? new Date(x.ended_ms).toLocaleString() : ""} `,
-        h("a", { href: `#/review/${x.id}` }, t("review")))) : h("li", {}, t("none"))));
+    box.append(h("h2", {}, `${u.name} (${u.rank})`), h("h3", {}, t("finished_games")), finishedList(u.games, "finished"));
   } catch (x) { box.append(h("p", { class: "error" }, x.message)); }
+}
+
+/** A player's finished games (a profile's `games`): colour, the opponent (each a link to their
+ * games), size, result, when, and the review. */
+function finishedList(games, id) {
+  const opponents = (text) => (text || "?").split(" & ").flatMap((n, i) => [i ? " & " : null,
+    n === "?" ? n : h("a", { href: `#/user/${encodeURIComponent(n)}`, class: "opponent" }, n)]);
+  return h("ul", { class: "list", id }, games.length ? games.map((x) => h("li", { "data-game": x.id },
+    `${colorName(x.color)} · `, ...opponents(x.opponent),
+    ` · ${x.size}×${x.size} · ${x.result || ""} · ${x.ended_ms ? new Date(x.ended_ms).toLocaleString() : ""} `,
+    h("a", { href: `#/review/${x.id}` }, t("review")))) : h("li", {}, t("none")));
 }
 
 // ---------------------------------------------------------------- stepping through a game

@@ -51,7 +51,8 @@ export class BoardView {
     const full = (size + 1) * u;
     this.svg = el("svg", {
       viewBox: `0 0 ${full} ${full}`,
-      class: "board",
+      // A large board's coordinates are drawn larger on a phone (style.css).
+      class: size >= 15 ? "board large" : "board",
       role: "grid",
       tabindex: "0",
       "aria-label": opts.label || `${size}×${size} board`,

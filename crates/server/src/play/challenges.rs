@@ -36,7 +36,9 @@ pub struct NewChallenge {
     size: i64,
     #[serde(default = "default_rules")]
     rules: String,
-    /// `nigiri` (even game, colours drawn) or `ranks` (handicap from the two ranks, §6).
+    /// `nigiri` (even game, colours drawn), `ranks` (handicap from the two ranks, §6), or
+    /// `black` or `white` (an even game, the challenger taking that colour: a rematch with the
+    /// colours swapped; one a side only).
     #[serde(default = "default_handicap")]
     handicap: String,
     time_control: Option<String>,
@@ -219,14 +221,22 @@ pub async fn create(
     }
     check_size(req.size)?;
     let preset = parse_preset(&req.rules)?;
-    if req.handicap != "nigiri" && req.handicap != "ranks" {
+    if !["nigiri", "ranks", "black", "white"].contains(&req.handicap.as_str()) {
         return Err(GameError::unprocessable(
             "bad-handicap",
-            "handicap is \"nigiri\" (an even game) or \"ranks\" (from the two ranks).",
+            "handicap is \"nigiri\" (an even game), \"ranks\" (from the two ranks), or \"black\" \
+             or \"white\" (an even game, the challenger's colour).",
         ));
     }
     let tc = settings::time_control(req.time_control.as_deref(), default_time_control)?;
     let kind = req.kind.as_deref().unwrap_or("single");
+    if kind != "single" && (req.handicap == "black" || req.handicap == "white") {
+        return Err(GameError::unprocessable(
+            "bad-handicap",
+            "A team challenge's colours are \"nigiri\" or \"ranks\"; \"black\" and \"white\" \
+             name the challenger's colour in a game of one a side.",
+        ));
+    }
     if kind != "single" {
         let (kind, seats) = team_seats(play, user, kind, &req).await?;
         let c = new_challenge(
@@ -324,6 +334,12 @@ fn seat(
     acceptor_rank: Rank,
 ) -> Result<(i64, i64, i64, i64), GameError> {
     let even_komi = i64::from(parse_preset(&c.preset)?.rules().komi.halves());
+    // The challenger's colour named: an even game, no passes.
+    match c.handicap.as_str() {
+        "black" => return Ok((c.challenger, acceptor, even_komi, 0)),
+        "white" => return Ok((acceptor, c.challenger, even_komi, 0)),
+        _ => {}
+    }
     let choice = if c.handicap == "ranks" {
         ColorChoice::Ranks
     } else {

@@ -238,6 +238,52 @@ async fn handicap_game_from_ranks() {
     .await;
 }
 
+/// A challenge naming the challenger's colour (a rematch with the colours swapped): an even game
+/// with the preset's komi whatever the ranks; a team challenge naming a colour is refused.
+#[tokio::test]
+async fn a_challenge_names_the_challengers_colour() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut strong = user(&app, "strong", "5d").await;
+        let mut weak = user(&app, "weak", "1d").await;
+        let (b, _w, gid) = game_between(
+            &app,
+            &mut strong,
+            &mut weak,
+            json!({"size": 19, "handicap": "black"}),
+        )
+        .await;
+        let mut b = b;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["black"]["name"], "strong", "{s}");
+        assert_eq!(s["handicap_passes"], 0, "{s}");
+        let even = ingo_rules::Preset::Ing.rules().komi.as_f64();
+        assert_eq!(s["komi"].as_f64(), Some(even), "{s}");
+        let (mut w2, _, gid) = game_between(
+            &app,
+            &mut strong,
+            &mut weak,
+            json!({"size": 9, "handicap": "white"}),
+        )
+        .await;
+        assert_eq!(state(&mut w2, gid).await["white"]["name"], "strong");
+        let r = strong
+            .post(
+                "/api/challenges",
+                json!({"kind": "pair", "handicap": "black", "partners": ["weak"], "opponents": ["a", "b"]}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            (r.status, r.body["reason"].as_str()),
+            (422, Some("bad-handicap")),
+            "{:?}",
+            r.body
+        );
+    })
+    .await;
+}
+
 /// The same move number asked twice is applied once; a stale number is refused.
 async fn duplicate_move_applies_once(app: App) {
     let mut a = user(&app, "ann", "1k").await;
