@@ -165,7 +165,9 @@ async fn a_challenge_to_one_player_is_for_that_player_only() {
         // Bob may accept; a refusal (his session ended meanwhile) is said under the list, not
         // under the challenge form.
         bob.goto(&format!("{}/#/", app.base)).await.unwrap();
-        let accept = wait_css(&bob, "[data-challenge] button.accept").await;
+        // The lobby's list is drawn again every second: the button is found and clicked in one
+        // script, never held across a redraw.
+        wait_css(&bob, "[data-challenge] button.accept").await;
         // (Its answer has no body: what matters is that the session is gone.)
         page_api(&bob, "POST", "/api/logout", json!({})).await;
         let me = bob
@@ -176,7 +178,12 @@ async fn a_challenge_to_one_player_is_for_that_player_only() {
             .await
             .unwrap();
         assert_ne!(me, json!(200), "bob is logged out");
-        accept.click().await.unwrap();
+        bob.execute(
+            "document.querySelector('[data-challenge] button.accept').click()",
+            vec![],
+        )
+        .await
+        .unwrap();
         let refusal = wait_until(
             &bob,
             "the refusal under the list",
