@@ -1,4 +1,4 @@
-//! `ingo judge`, `score`, `render` and GTP `loadsgf` on hostile input (issue 9): paths that are
+//! `ingo judge`, `score`, `render` and GTP `loadsgf` on hostile input: paths that are
 //! not files, inputs past the limits, random bytes, cut-off records, folders with holes, an
 //! output over the input. Each test runs the built binary, bounded in time, and is named after
 //! what it guards.

@@ -1,6 +1,6 @@
 //! `ingo serve` as a process: it starts on a fresh SQLite file with no set-up, prints the
 //! address it bound, and loses no acknowledged move when killed with SIGKILL at an arbitrary
-//! moment (issue 13, items 1 and 8). Also: several processes on one PostgreSQL (item 10).
+//! moment. Also: several processes on one PostgreSQL.
 #![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
 
 use std::io::{BufRead, BufReader};

@@ -518,7 +518,7 @@ mod tests {
         );
     }
 
-    // See: issue 9 item 14. 5段 against 4段 is komi 4 with no White pass: still a handicap
+    // 5段 against 4段 is komi 4 with no White pass: still a handicap
     // game (有差賽), so the game the referee plays gives a tie to White.
     #[test]
     fn rank_handicap_without_passes_is_a_handicap_game() {

@@ -1,5 +1,5 @@
 //! The fill-in count done the way a referee does it at the board, independently of `count.rs`'s
-//! algebra, checked against the margin on many positions (issue 9 item 17).
+//! algebra, checked against the margin on many positions.
 //!
 //! # Source: rule text 第五條 "填滿計點": "子空皆地…雙方各以一百八十子填滿本方空…雙方各填其半",
 //! 還子 ("貼還八點…每子二點") and 罰子; docs/rules.md §5.

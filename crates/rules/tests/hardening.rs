@@ -1,4 +1,4 @@
-//! Regression tests for the rules engine's soft spots of issue 9 (items 13–16): each test is
+//! Regression tests for the rules engine's soft spots: each test is
 //! named after what it guards.
 
 use ingo_rules::{Board, Color, Game, Komi, Move, Point, Rules, Setup, SetupError};

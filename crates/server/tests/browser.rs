@@ -2,7 +2,7 @@
 //! (chromedriver, started here on a free loopback port) against the real server on
 //! 127.0.0.1:0 over a fresh SQLite database.
 //!
-//! One flow, as issue 14 asks: two browsers register, one challenges, the other accepts; they
+//! One flow: two browsers register, one challenges, the other accepts; they
 //! play a 9×9 game with a ko that is retaken only after a threat, and an illegal immediate
 //! retake refused with its explanation on the page; both pass, a dead group is marked with one
 //! click and accepted, and both see the same count; a spectator (on a phone-size window) sees

@@ -1,4 +1,4 @@
-//! GTP engines as opponents (issue 13, item 3), over HTTP as a person plays them: a 9×9 game
+//! GTP engines as opponents, over HTTP as a person plays them: a 9×9 game
 //! against GNU Go to the end (skipped with a note when GNU Go is missing), and fake engines
 //! (the referee's `tests/engines/fake_engine.py`) that crash, hang, answer garbage or play an
 //! illegal move, each losing the game with its reason; the limit of games at once; a server

@@ -1,4 +1,4 @@
-//! Hostile input (issue 9): paths that are not files, inputs that made the repairs quadratic,
+//! Hostile input: paths that are not files, inputs that made the repairs quadratic,
 //! inputs past the size limits, random bytes, cut-off records, contradictory properties. Each
 //! test is named after what it guards.
 

@@ -88,7 +88,7 @@ pub struct Store {
 /// is into the operating system's cache, and the file is fsynced only at checkpoints. So a
 /// committed transaction survives the death of this process (kill -9, a panic, an abort): the
 /// server acknowledges a move only after its commit, and no acknowledged move is lost when the
-/// process is killed (issue 13, item 8). A crash of the machine itself (power, kernel) may lose
+/// process is killed. A crash of the machine itself (power, kernel) may lose
 /// the last transactions before a checkpoint; FULL would fsync at every commit and cost that on
 /// every move. `busy_timeout`: a writer of another process waits instead of failing at once.
 const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \

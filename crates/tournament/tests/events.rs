@@ -1,4 +1,4 @@
-//! Hand-computed events, checked key by key (issue 12, item 8). The expected figures were
+//! Hand-computed events, checked key by key. The expected figures were
 //! worked out by hand from the rule text's definitions (article 5, 計分); each test's comment
 //! shows the sums.
 

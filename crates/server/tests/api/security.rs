@@ -1,4 +1,4 @@
-//! Nobody acts where they don't belong (issue 13, item 9), tried as a user would.
+//! Nobody acts where they don't belong, tried as a user would.
 
 use ingo_server::wall::ManualClock;
 use ingo_store::testing::TestDb;
