@@ -110,7 +110,7 @@ fn repair_of_stray_property_ids_is_linear() {
         "repairing 200,000 stray ids",
         move || parse(&text).map(|r| r.len()),
     );
-    // Nearly all of it is junk: not a record (item 6), and said at once.
+    // Nearly all of it is junk: not a record, and said at once.
     let err = result.expect_err("not a record");
     assert!(matches!(err.kind(), ErrorKind::NotSgf { .. }), "{err}");
     // The same repairs in a record that is mostly SGF, so that it is read: 40,000 variations
