@@ -271,6 +271,10 @@ function lobby() {
       : tf("challenger_takes", { name: c.challenger, color: colorName(c.handicap === "black" ? "B" : "W") }));
     // The time control in words beside its text.
     const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
+    // Drawn anew only when it changed: a button is not replaced under the finger that presses it.
+    const key = JSON.stringify([list, live, session.me && session.me.name, getLang()]);
+    if (key === drawnKey) return;
+    drawnKey = key;
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
       h("span", {}, c.seats
         ? `${teamText(c)} · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}`
@@ -285,6 +289,7 @@ function lobby() {
   // fifth refresh (a game's end is stored just after it is told).
   const myFinished = h("div", { id: "my-finished-box" });
   let ticks = 0;
+  let drawnKey = null; // what the lists were drawn from
   let finishedKey = null;
   function loadFinished() {
     if (!session.me) return;
