@@ -45,7 +45,7 @@ pub use config::Config;
 use domain::limiter::{Limit, Limiter};
 pub use domain::live_game::LiveGame;
 pub use http::error::ApiError;
-pub use play::event::Event;
+pub use play::event::Broadcast;
 
 /// The engine settings, where the command line and the tests name them.
 pub mod engine {
@@ -131,7 +131,7 @@ impl AppState {
     }
 
     /// A receiver of game `id`'s events.
-    pub fn subscribe(&self, id: i64) -> broadcast::Receiver<Event> {
+    pub fn subscribe(&self, id: i64) -> broadcast::Receiver<Broadcast> {
         self.play.subscribe(id)
     }
 

@@ -8,7 +8,7 @@ use ingo_store::server::{self as db, ChatRow};
 use crate::domain::accounts::refuse_nul;
 use crate::domain::error::GameError;
 use crate::domain::live_game::LiveGame;
-use crate::play::event::{Audience, Channel, ChatEvent, Event};
+use crate::play::event::{Audience, Broadcast, Channel, ChatEvent};
 use crate::play::hub::Play;
 
 /// Who reads a socket or the chat route, for the chat.
@@ -140,6 +140,9 @@ pub async fn say(
         seq: 0,
     };
     db::add_chat(play.store(), &m).await?;
-    play.publish(id, Event::new(Audience::Channel(channel), &chat_event(&m)));
+    play.publish(
+        id,
+        Broadcast::new(Audience::Channel(channel), &chat_event(&m)),
+    );
     Ok(())
 }

@@ -38,7 +38,7 @@ use serde::Serialize;
 use crate::domain::error::GameError;
 use crate::domain::live_game::LiveGame;
 use crate::domain::team::{Consensus, TeamKind};
-use crate::play::event::{Audience, Channel, Event};
+use crate::play::event::{Audience, Broadcast, Channel};
 use crate::play::hub::{Play, SharedGame};
 use crate::play::live::game;
 use crate::play::submit::{change, play_move, Ack};
@@ -144,7 +144,10 @@ impl Side {
             game_id: self.game_id,
             proposals,
         };
-        play.publish(self.game_id, Event::new(Audience::Channel(channel), &ev));
+        play.publish(
+            self.game_id,
+            Broadcast::new(Audience::Channel(channel), &ev),
+        );
     }
 }
 

@@ -1,4 +1,4 @@
-//! What a game's subscribers are sent: an [`Event`] is its text (JSON, written once however
+//! What a game's subscribers are sent: a [`Broadcast`] is its text (JSON, written once however
 //! many sockets send it) and its [`Audience`], so that who may read it is decided by a field,
 //! not by reading the text. The events' bodies are types deriving `Serialize`.
 
@@ -74,34 +74,34 @@ impl Audience {
 
 /// One message to a game's subscribers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event {
+pub struct Broadcast {
     /// Who reads it.
     pub audience: Audience,
     /// Its JSON text.
     pub text: Arc<str>,
 }
 
-impl Event {
+impl Broadcast {
     /// The event of body `body` for `audience`.
-    pub fn new(audience: Audience, body: &impl Serialize) -> Event {
+    pub fn new(audience: Audience, body: &impl Serialize) -> Broadcast {
         // These bodies are plain structs of strings and numbers: they always serialise.
         let text = serde_json::to_string(body).unwrap_or_else(|_| "{}".to_owned());
-        Event {
+        Broadcast {
             audience,
             text: Arc::from(text),
         }
     }
 
     /// An event already written as text.
-    pub fn from_text(audience: Audience, text: &str) -> Event {
-        Event {
+    pub fn from_text(audience: Audience, text: &str) -> Broadcast {
+        Broadcast {
             audience,
             text: Arc::from(text),
         }
     }
 }
 
-impl std::ops::Deref for Event {
+impl std::ops::Deref for Broadcast {
     type Target = str;
 
     /// The JSON text.
@@ -174,8 +174,8 @@ pub struct ChatEvent {
 }
 
 /// The whole state of `g` at `now`, for everyone.
-pub fn state_event(g: &LiveGame, now: i64) -> Event {
-    Event::new(
+pub fn state_event(g: &LiveGame, now: i64) -> Broadcast {
+    Broadcast::new(
         Audience::Everyone,
         &StateEvent {
             kind: "state",
@@ -187,7 +187,7 @@ pub fn state_event(g: &LiveGame, now: i64) -> Event {
 
 /// The events of a change: one `move` event per new move, then the whole state when the phase
 /// is no longer plain play.
-pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event> {
+pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Broadcast> {
     let mut out = Vec::with_capacity(new_moves.len() + 1);
     if !new_moves.is_empty() {
         let to_move = view::letter(g.to_move());
@@ -210,7 +210,7 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Event
                 clocks: clocks.clone(),
                 team_to_move: team_to_move.clone(),
             };
-            out.push(Event::new(Audience::Everyone, &ev));
+            out.push(Broadcast::new(Audience::Everyone, &ev));
         }
     }
     if g.phase() != ingo_rules::Phase::Playing || new_moves.is_empty() {

@@ -16,7 +16,7 @@ use tokio::sync::{broadcast, mpsc, Mutex, Notify};
 
 use crate::domain::error::GameError;
 use crate::domain::live_game::LiveGame;
-use crate::play::event::Event;
+use crate::play::event::Broadcast;
 use crate::play::relay::Relay;
 use crate::wall::WallClock;
 
@@ -36,7 +36,7 @@ struct Inner {
     /// game's moves are applied one at a time.
     games: StdMutex<HashMap<i64, SharedGame>>,
     /// One broadcast channel per game with subscribers.
-    hubs: StdMutex<HashMap<i64, broadcast::Sender<Event>>>,
+    hubs: StdMutex<HashMap<i64, broadcast::Sender<Broadcast>>>,
     /// Wakes a game's timer task when its clock changes.
     timers: StdMutex<HashMap<i64, Arc<Notify>>>,
     /// This process's id, to skip its own NOTIFY messages.
@@ -177,7 +177,7 @@ impl Play {
     }
 
     /// A receiver of game `id`'s events.
-    pub fn subscribe(&self, id: i64) -> broadcast::Receiver<Event> {
+    pub fn subscribe(&self, id: i64) -> broadcast::Receiver<Broadcast> {
         lock(&self.inner.hubs)
             .entry(id)
             .or_insert_with(|| broadcast::channel(1024).0)
@@ -185,7 +185,7 @@ impl Play {
     }
 
     /// Sends an event to this process's subscribers of game `id`.
-    pub fn publish_local(&self, id: i64, event: Event) {
+    pub fn publish_local(&self, id: i64, event: Broadcast) {
         let mut hubs = lock(&self.inner.hubs);
         if let Some(tx) = hubs.get(&id) {
             if tx.send(event).is_err() {
@@ -196,13 +196,13 @@ impl Play {
 
     /// Sends an event to every subscriber of game `id`, in this process and (with PostgreSQL)
     /// in the others.
-    pub fn publish(&self, id: i64, event: Event) {
+    pub fn publish(&self, id: i64, event: Broadcast) {
         self.publish_all(id, &[event]);
     }
 
     /// Sends events of game `id`, in order, to every subscriber, in this process and (with
     /// PostgreSQL, in one notification) in the others.
-    pub fn publish_all(&self, id: i64, events: &[Event]) {
+    pub fn publish_all(&self, id: i64, events: &[Broadcast]) {
         for e in events {
             self.publish_local(id, e.clone());
         }
@@ -259,7 +259,7 @@ impl Play {
         &self,
         g: &mut LiveGame,
         new_moves: &[MoveRow],
-        events: &[Event],
+        events: &[Broadcast],
     ) -> Result<Appended, GameError> {
         let id = g.id();
         match db::append_moves(self.store(), id, g.version(), new_moves, &g.state()).await {

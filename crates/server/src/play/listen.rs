@@ -47,7 +47,7 @@ async fn run(play: Play, mut listener: PgListener) {
         };
         // A chat line changes nothing in the game; an event for everyone may have.
         let for_all = |r: &Relayed| match r {
-            Relayed::Event(e) => e.audience == Audience::Everyone,
+            Relayed::Broadcast(e) => e.audience == Audience::Everyone,
             Relayed::Refresh => true,
         };
         if events.iter().any(for_all) {
@@ -56,7 +56,7 @@ async fn run(play: Play, mut listener: PgListener) {
         }
         for r in events {
             match r {
-                Relayed::Event(e) => play.publish_local(id, e),
+                Relayed::Broadcast(e) => play.publish_local(id, e),
                 Relayed::Refresh => {
                     if let Ok(g) = game(&play, id).await {
                         let g = g.lock().await;

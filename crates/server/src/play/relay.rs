@@ -21,7 +21,7 @@ use sqlx::postgres::{PgConnection, PgListener};
 use sqlx::{Connection, Executor};
 use tokio::sync::mpsc;
 
-use crate::play::event::{Audience, Event};
+use crate::play::event::{Audience, Broadcast};
 
 /// The channel name.
 pub const CHANNEL: &str = "ingo_games";
@@ -40,7 +40,7 @@ pub struct Relay {
 
 impl Relay {
     /// Queues events of game `game` for the other servers (one notification).
-    pub fn send(&self, instance: i64, game: i64, events: &[Event]) {
+    pub fn send(&self, instance: i64, game: i64, events: &[Broadcast]) {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let _ = self.tx.send(payload(instance, seq, game, events));
     }
@@ -51,7 +51,7 @@ impl Relay {
 /// audience, `all` or a chat channel), or a request to re-read the game
 /// when the events do not fit in a notification. (`seq` keeps two equal chat lines apart:
 /// PostgreSQL folds equal notifications of one transaction into one.)
-pub fn payload(instance: i64, seq: u64, game: i64, events: &[Event]) -> String {
+pub fn payload(instance: i64, seq: u64, game: i64, events: &[Broadcast]) -> String {
     let len: usize = events.iter().map(|e| e.text.len() + 12).sum();
     if len < MAX_PAYLOAD {
         let mut out = format!("{{\"origin\":{instance},\"seq\":{seq},\"game\":{game},\"events\":[");
@@ -151,7 +151,7 @@ pub async fn connect(url: &str) -> anyhow::Result<(PgListener, Relay)> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Relayed {
     /// An event, with its audience.
-    Event(Event),
+    Broadcast(Broadcast),
     /// Its events did not fit in a notification: read the game again.
     Refresh,
 }
@@ -174,7 +174,10 @@ pub fn received(payload: &str, me: i64) -> Option<(i64, Vec<Relayed>)> {
                 return Some(Relayed::Refresh);
             }
             let audience = Audience::parse(to?.get(i)?.as_str()?)?;
-            Some(Relayed::Event(Event::from_text(audience, &e.to_string())))
+            Some(Relayed::Broadcast(Broadcast::from_text(
+                audience,
+                &e.to_string(),
+            )))
         })
         .collect();
     Some((game, out))
@@ -184,8 +187,8 @@ pub fn received(payload: &str, me: i64) -> Option<(i64, Vec<Relayed>)> {
 mod tests {
     use super::*;
 
-    fn ev(text: &str) -> Event {
-        Event::from_text(Audience::Everyone, text)
+    fn ev(text: &str) -> Broadcast {
+        Broadcast::from_text(Audience::Everyone, text)
     }
 
     #[test]
@@ -210,7 +213,7 @@ mod tests {
 
     #[test]
     fn each_event_keeps_its_audience_through_the_relay() {
-        let side = Event::from_text(
+        let side = Broadcast::from_text(
             Audience::Channel(crate::play::event::Channel::Side(ingo_rules::Color::White)),
             r#"{"type":"chat","channel":"white"}"#,
         );
@@ -230,8 +233,8 @@ mod tests {
         assert_eq!(
             events,
             [
-                Relayed::Event(ev(r#"{"type":"move","number":1}"#)),
-                Relayed::Event(side),
+                Relayed::Broadcast(ev(r#"{"type":"move","number":1}"#)),
+                Relayed::Broadcast(side),
             ]
         );
         // An event whose audience is not said is read by nobody.

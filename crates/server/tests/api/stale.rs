@@ -56,7 +56,7 @@ async fn stored(app: &App, gid: i64) -> (String, Option<String>, Vec<String>) {
 
 /// The first event of `events` that `pred` picks, within a bound.
 async fn first_event(
-    events: &mut tokio::sync::broadcast::Receiver<ingo_server::Event>,
+    events: &mut tokio::sync::broadcast::Receiver<ingo_server::Broadcast>,
     pred: impl Fn(&Value) -> bool,
 ) -> Value {
     tokio::time::timeout(Duration::from_secs(30), async {
