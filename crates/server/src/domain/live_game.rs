@@ -255,9 +255,9 @@ impl LiveGame {
     }
 
     /// Rebuilds a game from its stored row and moves, the one way a stored game is rebuilt:
-    /// what is stored is turned into the table's own event log ([`stored_events`]: the clock's
-    /// start, every move at its time as the module's clock policy says, then the stored
-    /// ending or dead-stone step) and [`Table::replay`] replays it.
+    /// what is stored is turned into the table's own event log (`move_events` and
+    /// `state_events`: the clock's start, every move at its time as the module's clock policy
+    /// says, then the stored ending or dead-stone step) and [`Table::replay`] replays it.
     ///
     /// # Errors
     /// When the stored game cannot be replayed (a broken invariant: moves are stored only after

@@ -14,7 +14,7 @@
 //!   fallback), `time_settings` (and `kgs-time_settings` when known, then `time_left` follows
 //!   KGS), then every move of the game with `play` (White's handicap passes as `play w pass`, as
 //!   `ingo match` does). Before each of its moves it gets `time_left`, then `genmove` with a
-//!   timeout of its clock's deadline plus [`GRACE`], at most its `move_timeout`. The process is
+//!   timeout of its clock's deadline plus [`crate::config::GRACE`], at most its `move_timeout`. The process is
 //!   stopped when the game ends (checked after every action and every second), and with the
 //!   server (the parent-death signal of `ingo_gtp::Engine`; `ingo serve` kills every engine
 //!   on SIGTERM or SIGINT).
