@@ -1486,7 +1486,7 @@ fn counted_positions(
             continue;
         };
         matched += 1;
-        if !(matched - 1).is_multiple_of(sel.step) {
+        if (matched - 1) % sel.step != 0 {
             continue;
         }
         let path = corpus.join(get(c_path));

@@ -400,9 +400,9 @@ fn without(board: &Board, grid: &Grid, read: &[Option<reading::Captured>]) -> Bo
     let Ok(mut b) = Board::with_dims(board.width(), board.height()) else {
         return board.clone();
     };
-    for (i, r) in read.iter().enumerate() {
+    for i in 0..grid.len() {
         let p = grid.point(i);
-        if let (Some(c), None) = (board.color_at(p), r) {
+        if let (Some(c), None) = (board.color_at(p), read[i]) {
             b.set_stone(p, c);
         }
     }
