@@ -13,16 +13,15 @@
 //!
 //! `INGO_ENDGAME_VERBOSE=1` prints every record that disagrees (`INGO_ENDGAME_ALL=1`: every
 //! record); `INGO_ENDGAME_BOARDS=1` adds the board with the judgement, the fills in order, the
-//! strings the playouts hold between 10% and 90% of the time, the strings read dead before the
-//! playouts (ladder or capture reading), and the count without the fill;
-//! `INGO_ENDGAME_ONLY=09/T21` judges only the records of either set whose path holds that text
-//! (and checks their pins); `INGO_ENDGAME_PIN=1` prints the lines of the pinned file as judged now;
+//! strings the playouts hold between 10% and 90% of the time, and the count without the fill;
+//! `INGO_ENDGAME_ONLY=09/T21` judges only the Ing Cup records whose path holds that text (and
+//! checks their pins); `INGO_ENDGAME_PIN=1` prints the lines of the pinned file as judged now;
 //! `INGO_ENDGAME_PLAYOUTS=N` and `INGO_ENDGAME_FIRST=black|white|other` change the settings for
 //! an experiment, and the test then fails listing every record whose verdict changes.
 
 use std::path::{Path, PathBuf};
 
-use ingo_player::endgame::{judge_end, Decided, EndgameConfig};
+use ingo_player::endgame::{judge_end, EndgameConfig};
 use ingo_rules::{Color, Preset, Rules};
 use ingo_sgf::ReplayMode;
 
@@ -227,19 +226,6 @@ fn judge_rows(dir: &Path, rows: &[&Row], rules: impl Fn(&ingo_sgf::Record) -> Ru
                         s.held
                     );
                 }
-                for s in j
-                    .strings
-                    .iter()
-                    .filter(|s| matches!(s.how, Decided::Ladder | Decided::ReadDead))
-                {
-                    println!(
-                        "{} {} {} stones {}",
-                        s.how.describe(),
-                        s.color.letter(),
-                        s.stones[0].to_gtp(h),
-                        s.stones.len()
-                    );
-                }
                 let nofill = ingo_rules::score(
                     rep.game.board(),
                     &j.dead,
@@ -379,7 +365,6 @@ fn other_counted_19x19_records_keep_their_pinned_verdicts() {
         return;
     };
     let rows = index(&dir);
-    let only = std::env::var("INGO_ENDGAME_ONLY").ok();
     // Counted 19×19 records of other events, every 8th in index order (a fixed sample that
     // keeps the test short), each under its own rules and komi.
     let others: Vec<&Row> = rows
@@ -387,14 +372,13 @@ fn other_counted_19x19_records_keep_their_pinned_verdicts() {
         .filter(|r| !r.path.starts_with("aeb-pro/Ing/") && r.size == "19")
         .filter(|r| parse_result(&r.result).is_some())
         .step_by(8)
-        .filter(|r| only.as_ref().is_none_or(|o| r.path.contains(o.as_str())))
         .collect();
     let t = judge_rows(&dir, &others, |r| r.rules_or(Preset::Ing));
     println!(
         "others: {} records, {} winners, {} margins, unreplayable {:?}",
         t.records, t.winner, t.margin, t.unreplayable
     );
-    check_pins("other", &t, only.is_some());
+    check_pins("other", &t, false);
 }
 
 /// The seki of `01/19` (the first Ing Cup, B+3) ends in the fill: Black's stone J7 lives only

@@ -55,10 +55,11 @@ fn a_string_caught_in_a_ladder_is_read_dead() {
     assert_eq!(how(&g, &j, "D5"), Decided::Ladder, "{:#?}", j.strings);
 }
 
-/// White's string A2 B2 B1 C1 in the corner of Black's area has one liberty, A1, where White
-/// cannot play (no liberty, no capture): dead whoever moves first, read and not sampled.
+/// A capture race in the corner of Black's area: White's string A1 B1 (liberties C1 and A2's
+/// side: two) against Black's B2 C2 (three outside liberties). White moving first fills one of
+/// Black's liberties and is still a move short; read dead, not sampled.
 #[test]
-fn a_string_in_atari_that_cannot_escape_is_read_dead() {
+fn a_lost_capture_race_is_read_dead() {
     let (g, j) = judge(
         "
         . . . . . . . X O

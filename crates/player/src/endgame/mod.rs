@@ -7,22 +7,18 @@
 //! 1. **Proof first.** Strings that are unconditionally alive by Benson's algorithm are alive,
 //!    whatever the playouts say; the strings and ko stones of a double-ko seki, proved from
 //!    its shape, are in seki (`double_ko`).
-//! 2. **Read before sampling.** A string with one or two liberties that the tactical reader
-//!    ([`crate::tactics`]) captures whatever its owner plays first is dead (a ladder, a net, a
-//!    short capture race; `reading`), and the playouts start with it captured, so they cannot
-//!    save it. [`StringStatus::how`] says how each status was decided.
-//! 3. **Search for the rest.** Playouts from the final position under the game's own rules
+//! 2. **Search for the rest.** Playouts from the final position under the game's own rules
 //!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
 //!    stones into atari without capturing; a string that its owner holds at the end of fewer
 //!    than half of them is dead.
-//! 4. **The neutral points.** With the dead stones turned into stones of their capturer (the
+//! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
 //!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
 //!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
 //!    player to move first: a fill that puts a string in atari is answered, sente fills come
 //!    first, a side only fills a point where its string keeps two liberties and captures
 //!    nothing. The points that neither side can fill stay shared: the seki points
 //!    ("雙方各填其半"), and the strings next to them are in seki.
-//! 5. **The count.** The board with the fills on it is counted by [`ingo_rules::score`] with the
+//! 4. **The count.** The board with the fills on it is counted by [`ingo_rules::score`] with the
 //!    dead stones removed, which gives the margin, the winner and the fill-in breakdown. The
 //!    time penalties of a record, those it states in words included, are the record's
 //!    (`ingo_sgf::Record::time_penalties`), given to the game before it is judged.
