@@ -27,7 +27,6 @@ mod benson;
 mod double_ko;
 mod fill;
 mod playout;
-mod reading;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
 
@@ -77,55 +76,6 @@ impl Status {
     }
 }
 
-/// How the status of a string was decided, so that a person knows which verdicts to check.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Decided {
-    /// Unconditionally alive (Benson's algorithm): no sequence of moves captures it.
-    ProvedAlive,
-    /// A string or ko stone of a double-ko seki, proved from its shape.
-    DoubleKoSeki,
-    /// Read dead: a ladder captures it whatever its owner plays first.
-    Ladder,
-    /// Read dead: captured in a net or a short capture race whatever its owner plays first.
-    ReadDead,
-    /// Sampled: its owner held its points at the end of this share of the playouts (dead below
-    /// one half).
-    Sampled(f64),
-    /// Taken in the fill of the neutral points (a string left in atari).
-    TakenInFill,
-    /// Given: dead by an agreement or a proposal, or alive because the rules ended the game
-    /// (four passes) or no search was asked for.
-    Given,
-}
-
-impl Decided {
-    /// A short English description: `proved alive`, `read dead (ladder)`, `sampled at 87%`.
-    pub fn describe(&self) -> String {
-        match self {
-            Decided::ProvedAlive => "proved alive".into(),
-            Decided::DoubleKoSeki => "proved seki (double ko)".into(),
-            Decided::Ladder => "read dead (ladder)".into(),
-            Decided::ReadDead => "read dead (capture reading)".into(),
-            Decided::Sampled(held) => format!("sampled at {:.0}%", held * 100.0),
-            Decided::TakenInFill => "taken in the fill".into(),
-            Decided::Given => "given".into(),
-        }
-    }
-
-    /// A name for machines: `proved`, `double_ko`, `ladder`, `read`, `sampled`, `fill`, `given`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Decided::ProvedAlive => "proved",
-            Decided::DoubleKoSeki => "double_ko",
-            Decided::Ladder => "ladder",
-            Decided::ReadDead => "read",
-            Decided::Sampled(_) => "sampled",
-            Decided::TakenInFill => "fill",
-            Decided::Given => "given",
-        }
-    }
-}
-
 /// One string of the final position and its status.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringStatus {
@@ -137,11 +87,8 @@ pub struct StringStatus {
     pub status: Status,
     /// Unconditionally alive (Benson): proved, not searched.
     pub proved: bool,
-    /// The share of playouts at whose end its owner held its points (1.0 when not searched;
-    /// 0.0 when read dead, since the playouts start with it captured).
+    /// The share of playouts at whose end its owner held its points (1.0 when not searched).
     pub held: f64,
-    /// How its status was decided.
-    pub how: Decided,
 }
 
 /// A neutral point filled before counting, and by whom.
@@ -310,30 +257,17 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         (0..n).map(|i| b[i] || w[i] || double_ko_seki[i]).collect()
     };
 
-    // Read before sampling: strings the tactical reader captures whatever their owner plays
-    // first are dead, and the playouts start with them captured (they cannot save them).
-    let read = if config.playouts > 0 {
-        reading::read_dead(board, &grid, &proved)
-    } else {
-        vec![None; n]
-    };
-
     // Playouts: how often each point ends as Black's or White's area.
     let mut held_by = vec![[0u32; 2]; n];
     let searched = config.playouts > 0
         && proved
             .iter()
             .enumerate()
-            .any(|(i, &p)| !p && read[i].is_none() && board.color_at(grid.point(i)).is_some());
+            .any(|(i, &p)| !p && board.color_at(grid.point(i)).is_some());
     if searched {
-        let start = if read.iter().any(Option::is_some) {
-            without(board, &grid, &read)
-        } else {
-            board.clone()
-        };
         let template = Game::new(
             Setup {
-                board: start,
+                board: board.clone(),
                 to_move: game.to_move(),
                 handicap_passes: 0,
             },
@@ -363,22 +297,6 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             1.0
         };
-        if let Some(how) = read[i] {
-            let how = match how {
-                reading::Captured::Ladder => Decided::Ladder,
-                reading::Captured::Read => Decided::ReadDead,
-            };
-            return (Status::Dead, false, 0.0, how);
-        }
-        let how = if double_ko_seki[i] {
-            Decided::DoubleKoSeki
-        } else if proved[i] {
-            Decided::ProvedAlive
-        } else if searched {
-            Decided::Sampled(held)
-        } else {
-            Decided::Given
-        };
         let status = if double_ko_seki[i] {
             Status::Seki
         } else if !proved[i] && held < 0.5 {
@@ -386,23 +304,9 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             Status::Alive
         };
-        (status, proved[i], held, how)
+        (status, proved[i], held)
     });
     finish(game, config, &grid, strings, string_of)
-}
-
-/// `board` without the stones `read` marks (captured by reading), as the playouts start.
-fn without(board: &Board, grid: &Grid, read: &[Option<reading::Captured>]) -> Board {
-    let Ok(mut b) = Board::with_dims(board.width(), board.height()) else {
-        return board.clone();
-    };
-    for i in 0..grid.len() {
-        let p = grid.point(i);
-        if let (Some(c), None) = (board.color_at(p), read[i]) {
-            b.set_stone(p, c);
-        }
-    }
-    b
 }
 
 /// Judges the final position of `game` with the dead stones given (agreed by the players, or
@@ -438,12 +342,7 @@ pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> J
     let (strings, string_of) = strings_of(board, &grid, |i, _, stones| {
         let is_dead = stones.iter().any(|s| dead.contains(s));
         let status = if is_dead { Status::Dead } else { Status::Alive };
-        let how = if proved[i] && !is_dead {
-            Decided::ProvedAlive
-        } else {
-            Decided::Given
-        };
-        (status, proved[i], 1.0, how)
+        (status, proved[i], 1.0)
     });
     finish(game, config, &grid, strings, string_of)
 }
@@ -454,7 +353,7 @@ pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> J
 fn strings_of(
     board: &Board,
     grid: &Grid,
-    mut decide: impl FnMut(usize, Color, &[Point]) -> (Status, bool, f64, Decided),
+    mut decide: impl FnMut(usize, Color, &[Point]) -> (Status, bool, f64),
 ) -> (Vec<StringStatus>, Vec<usize>) {
     let mut string_of = vec![usize::MAX; grid.len()];
     let mut strings: Vec<StringStatus> = Vec::new();
@@ -472,14 +371,13 @@ fn strings_of(
         for &s in &stones {
             string_of[grid.index(s)] = id;
         }
-        let (status, proved, held, how) = decide(i, color, &stones);
+        let (status, proved, held) = decide(i, color, &stones);
         strings.push(StringStatus {
             color,
             stones,
             status,
             proved,
             held,
-            how,
         });
     }
     (strings, string_of)
@@ -561,7 +459,6 @@ fn finish(
             && live.color_at(grid.point(i)) != Some(strings[id].color)
         {
             strings[id].status = Status::Dead;
-            strings[id].how = Decided::TakenInFill;
         }
     }
     let mut dead: Vec<Point> = strings
@@ -618,9 +515,9 @@ fn settled(game: &Game, dead: &[Point]) -> Judgement {
     let grid = Grid::new(board);
     let (strings, _) = strings_of(board, &grid, |_, _, stones| {
         if stones.iter().any(|q| dead.contains(q)) {
-            (Status::Dead, false, 0.0, Decided::Given)
+            (Status::Dead, false, 0.0)
         } else {
-            (Status::Alive, false, 1.0, Decided::Given)
+            (Status::Alive, false, 1.0)
         }
     });
     let mut dead: Vec<Point> = dead.to_vec();
