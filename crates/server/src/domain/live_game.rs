@@ -427,12 +427,17 @@ impl LiveGame {
     /// The wall time (ms) at which the person to move against a program is absent, after
     /// `limit_ms` without a move since the last one (or the start); `None` when nobody can be.
     pub fn absence_deadline_ms(&self, limit_ms: i64) -> Option<i64> {
+        self.absent_at(limit_ms).map(|(_, at)| at)
+    }
+
+    /// The person to move against a program and when they are absent, after `limit_ms`.
+    fn absent_at(&self, limit_ms: i64) -> Option<(Color, i64)> {
         if limit_ms <= 0 {
             return None;
         }
-        self.person_against_a_program()?;
+        let color = self.person_against_a_program()?;
         let since = self.moves.last().map_or(self.row.started_ms, |m| m.at_ms);
-        Some(since.saturating_add(limit_ms))
+        Some((color, since.saturating_add(limit_ms)))
     }
 
     /// Ends the game by the absence (缺席) of the person to move against a program when, at
@@ -446,10 +451,7 @@ impl LiveGame {
         now_ms: i64,
         limit_ms: i64,
     ) -> Result<Option<Color>, GameError> {
-        let Some(deadline) = self.absence_deadline_ms(limit_ms) else {
-            return Ok(None);
-        };
-        let Some(color) = self.person_against_a_program() else {
+        let Some((color, deadline)) = self.absent_at(limit_ms) else {
             return Ok(None);
         };
         if now_ms < deadline {

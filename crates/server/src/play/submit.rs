@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::domain::error::{ErrorKind, GameError};
 use crate::domain::live_game::LiveGame;
 use crate::play::event::{change_events, state_event};
-use crate::play::hub::Play;
+use crate::play::hub::{Play, SharedGame};
 use crate::play::live::{fresh, game};
 use crate::play::view::{self, Both, GameView};
 
@@ -57,6 +57,16 @@ fn ack(g: &LiveGame, number: i64, duplicate: bool) -> Ack {
     }
 }
 
+/// The copy of game `id` a change is judged on: the one in memory at the first attempt, and
+/// after a conflict one read afresh from the store.
+async fn judged_copy(play: &Play, id: i64, attempt: usize) -> Result<SharedGame, GameError> {
+    if attempt == 0 {
+        game(play, id).await
+    } else {
+        fresh(play, id).await
+    }
+}
+
 /// Plays a move for `user_id` in game `id`, commits it, publishes it; the acknowledgement.
 ///
 /// # Errors
@@ -71,11 +81,7 @@ pub async fn play_move(
     // Twice at most: a conflict means another request or server committed a change first; the
     // game is then rebuilt from the store and the request judged again.
     for attempt in 0..2 {
-        let shared = if attempt == 0 {
-            game(play, id).await?
-        } else {
-            fresh(play, id).await?
-        };
+        let shared = judged_copy(play, id, attempt).await?;
         let mut g = shared.lock().await;
         if let Some(n) = number {
             // The same request again: answer what was stored, apply nothing.
@@ -104,8 +110,6 @@ pub async fn play_move(
                 // servers on one database the copy may have missed the other servers' latest
                 // change, so the move is judged again, once, on what is committed.
                 if attempt == 0 && e.kind == ErrorKind::Conflict && play.has_other_servers() {
-                    drop(g);
-                    play.evict(id);
                     continue;
                 }
                 return Err(e);
@@ -138,11 +142,7 @@ pub async fn change(
     f: impl Fn(&mut LiveGame, i64) -> Result<(), GameError>,
 ) -> Result<GameView, GameError> {
     for attempt in 0..2 {
-        let shared = if attempt == 0 {
-            game(play, id).await?
-        } else {
-            fresh(play, id).await?
-        };
+        let shared = judged_copy(play, id, attempt).await?;
         let mut g = shared.lock().await;
         let now = play.now_ms();
         f(&mut g, now)?;

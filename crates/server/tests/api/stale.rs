@@ -9,6 +9,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use ingo_server::client::Client;
 use ingo_server::wall::{ManualClock, WallClock};
 use ingo_server::{AppState, Config};
 use serde_json::{json, Value};
@@ -36,6 +37,16 @@ async fn silent_server(app: &App, clock: WallClock) -> (SocketAddr, AppState) {
         .await
     });
     (addr, state)
+}
+
+/// `c` accepts the dead stones `proposal` of game `gid`; the answer.
+async fn accept(c: &mut Client, gid: i64, proposal: &Value) -> ingo_server::client::Reply {
+    c.post(
+        &format!("/api/games/{gid}/dead/accept"),
+        json!({ "dead": proposal }),
+    )
+    .await
+    .unwrap()
 }
 
 /// The game as the database holds it: (status, result, moves).
@@ -88,26 +99,14 @@ async fn a_stale_copy_commits_no_agreement(app: App) {
     let s = state(&mut w, gid).await;
     assert_eq!(s["phase"], "suspended");
     let proposal = s["dead_stones"]["proposal"].clone();
-    let r = w
-        .post(
-            &format!("/api/games/{gid}/dead/accept"),
-            json!({ "dead": proposal }),
-        )
-        .await
-        .unwrap();
+    let r = accept(&mut w, gid, &proposal).await;
     assert_eq!(r.status, 200, "{:?}", r.body);
     // White resumes play through the silent server.
     let mut w_silent = w.clone();
     w_silent.addr = silent;
     play_ok(&mut w_silent, gid, "C3").await;
     // Black accepts the proposal through B, whose copy has not heard of C3.
-    let r = b
-        .post(
-            &format!("/api/games/{gid}/dead/accept"),
-            json!({ "dead": proposal }),
-        )
-        .await
-        .unwrap();
+    let r = accept(&mut b, gid, &proposal).await;
     assert_eq!(r.status, 409, "{:?}", r.body);
     assert_eq!(r.body["reason"], "not-suspended", "{:?}", r.body);
     let (status, result, moves) = stored(&app, gid).await;
@@ -249,13 +248,7 @@ async fn a_cut_listener_drops_every_copy_on_postgres() {
         play_ok(&mut w, gid, "pass").await;
         play_ok(&mut b, gid, "pass").await;
         let proposal = state(&mut w, gid).await["dead_stones"]["proposal"].clone();
-        let r = w
-            .post(
-                &format!("/api/games/{gid}/dead/accept"),
-                json!({ "dead": proposal }),
-            )
-            .await
-            .unwrap();
+        let r = accept(&mut w, gid, &proposal).await;
         assert_eq!(r.status, 200, "{:?}", r.body);
         let mut events = app.state.subscribe(gid);
         assert!(
@@ -269,13 +262,7 @@ async fn a_cut_listener_drops_every_copy_on_postgres() {
         let mut w_other = w.clone();
         w_other.addr = other;
         play_ok(&mut w_other, gid, "C3").await;
-        let r = b
-            .post(
-                &format!("/api/games/{gid}/dead/accept"),
-                json!({ "dead": proposal }),
-            )
-            .await
-            .unwrap();
+        let r = accept(&mut b, gid, &proposal).await;
         assert_eq!(r.status, 409, "{:?}", r.body);
         let (status, result, moves) = stored(&app, gid).await;
         assert_eq!((status.as_str(), result), ("playing", None));
