@@ -78,14 +78,20 @@ async fn flow() {
     // every browser goes to it.
     for b in [&ben, &cat] {
         b.goto(&format!("{base}/#/")).await.unwrap();
-        let accept = wait_css(b, "[data-challenge] button.accept").await;
+        // Found and clicked in one script: the lobby redraws its list when it changes.
+        wait_css(b, "[data-challenge] button.accept").await;
         let text = wait_css(b, "[data-challenge] span")
             .await
             .text()
             .await
             .unwrap();
         assert!(text.contains("ann ✓ & ben"), "{text}");
-        accept.click().await.unwrap();
+        b.execute(
+            "document.querySelector('[data-challenge] button.accept').click()",
+            vec![],
+        )
+        .await
+        .unwrap();
         wait_until(
             b,
             "the seat accepted",
@@ -267,8 +273,14 @@ async fn consultation_flow() {
     submit(&form).await;
     for b in [&ben, &cat] {
         b.goto(&format!("{base}/#/")).await.unwrap();
-        let accept = wait_css(b, "[data-challenge] button.accept").await;
-        accept.click().await.unwrap();
+        // Found and clicked in one script: the lobby redraws its list when it changes.
+        wait_css(b, "[data-challenge] button.accept").await;
+        b.execute(
+            "document.querySelector('[data-challenge] button.accept').click()",
+            vec![],
+        )
+        .await
+        .unwrap();
         wait_until(
             b,
             "the seat accepted",
