@@ -44,6 +44,11 @@ pub struct ServeArgs {
     /// `[[engine]]` tables.
     #[arg(long = "engine", value_name = "NAME=COMMAND")]
     engines: Vec<String>,
+    /// An account that may direct events on this server (repeatable; also the file's
+    /// `directors = ["NAME", …]`): create an event from an agreement, approve entrants, pair
+    /// and start rounds, record the referee's decisions.
+    #[arg(long = "director", value_name = "NAME")]
+    directors: Vec<String>,
     /// How the server logs to standard error: `text`, or `json` (one object a line, with each
     /// request's method, route, status, latency and game id) [default: text].
     #[arg(long, env = "INGO_LOG_FORMAT", value_parser = ["text", "json"])]
@@ -69,6 +74,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         secure_cookies: args.secure_cookies,
         default_time_control: args.default_time_control,
         engines: args.engines,
+        directors: args.directors,
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

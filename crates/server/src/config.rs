@@ -76,6 +76,9 @@ pub struct Config {
     pub listen: String,
     /// The GTP engines offered as opponents.
     pub engines: Vec<EngineConfig>,
+    /// The accounts (by name) that may direct events: create them, approve entrants, pair and
+    /// start rounds, record the referee's decisions, close them. Nobody else can.
+    pub directors: Vec<String>,
 }
 
 impl Default for Config {
@@ -96,6 +99,7 @@ impl Default for Config {
             database_url: String::new(),
             listen: "127.0.0.1:8080".into(),
             engines: Vec::new(),
+            directors: Vec::new(),
         }
     }
 }
@@ -116,6 +120,8 @@ pub struct Overrides {
     pub default_time_control: Option<String>,
     /// Engines as `NAME=COMMAND LINE`.
     pub engines: Vec<String>,
+    /// The accounts that may direct events, added to the file's `directors`.
+    pub directors: Vec<String>,
 }
 
 /// Why the settings cannot be read.
@@ -180,6 +186,8 @@ struct FileConfig {
     chat_lines_per_minute: Option<usize>,
     program_absence_minutes: Option<i64>,
     session_days: Option<i64>,
+    #[serde(default)]
+    directors: Vec<String>,
     #[serde(default)]
     engine: Vec<FileEngine>,
 }
@@ -294,6 +302,7 @@ impl Config {
             secure_cookies: o.secure_cookies || file.secure_cookies.unwrap_or(false),
             database_url: db,
             engines: engines(file.engine, &o.engines, o.config.as_deref())?,
+            directors: file.directors.into_iter().chain(o.directors).collect(),
             ..Config::default()
         };
         if let Some(listen) = o.listen.or(file.listen) {

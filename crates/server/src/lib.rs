@@ -115,6 +115,11 @@ impl AppState {
         Ok(play::live::game(&self.play, id).await?)
     }
 
+    /// Whether `user` may direct events on this server ([`Config::directors`]).
+    pub fn is_director(&self, user: &ingo_store::server::UserRow) -> bool {
+        self.config.directors.iter().any(|d| *d == user.name)
+    }
+
     /// Where this server reads the time.
     pub fn clock(&self) -> &wall::WallClock {
         self.play.clock()
@@ -336,6 +341,7 @@ pub fn app(state: AppState) -> Router {
         .merge(http::consult::routes())
         .merge(http::review::routes())
         .merge(http::opponents::routes())
+        .merge(http::events::routes())
         .route_layer(axum::middleware::from_fn(http::trace::trace))
         .layer(axum::middleware::from_fn(http::guard::refuse_nul_in_uri))
         .with_state(state);
@@ -378,6 +384,9 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> anyhow
     }
     state
         .resume_games()
+        .await
+        .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+    play::events::resume_timers(&state.play)
         .await
         .map_err(|e| anyhow::anyhow!("{}", e.message))?;
     // At most so many connections per address; small WebSocket frames must not wait for

@@ -6,9 +6,11 @@
 //! was decided. [`domain`] reads these rows as `ingo-tournament`'s types and writes them back.
 
 pub mod domain;
+pub mod online;
 
 pub use domain::{
-    entrant_of, entrant_row, game_of, game_row, load_event, log_of, log_row, LoadError, RowError,
+    entrant_of, entrant_row, game_of, game_row, load_event, load_event_by_id, log_of, log_row,
+    LoadError, RowError,
 };
 
 use sqlx::{AnyConnection, Row};
@@ -162,6 +164,20 @@ pub async fn event_by_name(
     let row =
         sqlx::query("SELECT id, name, agreement, created_ms FROM tournament_event WHERE name = $1")
             .bind(name)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.as_ref().map(event_row).transpose()?)
+}
+
+/// The event of id `id`.
+///
+/// # Errors
+///
+/// [`StoreError::Query`].
+pub async fn event_by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<EventRow>, StoreError> {
+    let row =
+        sqlx::query("SELECT id, name, agreement, created_ms FROM tournament_event WHERE id = $1")
+            .bind(id)
             .fetch_optional(&mut *conn)
             .await?;
     Ok(row.as_ref().map(event_row).transpose()?)

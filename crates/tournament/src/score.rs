@@ -101,8 +101,9 @@ impl Game {
     }
 }
 
-/// One line of the standings.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One line of the standings (as JSON: the fields by these names, as `ingo tournament
+/// standings --json` and the play server's events give them).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Standing {
     /// Place, from 1; players equal on every key share it.
     pub rank: usize,

@@ -38,6 +38,22 @@ pub struct LiveGame {
     players: ByColor<Player>,
     /// The sides' members in a pair or consultation game; `None` for one player a side.
     team: Option<Team>,
+    /// The event pairing it plays, if it is an event's game.
+    event: Option<EventSeat>,
+}
+
+/// The pairing of an event a game plays, and how late each player arrived at its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventSeat {
+    /// The event.
+    pub event_id: i64,
+    /// Round.
+    pub round: u32,
+    /// Board.
+    pub board: u32,
+    /// How late each side arrived after the round's start (twice of it came off its basic
+    /// time).
+    pub late: ByColor<Duration>,
 }
 
 /// The dead stones the server proposes when play is suspended: the referee-grade judgement
@@ -131,9 +147,20 @@ fn since_start(started_ms: i64, at_ms: i64) -> Duration {
 /// The table's log of a stored game's moves: the clock started at the game's start, then every
 /// move at its commit time (never before the move it follows). Also returns the last move's
 /// time, where the clocks stand.
-fn move_events(row: &GameRow, moves: &[MoveRow]) -> Result<(Vec<Event>, Duration), GameError> {
+fn move_events(
+    row: &GameRow,
+    moves: &[MoveRow],
+    late: ByColor<Duration>,
+) -> Result<(Vec<Event>, Duration), GameError> {
     let size = row.size as usize;
-    let mut log = Vec::with_capacity(moves.len() + 1);
+    let mut log = Vec::with_capacity(moves.len() + 3);
+    // An event game's players charged for their lateness before the clock starts (第八條).
+    for color in [Color::Black, Color::White] {
+        let late = *late.get(color);
+        if !late.is_zero() {
+            log.push(Event::LateArrival { color, late });
+        }
+    }
     log.push(Event::StartClock { at: Duration::ZERO });
     let mut last = Duration::ZERO;
     for m in moves {
@@ -268,13 +295,32 @@ impl LiveGame {
         players: ByColor<Player>,
         team: Option<Team>,
     ) -> Result<LiveGame, GameError> {
+        LiveGame::replay_in_event(row, moves, players, team, None)
+    }
+
+    /// [`LiveGame::replay`] of a game that plays an event's pairing (`event`): its players'
+    /// lateness is charged before its clock starts.
+    ///
+    /// # Errors
+    /// As [`LiveGame::replay`].
+    pub fn replay_in_event(
+        row: GameRow,
+        moves: Vec<MoveRow>,
+        players: ByColor<Player>,
+        team: Option<Team>,
+        event: Option<EventSeat>,
+    ) -> Result<LiveGame, GameError> {
         let settings = settings_of(&row)?;
-        let (move_log, _) = move_events(&row, &moves)?;
+        let late = event.map(|e| e.late).unwrap_or_default();
+        let (move_log, _) = move_events(&row, &moves, late)?;
+        // Events before the first move: the late arrivals and the clock's start.
+        let before = move_log.len() - moves.len();
         let mut table = Table::replay(settings, &move_log).map_err(|e| match e {
-            // Event 0 starts the clock; event k is stored move k.
-            TableError::Event { index, error } if index > 0 => GameError::internal(format!(
+            TableError::Event { index, error } if index >= before => GameError::internal(format!(
                 "stored move {} does not replay: {error}",
-                moves.get(index - 1).map_or(index as i64, |m| m.move_number)
+                moves
+                    .get(index - before)
+                    .map_or(index as i64, |m| m.move_number)
             )),
             e => GameError::internal(e.to_string()),
         })?;
@@ -289,7 +335,52 @@ impl LiveGame {
             moves,
             players,
             team,
+            event,
         })
+    }
+
+    /// The event pairing this game plays, if it is an event's.
+    pub fn event(&self) -> Option<&EventSeat> {
+        self.event.as_ref()
+    }
+
+    /// Writes the ending the table reached by itself into the stored state: a player of an
+    /// event game so late that twice the lateness used up the basic time is absent (缺席) and
+    /// has forfeited before the first move. Whether there was such an ending to write.
+    pub fn mark_ended(&mut self, now_ms: i64) -> bool {
+        if self.table.phase() != Phase::Ended || self.row.state.result.is_some() {
+            return false;
+        }
+        self.finish(now_ms);
+        if self.event.is_some()
+            && matches!(self.table.game().end(), Some(GameEnd::Forfeit(..)))
+            && self.moves.is_empty()
+        {
+            self.row.state.end_reason = Some(EndReason::Absence.as_str().to_owned());
+        }
+        true
+    }
+
+    /// The referee's decision ends the game: `color` forfeits (an event's director recorded a
+    /// forfeit for 悔著, 抗命…, `reason` the rule text's word).
+    ///
+    /// # Errors
+    /// 409 when the game has ended.
+    pub fn referee_forfeit(
+        &mut self,
+        color: Color,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), GameError> {
+        if self.table.phase() == Phase::Ended {
+            return Err(GameError::conflict("game-over", "The game has ended."));
+        }
+        let _ = reason;
+        self.table
+            .forfeit(color, EndReason::Forfeit.as_str())
+            .map_err(table_error)?;
+        self.finish(now_ms);
+        Ok(())
     }
 
     /// The rules' game.

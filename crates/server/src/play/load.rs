@@ -7,7 +7,7 @@ use ingo_store::Store;
 
 use crate::domain::accounts::Program;
 use crate::domain::error::GameError;
-use crate::domain::live_game::LiveGame;
+use crate::domain::live_game::{EventSeat, LiveGame};
 use crate::domain::team::{Consensus, Player, Team, TeamKind};
 
 /// How the sides of stored game `id` of kind `kind` agree: `any` for pair go (whose order is
@@ -89,6 +89,18 @@ pub async fn load(store: &Store, id: i64) -> Result<LiveGame, GameError> {
             })
         }
     };
+    let event = ingo_store::tournament::online::event_game(store, id)
+        .await?
+        .map(|e| EventSeat {
+            event_id: e.event_id,
+            round: e.round as u32,
+            board: e.board as u32,
+            late: ByColor {
+                black: std::time::Duration::from_millis(e.late_black_ms.max(0) as u64),
+                white: std::time::Duration::from_millis(e.late_white_ms.max(0) as u64),
+            },
+        });
     // What is stored does not replay: a broken invariant, which no retry mends.
-    LiveGame::replay(row, moves, players, team).map_err(|e| GameError::damaged(id, &e.message))
+    LiveGame::replay_in_event(row, moves, players, team, event)
+        .map_err(|e| GameError::damaged(id, &e.message))
 }

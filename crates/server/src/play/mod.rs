@@ -3,7 +3,7 @@
 //! published ([`submit`]), the events with their audience ([`event`]) and how a game is shown
 //! ([`view`]), challenges ([`challenges`]), consultation's
 //! proposals ([`consult`]), the chat ([`chat`]), the accounts of
-//! programs ([`accounts`]), accounts and sessions ([`sessions`]), and the PostgreSQL relay between servers ([`relay`], [`listen`]).
+//! programs ([`accounts`]), the events a director hosts ([`events`]), accounts and sessions ([`sessions`]), and the PostgreSQL relay between servers ([`relay`], [`listen`]).
 //! Nothing here knows HTTP.
 
 pub mod accounts;
@@ -11,6 +11,7 @@ pub mod challenges;
 pub mod chat;
 pub mod consult;
 pub mod event;
+pub mod events;
 pub mod hub;
 pub mod listen;
 pub mod live;

@@ -161,6 +161,19 @@ pub(super) async fn insert_game(
     Ok(())
 }
 
+/// Stores a game in the caller's transaction (an event's round starting its games, in the
+/// transaction that links each to its pairing).
+///
+/// # Errors
+/// On a database failure.
+pub async fn insert_game_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &GameRow,
+) -> Result<(), StoreError> {
+    insert_game(tx, game).await?;
+    Ok(())
+}
+
 /// Stores a game made without a challenge (against a bot, or by a test).
 ///
 /// # Errors
@@ -361,8 +374,12 @@ pub async fn append_moves(
     state: &GameState,
 ) -> Result<Appended, StoreError> {
     let _writing = writer(store).await;
+    // A game that ends may be an event's, whose result is entered in the same transaction.
+    let ending = state.status == "ended";
     if let [m] = moves {
-        return append_one(store, game_id, base, m, state).await;
+        if !ending {
+            return append_one(store, game_id, base, m, state).await;
+        }
     }
     let mut tx = store.writes().begin().await?;
     let written = bind_state!(sqlx::query(update_game!()), game_id, base, state)
@@ -391,6 +408,18 @@ pub async fn append_moves(
                 return Ok(Appended::Conflict);
             }
             Err(e) => return Err(e.into()),
+        }
+    }
+    if ending {
+        if let Some(result) = &state.result {
+            crate::tournament::online::game_ended(
+                &mut tx,
+                store.backend(),
+                game_id,
+                result,
+                state.end_reason.as_deref(),
+            )
+            .await?;
         }
     }
     tx.commit().await?;

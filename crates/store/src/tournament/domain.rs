@@ -13,7 +13,7 @@ use ingo_tournament::{
 };
 use sqlx::AnyConnection;
 
-use super::{entrants, event_by_name, events, games, EntrantRow, GameRow, LogRow};
+use super::{entrants, event_by_name, events, games, EntrantRow, EventRow, GameRow, LogRow};
 use crate::StoreError;
 
 /// A stored row that does not make an entrant or a game.
@@ -294,6 +294,11 @@ pub async fn load_event(
             }
         }
     };
+    Ok((row.id, event_of(conn, &row).await?))
+}
+
+/// Reads the event whose row is `row`, whole.
+async fn event_of(conn: &mut AnyConnection, row: &EventRow) -> Result<Event, LoadError> {
     let agreement = Agreement::from_toml(&row.agreement).map_err(LoadError::Agreement)?;
     let mut ev = Event::new(agreement);
     ev.entrants = entrants(conn, row.id)
@@ -306,7 +311,19 @@ pub async fn load_event(
         .iter()
         .map(game_of)
         .collect::<Result<_, _>>()?;
-    Ok((row.id, ev))
+    Ok(ev)
+}
+
+/// Reads event `id` whole.
+///
+/// # Errors
+///
+/// [`LoadError::NoSuchEvent`] (naming the id) when there is none, and as [`load_event`].
+pub async fn load_event_by_id(conn: &mut AnyConnection, id: i64) -> Result<Event, LoadError> {
+    let row = super::event_by_id(conn, id)
+        .await?
+        .ok_or_else(|| LoadError::NoSuchEvent(format!("#{id}")))?;
+    event_of(conn, &row).await
 }
 
 #[cfg(test)]

@@ -1,0 +1,311 @@
+//! Events over HTTP; what they do is [`crate::play::events`]'s. Every route that changes an
+//! event is the director's, except a player's registration and check-in; the others answer
+//! 403 with the reason `not-the-director`.
+
+use axum::extract::{Path, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::http::auth::{session_token, user_of_token, User};
+use crate::http::error::ApiError;
+use crate::play::events::{self, Decision, EventSummary, EventView, LogView, PairRequest};
+use crate::AppState;
+
+/// The routes of this module.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/events", get(list).post(create))
+        .route("/api/events/{id}", get(one))
+        .route("/api/events/{id}/register", post(register))
+        .route("/api/events/{id}/checkin", post(check_in))
+        .route("/api/events/{id}/registration", post(registration))
+        .route("/api/events/{id}/entrants", post(enter))
+        .route("/api/events/{id}/entrants/approve", post(approve))
+        .route("/api/events/{id}/entrants/rank", post(set_rank))
+        .route("/api/events/{id}/entrants/withdraw", post(withdraw))
+        .route("/api/events/{id}/entrants/reinstate", post(reinstate))
+        .route("/api/events/{id}/rounds", post(pair))
+        .route("/api/events/{id}/rounds/{n}/start", post(start_round))
+        .route("/api/events/{id}/results", post(decide))
+        .route("/api/events/{id}/close", post(close))
+        .route("/api/events/{id}/standings", get(standings))
+        .route("/api/events/{id}/log", get(log))
+        .route("/api/events/{id}/export.csv", get(export_csv))
+        .route("/api/events/{id}/export.h", get(export_egf))
+        .route("/api/events/{id}/games.sgf", get(games_sgf))
+}
+
+/// The answer to a created event.
+#[derive(Serialize)]
+struct Created {
+    id: i64,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    user: User,
+    body: String,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let id = events::create(&state.play, state.is_director(&user.user), &body).await?;
+    Ok((StatusCode::CREATED, Json(Created { id })))
+}
+
+async fn list(State(state): State<AppState>) -> Result<Json<Vec<EventSummary>>, ApiError> {
+    Ok(Json(events::list(&state.play).await?))
+}
+
+async fn one(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Json<EventView>, ApiError> {
+    let director = match session_token(&headers) {
+        Some(t) => user_of_token(&state, &t)
+            .await?
+            .is_some_and(|u| state.is_director(&u.user)),
+        None => false,
+    };
+    Ok(Json(events::view(&state.play, id, director).await?))
+}
+
+async fn register(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiError> {
+    events::register(&state.play, &user.user, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The answer to a check-in: the game, once it has started.
+#[derive(Serialize)]
+struct CheckedIn {
+    game_id: Option<i64>,
+}
+
+async fn check_in(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+) -> Result<Json<CheckedIn>, ApiError> {
+    let game_id = events::check_in(&state.play, &user.user, id).await?;
+    Ok(Json(CheckedIn { game_id }))
+}
+
+#[derive(Deserialize)]
+struct Registration {
+    open: bool,
+}
+
+async fn registration(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(r): Json<Registration>,
+) -> Result<StatusCode, ApiError> {
+    events::set_registration(&state.play, state.is_director(&user.user), id, r.open).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+struct Named {
+    name: String,
+    rank: Option<String>,
+    reason: Option<String>,
+}
+
+async fn enter(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(n): Json<Named>,
+) -> Result<StatusCode, ApiError> {
+    let director = state.is_director(&user.user);
+    events::enter_account(&state.play, director, id, &n.name, n.rank.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn approve(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(n): Json<Named>,
+) -> Result<StatusCode, ApiError> {
+    let director = state.is_director(&user.user);
+    events::approve(&state.play, director, id, &n.name, n.rank.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn set_rank(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(n): Json<Named>,
+) -> Result<StatusCode, ApiError> {
+    let director = state.is_director(&user.user);
+    let rank = n
+        .rank
+        .as_deref()
+        .ok_or_else(|| ApiError::unprocessable("rank-required", "Give the rank."))?;
+    events::set_rank(&state.play, director, id, &n.name, rank, n.reason.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn withdraw(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(n): Json<Named>,
+) -> Result<StatusCode, ApiError> {
+    let director = state.is_director(&user.user);
+    events::withdraw(&state.play, director, id, &n.name, false, n.reason.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn reinstate(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(n): Json<Named>,
+) -> Result<StatusCode, ApiError> {
+    let director = state.is_director(&user.user);
+    events::withdraw(&state.play, director, id, &n.name, true, n.reason.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A paired game, as the pairing answer lists it.
+#[derive(Serialize)]
+struct Paired {
+    round: u32,
+    board: u32,
+    black: String,
+    white: Option<String>,
+    handicap_passes: u8,
+    komi: f64,
+}
+
+async fn pair(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    body: Option<Json<PairRequest>>,
+) -> Result<(StatusCode, Json<Vec<Paired>>), ApiError> {
+    let req = body.map(|Json(r)| r).unwrap_or_default();
+    let director = state.is_director(&user.user);
+    let games = events::pair(&state.play, director, id, &req).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(
+            games
+                .into_iter()
+                .map(|g| Paired {
+                    round: g.round,
+                    board: g.board,
+                    black: g.black,
+                    white: g.white,
+                    handicap_passes: g.passes,
+                    komi: g.komi.as_f64(),
+                })
+                .collect(),
+        ),
+    ))
+}
+
+/// The games a round's start made.
+#[derive(Serialize)]
+struct Started {
+    game_ids: Vec<i64>,
+}
+
+async fn start_round(
+    State(state): State<AppState>,
+    user: User,
+    Path((id, n)): Path<(i64, u32)>,
+) -> Result<Json<Started>, ApiError> {
+    let director = state.is_director(&user.user);
+    let game_ids = events::start_round(&state.play, director, id, n).await?;
+    Ok(Json(Started { game_ids }))
+}
+
+async fn decide(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(d): Json<Decision>,
+) -> Result<StatusCode, ApiError> {
+    events::decide(&state.play, state.is_director(&user.user), id, &d).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, Default)]
+struct Reason {
+    reason: Option<String>,
+}
+
+async fn close(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    body: Option<Json<Reason>>,
+) -> Result<StatusCode, ApiError> {
+    let r = body.map(|Json(r)| r).unwrap_or_default();
+    let director = state.is_director(&user.user);
+    events::close(&state.play, director, id, r.reason.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn standings(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<ingo_tournament::Standing>>, ApiError> {
+    Ok(Json(events::standings(&state.play, id).await?))
+}
+
+async fn log(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<LogView>>, ApiError> {
+    Ok(Json(events::log(&state.play, id).await?))
+}
+
+fn export_error(e: impl std::fmt::Display) -> ApiError {
+    ApiError::unprocessable("export", e.to_string())
+}
+
+async fn export_csv(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let ev = events::event(&state.play, id).await?;
+    let text = ingo_tournament::export::results_csv(&ev.games).map_err(export_error)?;
+    Ok(([(CONTENT_TYPE, "text/csv; charset=utf-8")], text))
+}
+
+async fn export_egf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let ev = events::event(&state.play, id).await?;
+    let text = ingo_tournament::export::egf_results(&ev).map_err(export_error)?;
+    Ok(([(CONTENT_TYPE, "text/plain; charset=utf-8")], text))
+}
+
+/// Every game of the event as one SGF collection (the format's own archive: game trees one
+/// after another), in round and board order: the server's record of each game played here.
+async fn games_sgf(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let mut out = String::new();
+    for (_, _, game_id) in events::games_of(&state.play, id).await? {
+        let game = state.game(game_id).await?;
+        let text = game.lock().await.sgf();
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    Ok(([(CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")], out))
+}
