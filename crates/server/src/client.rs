@@ -77,13 +77,36 @@ impl Client {
         body: Option<&Value>,
     ) -> io::Result<Reply> {
         let body = body.map(|b| b.to_string()).unwrap_or_default();
+        self.send(method, path, "application/json", &body).await
+    }
+
+    /// `POST path` with a body of text of type `content_type` (an event's agreement as TOML).
+    ///
+    /// # Errors
+    /// As [`request`](Self::request).
+    pub async fn post_text(
+        &mut self,
+        path: &str,
+        content_type: &str,
+        body: &str,
+    ) -> io::Result<Reply> {
+        self.send("POST", path, content_type, body).await
+    }
+
+    async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        content_type: &str,
+        body: &str,
+    ) -> io::Result<Reply> {
         let mut req = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
             self.addr,
             body.len()
         );
         if !body.is_empty() {
-            req.push_str("Content-Type: application/json\r\n");
+            req.push_str(&format!("Content-Type: {content_type}\r\n"));
         }
         if let Some(s) = &self.session {
             req.push_str(&format!("Cookie: ingo_session={s}\r\n"));
@@ -92,7 +115,7 @@ impl Client {
             req.push_str(&format!("X-CSRF-Token: {c}\r\n"));
         }
         req.push_str("\r\n");
-        req.push_str(&body);
+        req.push_str(body);
         let mut stream = match self.from {
             None => TcpStream::connect(self.addr).await?,
             Some(ip) => {

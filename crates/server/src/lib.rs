@@ -117,7 +117,7 @@ impl AppState {
 
     /// Whether `user` may direct events on this server ([`Config::directors`]).
     pub fn is_director(&self, user: &ingo_store::server::UserRow) -> bool {
-        self.config.directors.iter().any(|d| *d == user.name)
+        self.config.directors.contains(&user.name)
     }
 
     /// Where this server reads the time.

@@ -174,7 +174,10 @@ pub async fn event_by_name(
 /// # Errors
 ///
 /// [`StoreError::Query`].
-pub async fn event_by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<EventRow>, StoreError> {
+pub async fn event_by_id(
+    conn: &mut AnyConnection,
+    id: i64,
+) -> Result<Option<EventRow>, StoreError> {
     let row =
         sqlx::query("SELECT id, name, agreement, created_ms FROM tournament_event WHERE id = $1")
             .bind(id)

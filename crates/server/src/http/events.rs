@@ -151,7 +151,15 @@ async fn set_rank(
         .rank
         .as_deref()
         .ok_or_else(|| ApiError::unprocessable("rank-required", "Give the rank."))?;
-    events::set_rank(&state.play, director, id, &n.name, rank, n.reason.as_deref()).await?;
+    events::set_rank(
+        &state.play,
+        director,
+        id,
+        &n.name,
+        rank,
+        n.reason.as_deref(),
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -162,7 +170,15 @@ async fn withdraw(
     Json(n): Json<Named>,
 ) -> Result<StatusCode, ApiError> {
     let director = state.is_director(&user.user);
-    events::withdraw(&state.play, director, id, &n.name, false, n.reason.as_deref()).await?;
+    events::withdraw(
+        &state.play,
+        director,
+        id,
+        &n.name,
+        false,
+        n.reason.as_deref(),
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -173,7 +189,15 @@ async fn reinstate(
     Json(n): Json<Named>,
 ) -> Result<StatusCode, ApiError> {
     let director = state.is_director(&user.user);
-    events::withdraw(&state.play, director, id, &n.name, true, n.reason.as_deref()).await?;
+    events::withdraw(
+        &state.play,
+        director,
+        id,
+        &n.name,
+        true,
+        n.reason.as_deref(),
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -549,7 +549,12 @@ pub async fn set_registration(
 ///
 /// # Errors
 /// 403 for anyone but a director; 404; 409 when already closed.
-pub async fn close(play: &Play, director: bool, id: i64, reason: Option<&str>) -> Result<(), GameError> {
+pub async fn close(
+    play: &Play,
+    director: bool,
+    id: i64,
+    reason: Option<&str>,
+) -> Result<(), GameError> {
     forbidden_unless(director)?;
     let mut tx = begin(play, id).await?;
     let s = status_of(&mut tx, id).await?;
@@ -628,9 +633,10 @@ pub async fn approve(
     let rank_text = rank.map(str::to_owned).or(reg.rank.clone());
     let rank = match rank_text.as_deref() {
         None => None,
-        Some(t) => Some(t.parse().map_err(|e| {
-            GameError::unprocessable("bad-rank", format!("rank {t:?}: {e}"))
-        })?),
+        Some(t) => Some(
+            t.parse()
+                .map_err(|e| GameError::unprocessable("bad-rank", format!("rank {t:?}: {e}")))?,
+        ),
     };
     let entrant = Entrant::player(reg.name.clone(), rank);
     ev.add(entrant.clone()).map_err(refused)?;
@@ -747,7 +753,12 @@ pub async fn withdraw(
         Action::Withdraw
     };
     tdb::set_withdrawn(tx.conn(), id, name, !back).await?;
-    append(&mut tx, id, &[LogEntry::entrant(action, name).reason(reason)]).await?;
+    append(
+        &mut tx,
+        id,
+        &[LogEntry::entrant(action, name).reason(reason)],
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -779,7 +790,9 @@ pub async fn pair(
         let games = ev.pair_next_with(&options).map_err(|e| match e {
             PairingError::NoPairing(_) => GameError::conflict(
                 "no-pairing",
-                format!("{e}: pair the round by hand, or with the fewest rematches (allow_rematches)"),
+                format!(
+                    "{e}: pair the round by hand, or with the fewest rematches (allow_rematches)"
+                ),
             ),
             PairingError::RoundNotFinished(_) | PairingError::Finished => {
                 GameError::conflict("cannot-pair", e.to_string())
@@ -832,7 +845,12 @@ async fn is_program(play: &Play, account: Option<i64>) -> Result<bool, GameError
 /// # Errors
 /// 403 for anyone but a director; 404 for a round not paired; 409 for a round started, or
 /// one whose players have no account.
-pub async fn start_round(play: &Play, director: bool, id: i64, n: u32) -> Result<Vec<i64>, GameError> {
+pub async fn start_round(
+    play: &Play,
+    director: bool,
+    id: i64,
+    n: u32,
+) -> Result<Vec<i64>, GameError> {
     forbidden_unless(director)?;
     let now = play.now_ms();
     let started = {
@@ -938,7 +956,7 @@ pub async fn check_in(play: &Play, user: &UserRow, id: i64) -> Result<Option<i64
         let starts: HashMap<i64, i64> = online::rounds(tx.conn(), id).await?.into_iter().collect();
         if let Some(start) = starts.get(&i64::from(round)) {
             if let Some(limit) = absent_at(&ev.agreement.time, *start) {
-                if now >= limit && g.result.is_none() {
+                if now >= limit {
                     return Err(GameError::conflict(
                         "absent",
                         format!("Round {round} started; the limit for arriving has passed (缺席)."),
@@ -960,7 +978,12 @@ pub async fn check_in(play: &Play, user: &UserRow, id: i64) -> Result<Option<i64
 /// Starts the game of pairing (`round`, `board`) if both players have arrived and it has none:
 /// a server game with the agreement's rules, size, komi, handicap and clock, its players
 /// charged for their lateness. Its id, if it has a game now.
-async fn start_game(play: &Play, id: i64, round: u32, board: u32) -> Result<Option<i64>, GameError> {
+async fn start_game(
+    play: &Play,
+    id: i64,
+    round: u32,
+    board: u32,
+) -> Result<Option<i64>, GameError> {
     let mut tx = begin(play, id).await?;
     let ev = tdb::load_event_by_id(tx.conn(), id)
         .await
@@ -1080,13 +1103,20 @@ pub async fn decide(play: &Play, director: bool, id: i64, d: &Decision) -> Resul
         .await
         .map_err(load_error)?;
     let result_error = |e: ResultError| match e {
-        ResultError::HasResult { .. } => GameError::conflict("has-result", format!("{e}: change it on purpose (change)")),
-        ResultError::NoSuchGame { .. } => GameError::new(ErrorKind::NotFound, "not-found", e.to_string()),
+        ResultError::HasResult { .. } => {
+            GameError::conflict("has-result", format!("{e}: change it on purpose (change)"))
+        }
+        ResultError::NoSuchGame { .. } => {
+            GameError::new(ErrorKind::NotFound, "not-found", e.to_string())
+        }
         e => refused(e),
     };
     let (action, changed) = match outcome {
         None => (Action::Clear, ev.clear(round, board).map_err(result_error)?),
-        Some(o) if d.change => (Action::Change, ev.change(round, board, o).map_err(result_error)?),
+        Some(o) if d.change => (
+            Action::Change,
+            ev.change(round, board, o).map_err(result_error)?,
+        ),
         Some(o) => {
             let mut changed = vec![Changed {
                 round,
@@ -1196,7 +1226,12 @@ async fn absence_timer(play: &Play, id: i64, round: u32) {
         match decide_absences(play, id, round).await {
             Ok(()) => return,
             Err(e) => {
-                tracing::warn!(event_id = id, round, "absences not decided yet: {}", e.message);
+                tracing::warn!(
+                    event_id = id,
+                    round,
+                    "absences not decided yet: {}",
+                    e.message
+                );
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }
         }

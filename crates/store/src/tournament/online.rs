@@ -357,7 +357,10 @@ pub async fn forget_round(
 ///
 /// # Errors
 /// On a database failure.
-pub async fn rounds(conn: &mut AnyConnection, event_id: i64) -> Result<Vec<(i64, i64)>, StoreError> {
+pub async fn rounds(
+    conn: &mut AnyConnection,
+    event_id: i64,
+) -> Result<Vec<(i64, i64)>, StoreError> {
     let rows = sqlx::query(
         "SELECT round, started_ms FROM tournament_round WHERE event_id = $1 ORDER BY round",
     )
@@ -593,10 +596,11 @@ pub async fn game_ended(
     result: &str,
     end_reason: Option<&str>,
 ) -> Result<Entered, StoreError> {
-    let row = sqlx::query("SELECT event_id, round, board FROM server_event_games WHERE game_id = $1")
-        .bind(game_id)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let row =
+        sqlx::query("SELECT event_id, round, board FROM server_event_games WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&mut *conn)
+            .await?;
     let Some(row) = row else {
         return Ok(Entered::NotAnEventGame);
     };
@@ -615,10 +619,14 @@ pub async fn game_ended(
         }
     };
     let (r, b) = (round as u32, board as u32);
-    let reason = format!("played on the server (game {game_id}), {}", end_reason.unwrap_or("ended"));
+    let reason = format!(
+        "played on the server (game {game_id}), {}",
+        end_reason.unwrap_or("ended")
+    );
     let Some(outcome) = outcome_of(result, end_reason) else {
-        let entry = LogEntry::game(Action::Result, r, b)
-            .reason(Some(&format!("{reason}: {result:?} is not a result the event can take")));
+        let entry = LogEntry::game(Action::Result, r, b).reason(Some(&format!(
+            "{reason}: {result:?} is not a result the event can take"
+        )));
         append_log(conn, event_id, &[log_row(&entry)]).await?;
         return Ok(Entered::Kept { event_id });
     };
@@ -658,9 +666,15 @@ mod tests {
         assert_eq!(o("B+T", "time").as_deref(), Some("B+T"));
         assert_eq!(o("W+T", "engine-timeout").as_deref(), Some("W+T"));
         assert_eq!(o("W+F", "absence").as_deref(), Some("W+F:absence"));
-        assert_eq!(o("B+F", "engine-illegal-move").as_deref(), Some("B+F:illegal"));
+        assert_eq!(
+            o("B+F", "engine-illegal-move").as_deref(),
+            Some("B+F:illegal")
+        );
         assert_eq!(o("B+F", "engine-crash").as_deref(), Some("B+F:abandonment"));
-        assert_eq!(o("W+F:takeback", "forfeit").as_deref(), Some("W+F:takeback"));
+        assert_eq!(
+            o("W+F:takeback", "forfeit").as_deref(),
+            Some("W+F:takeback")
+        );
         assert_eq!(outcome_of("0", Some("passes")), None);
     }
 }

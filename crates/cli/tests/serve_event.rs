@@ -1,0 +1,581 @@
+//! An Ing event hosted by the play server, end to end, on both databases: a director creates
+//! an 8-player, 3-round Swiss from its agreement, eight accounts register and are approved,
+//! each round is paired and started on the server, and its games are played over the API to
+//! results of every kind (a count, resignations, a loss on time, an absence decided by the
+//! server's clock, a referee's forfeit for 悔著, a late arrival charged twice on the clock,
+//! a corrected result). The standings over the API then equal `ingo tournament standings`
+//! on the same store, key by key, and a hand computation. Nobody but the director can do
+//! the director's part.
+//!
+//! The server runs in this process on a manual clock, so that lateness, absence and the loss
+//! on time are decided by the server's own timers at exact times, with no sleep.
+#![allow(clippy::unwrap_used)] // Tests: a failed unwrap is a failed test.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::process::Command;
+use std::time::Duration;
+
+use ingo_server::client::Client;
+use ingo_server::wall::ManualClock;
+use ingo_server::{AppState, Config};
+use ingo_store::testing::TestDb;
+use serde_json::{json, Value};
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+/// The agreement: a Swiss of three rounds on 9×9 under Ing's rules, 20 minutes absolute a
+/// player (so an absence is declared after 10 minutes: twice the lateness would use it all),
+/// ranked by main score then A1, A2, B1, B2.
+const AGREEMENT: &str = r#"name = "Online cup"
+purpose = "The rules of Ing played online"
+eligibility = "Accounts of this server"
+registration = { opens = "2026-12-01", closes = "2026-12-02" }
+size = 9
+time = { control = "absolute:20m" }
+format = { kind = "swiss", rounds = 3 }
+scoring = { tie_breakers = ["A1", "A2", "B1", "B2"] }
+"#;
+
+/// A pairing as the event shows it: (board, black, white, the server game).
+type Pairing = (u64, String, String, Option<i64>);
+
+const PLAYERS: [&str; 8] = ["ann", "bo", "cy", "di", "ed", "fay", "gus", "hal"];
+
+struct Event {
+    addr: SocketAddr,
+    id: i64,
+    td: Client,
+    players: BTreeMap<String, Client>,
+    clock: ManualClock,
+}
+
+async fn spawn(db: &TestDb, clock: &ManualClock) -> SocketAddr {
+    let config = Config {
+        database_url: db.url.clone(),
+        directors: vec!["td".into()],
+        ..Config::default()
+    };
+    let state = AppState::with_clock(db.store.clone(), config, clock.clone().into());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(ingo_server::serve(listener, state));
+    addr
+}
+
+async fn account(addr: SocketAddr, name: &str, rank: &str) -> Client {
+    let mut c = Client::new(addr);
+    let r = c.register(name, "correct horse", rank).await.unwrap();
+    assert_eq!(r.status, 201, "{name}: {:?}", r.body);
+    c
+}
+
+async fn ok(c: &mut Client, path: &str, body: Value) -> Value {
+    let r = c.post(path, body.clone()).await.unwrap();
+    assert!(
+        (200..300).contains(&r.status),
+        "POST {path} {body}: {} {:?}",
+        r.status,
+        r.body
+    );
+    r.body
+}
+
+async fn get(c: &mut Client, path: &str) -> Value {
+    let r = c.get(path).await.unwrap();
+    assert_eq!(r.status, 200, "GET {path}: {:?}", r.body);
+    r.body
+}
+
+impl Event {
+    fn path(&self, rest: &str) -> String {
+        format!("/api/events/{}{rest}", self.id)
+    }
+
+    fn player(&mut self, name: &str) -> &mut Client {
+        self.players.get_mut(name).unwrap()
+    }
+
+    async fn view(&mut self) -> Value {
+        let p = self.path("");
+        get(&mut self.td, &p).await
+    }
+
+    /// The pairings of round `n`: (board, black, white, game id).
+    async fn round(&mut self, n: u64) -> Vec<Pairing> {
+        let v = self.view().await;
+        let round = v["rounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["round"] == n)
+            .unwrap_or_else(|| panic!("round {n} in {v}"))
+            .clone();
+        round["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["board"].as_u64().unwrap(),
+                    p["black"].as_str().unwrap().to_owned(),
+                    p["white"].as_str().unwrap_or("").to_owned(),
+                    p["game_id"].as_i64(),
+                )
+            })
+            .collect()
+    }
+
+    /// The event's result of round `n`, board `b`, waiting (bounded) for the server to decide
+    /// it.
+    async fn result(&mut self, n: u64, b: u64) -> String {
+        for _ in 0..400 {
+            let v = self.view().await;
+            let r = v["rounds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["round"] == n)
+                .and_then(|r| {
+                    r["pairings"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|p| p["board"] == b)
+                        .cloned()
+                });
+            if let Some(s) = r.and_then(|p| p["result"].as_str().map(str::to_owned)) {
+                return s;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("round {n} board {b} has no result");
+    }
+
+    async fn check_in(&mut self, name: &str) -> Value {
+        let p = self.path("/checkin");
+        ok(self.player(name), &p, json!({})).await
+    }
+
+    async fn pair(&mut self, body: Value) -> Value {
+        let p = self.path("/rounds");
+        ok(&mut self.td, &p, body).await
+    }
+
+    async fn start(&mut self, n: u64) -> Value {
+        let p = self.path(&format!("/rounds/{n}/start"));
+        ok(&mut self.td, &p, json!({})).await
+    }
+
+    async fn play(&mut self, name: &str, gid: i64, mv: &str) {
+        let path = format!("/api/games/{gid}/moves");
+        ok(self.player(name), &path, json!({ "move": mv })).await;
+    }
+
+    async fn resign(&mut self, name: &str, gid: i64) {
+        let path = format!("/api/games/{gid}/resign");
+        ok(self.player(name), &path, json!({})).await;
+    }
+
+    /// A count: Black E5, White A1, two passes, A1 proposed dead and accepted: `B+73` on 9×9
+    /// (81 points less the komi of 8).
+    async fn count(&mut self, black: &str, white: &str, gid: i64) {
+        self.play(black, gid, "E5").await;
+        self.play(white, gid, "A1").await;
+        self.play(black, gid, "pass").await;
+        self.play(white, gid, "pass").await;
+        let path = format!("/api/games/{gid}/dead");
+        ok(self.player(black), &path, json!({"dead": ["A1"]})).await;
+        let path = format!("/api/games/{gid}/dead/accept");
+        ok(self.player(white), &path, json!({"dead": ["A1"]})).await;
+    }
+}
+
+/// Every route of the director's, tried by a player: 403 with the reason, nothing done.
+async fn only_the_director(ev: &mut Event) {
+    let routes: Vec<(String, Value)> = vec![
+        (ev.path("/registration"), json!({"open": true})),
+        (ev.path("/entrants"), json!({"name": "bo"})),
+        (ev.path("/entrants/approve"), json!({"name": "bo"})),
+        (
+            ev.path("/entrants/rank"),
+            json!({"name": "ann", "rank": "9d"}),
+        ),
+        (ev.path("/entrants/withdraw"), json!({"name": "bo"})),
+        (ev.path("/entrants/reinstate"), json!({"name": "bo"})),
+        (ev.path("/rounds"), json!({})),
+        (ev.path("/rounds/1/start"), json!({})),
+        (
+            ev.path("/results"),
+            json!({"round": 1, "board": 1, "result": "B+R", "reason": "mine"}),
+        ),
+        (ev.path("/close"), json!({})),
+    ];
+    let before = ev.view().await;
+    for (path, body) in routes {
+        let r = ev.player("ann").post(&path, body).await.unwrap();
+        assert_eq!(r.status, 403, "{path}: {:?}", r.body);
+        assert_eq!(r.body["reason"], "not-the-director", "{path}");
+    }
+    let r = ev
+        .player("ann")
+        .post_text("/api/events", "application/toml", AGREEMENT)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{:?}", r.body);
+    assert_eq!(ev.view().await, before, "nothing changed");
+}
+
+/// The standings of `ingo tournament standings --json` on the store at `url`.
+fn cli_standings(url: &str) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args(["tournament", "standings", "--json", "--db", url])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+async fn online_swiss(db: TestDb) {
+    let clock = ManualClock::starting_now();
+    let addr = spawn(&db, &clock).await;
+    let mut td = account(addr, "td", "1d").await;
+    let mut players = BTreeMap::new();
+    for (i, p) in PLAYERS.iter().enumerate() {
+        // Declared ranks from 4d down; hal declares 9d and the director corrects it.
+        let rank = if *p == "hal" {
+            "9d".to_owned()
+        } else {
+            format!("{}d", 4 - i.min(3))
+        };
+        players.insert((*p).to_owned(), account(addr, p, &rank).await);
+    }
+    // A player cannot create an event; the director can, and a bad agreement is refused with
+    // its field.
+    let r = td
+        .post_text("/api/events", "application/toml", "name = \"x\"\n")
+        .await
+        .unwrap();
+    assert_eq!(r.status, 422, "{:?}", r.body);
+    assert!(
+        r.body["message"].as_str().unwrap().contains("purpose"),
+        "{:?}",
+        r.body
+    );
+    let r = td
+        .post_text("/api/events", "application/toml", AGREEMENT)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let id = r.body["id"].as_i64().unwrap();
+    let mut ev = Event {
+        addr,
+        id,
+        td,
+        players,
+        clock,
+    };
+    only_the_director(&mut ev).await;
+
+    // Registration: closed until the director opens it; each player registers themselves.
+    let p = ev.path("/register");
+    let r = ev.player("ann").post(&p, json!({})).await.unwrap();
+    assert_eq!(r.status, 409, "{:?}", r.body);
+    let p = ev.path("/registration");
+    ok(&mut ev.td, &p, json!({"open": true})).await;
+    for name in PLAYERS {
+        let p = ev.path("/register");
+        ok(ev.player(name), &p, json!({})).await;
+    }
+    let p = ev.path("/register");
+    let r = ev.player("bo").post(&p, json!({})).await.unwrap();
+    assert_eq!(r.status, 409, "registered twice: {:?}", r.body);
+    let pending = ev.view().await["pending"].as_array().unwrap().len();
+    assert_eq!(pending, 8);
+    // The registrations waiting are the director's to see.
+    let p = ev.path("");
+    assert_eq!(get(ev.player("cy"), &p).await["pending"], json!([]));
+    for name in PLAYERS {
+        let rank = (name == "hal").then_some("1d");
+        let p = ev.path("/entrants/approve");
+        ok(&mut ev.td, &p, json!({"name": name, "rank": rank})).await;
+    }
+    let p = ev.path("/registration");
+    ok(&mut ev.td, &p, json!({"open": false})).await;
+    let v = ev.view().await;
+    assert_eq!(v["entrants"].as_array().unwrap().len(), 8);
+    assert_eq!(v["entrants"][7]["rank"], "1d", "the director's rank: {v}");
+    assert_eq!(v["status"], "running");
+
+    // Round 1: everyone but one checks in before the start.
+    ev.pair(json!({})).await;
+    let r1 = ev.round(1).await;
+    assert_eq!(r1.len(), 4, "{r1:?}");
+    let absent = r1[3].2.clone();
+    for (_, b, w, _) in &r1 {
+        for n in [b, w] {
+            if *n != absent {
+                ev.check_in(n).await;
+            }
+        }
+    }
+    let started = ev.start(1).await;
+    assert_eq!(
+        started["game_ids"].as_array().unwrap().len(),
+        3,
+        "{started}"
+    );
+    let r1 = ev.round(1).await;
+    let g = |i: usize| r1[i].3.unwrap();
+    // The game's settings are the agreement's.
+    let p = format!("/api/games/{}", g(0));
+    let s = get(&mut ev.td, &p).await;
+    assert_eq!(s["size"], 9, "{s}");
+    // Board 1 counted, board 2 resigned by White.
+    ev.count(&r1[0].1, &r1[0].2, g(0)).await;
+    ev.resign(&r1[1].2.clone(), g(1)).await;
+    assert_eq!(ev.result(1, 1).await, "B+73");
+    assert_eq!(ev.result(1, 2).await, "B+R");
+    // Ten minutes and a moment: board 4's White has not arrived: absent, decided by the
+    // server's clock.
+    ev.clock.advance(MINUTE * 10 + Duration::from_millis(1));
+    assert_eq!(ev.result(1, 4).await, "B+F:absence");
+    let p = ev.path("/checkin");
+    let r = ev.player(&absent).post(&p, json!({})).await.unwrap();
+    assert_eq!(r.status, 409, "too late: {:?}", r.body);
+    // Ten minutes more: board 3's Black, whose clock has run all along, loses on time.
+    ev.clock.advance(MINUTE * 10);
+    assert_eq!(ev.result(1, 3).await, "W+T");
+
+    // Round 2, paired by the program: one player arrives two minutes late, charged four.
+    ev.pair(json!({})).await;
+    let r2 = ev.round(2).await;
+    let late = r2[2].1.clone();
+    for (_, b, w, _) in &r2 {
+        for n in [b, w] {
+            if *n != late {
+                ev.check_in(n).await;
+            }
+        }
+    }
+    let started = ev.start(2).await;
+    assert_eq!(
+        started["game_ids"].as_array().unwrap().len(),
+        3,
+        "{started}"
+    );
+    ev.clock.advance(MINUTE * 2);
+    let checked = ev.check_in(&late).await;
+    let late_game = checked["game_id"]
+        .as_i64()
+        .expect("the game starts on arrival");
+    let p = format!("/api/games/{late_game}");
+    let s = get(&mut ev.td, &p).await;
+    assert_eq!(
+        s["clocks"]["black"]["main_ms"],
+        16 * 60 * 1000,
+        "twice the lateness off the basic time: {s}"
+    );
+    let r2 = ev.round(2).await;
+    let g = |i: usize| r2[i].3.unwrap();
+    // Board 1: Black takes a move back (悔著); the referee forfeits Black in play.
+    ev.play(&r2[0].1.clone(), g(0), "C3").await;
+    let p = ev.path("/results");
+    ok(
+        &mut ev.td,
+        &p,
+        json!({"round": 2, "board": 1, "result": "W+F:takeback", "reason": "悔著: Black moved the stone at C3"}),
+    )
+    .await;
+    let p = format!("/api/games/{}", g(0));
+    assert_eq!(get(&mut ev.td, &p).await["phase"], "ended");
+    ev.count(&r2[1].1.clone(), &r2[1].2.clone(), g(1)).await;
+    ev.resign(&r2[2].1.clone(), g(2)).await;
+    ev.resign(&r2[3].2.clone(), g(3)).await;
+    assert_eq!(ev.result(2, 1).await, "W+F:takeback");
+    assert_eq!(ev.result(2, 2).await, "B+73");
+    assert_eq!(ev.result(2, 3).await, "W+R");
+    assert_eq!(ev.result(2, 4).await, "B+R");
+
+    // Round 3, paired by hand by the director: the top boards by the first two rounds.
+    let p = ev.path("/standings");
+    let table = get(&mut ev.td, &p).await;
+    let order: Vec<String> = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["player"].as_str().unwrap().to_owned())
+        .collect();
+    let games: Vec<[&str; 2]> = order
+        .chunks(2)
+        .map(|c| [c[0].as_str(), c[1].as_str()])
+        .collect();
+    let paired = ev
+        .pair(json!({"games": games, "reason": "the top boards by the standings"}))
+        .await;
+    assert_eq!(paired[0]["black"], order[0].as_str(), "{paired}");
+    let r3 = ev.round(3).await;
+    for (_, b, w, _) in &r3 {
+        for n in [b, w] {
+            ev.check_in(n).await;
+        }
+    }
+    ev.start(3).await;
+    let r3 = ev.round(3).await;
+    for (_, _, w, gid) in &r3 {
+        ev.resign(w, gid.unwrap()).await;
+    }
+    for b in 1..=4 {
+        assert_eq!(ev.result(3, b).await, "B+R");
+    }
+    // A corrected result, with its reason in the log.
+    let p = ev.path("/results");
+    let r = ev
+        .td
+        .post(
+            &p,
+            json!({"round": 3, "board": 4, "result": "W+R", "reason": "x"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 409, "no overwrite without change: {:?}", r.body);
+    ok(
+        &mut ev.td,
+        &p,
+        json!({"round": 3, "board": 4, "result": "W+R", "change": true, "reason": "the resignation was Black's, recorded on the wrong side"}),
+    )
+    .await;
+    let p = ev.path("/log");
+    let log = get(&mut ev.td, &p).await;
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["action"] == "change"
+                && e["old"] == "B+R"
+                && e["new"] == "W+R"
+                && e["reason"].as_str().unwrap().contains("wrong side")),
+        "{log}"
+    );
+
+    // The standings: the API's, the command line's on the same store, and by hand.
+    let p = ev.path("/standings");
+    let api = get(&mut ev.td, &p).await;
+    let cli = cli_standings(&db.url);
+    let cli = cli.as_array().unwrap();
+    assert_eq!(api.as_array().unwrap().len(), cli.len());
+    for (a, c) in api.as_array().unwrap().iter().zip(cli) {
+        for (k, v) in c.as_object().unwrap() {
+            assert_eq!(&a[k], v, "key {k}: API {a} CLI {c}");
+        }
+    }
+    let rounds = [ev.round(1).await, ev.round(2).await, ev.round(3).await];
+    let results = [
+        ["B+73", "B+R", "W+T", "B+F:absence"],
+        ["W+F:takeback", "B+73", "W+R", "B+R"],
+        ["B+R", "B+R", "B+R", "W+R"],
+    ];
+    let hand = by_hand(&rounds, &results);
+    for row in api.as_array().unwrap() {
+        let name = row["player"].as_str().unwrap();
+        let h = &hand[name];
+        for (k, v) in h {
+            assert_eq!(row[k.as_str()], json!(v), "{name} {k}: {row}");
+        }
+    }
+    let _ = ev.addr;
+}
+
+/// The hand computation of the standings' keys from the pairings and results (articles of
+/// 計分: 「“主分”乃本人勝一局得一分…敗方對手主分之和為“A1”，勝方對手主分之和為“A2”，敗方對手輔分之和為
+/// “B1”，勝方對手輔分之和為“B2”」, with an opponent's auxiliary score A1 + A2).
+fn by_hand(
+    rounds: &[Vec<Pairing>],
+    results: &[[&str; 4]],
+) -> BTreeMap<String, BTreeMap<String, u32>> {
+    let mut games: Vec<(String, String, bool)> = Vec::new(); // (winner, loser, forfeit)
+    for (round, res) in rounds.iter().zip(results) {
+        for ((_, b, w, _), r) in round.iter().zip(res) {
+            let (winner, loser) = if r.starts_with('B') { (b, w) } else { (w, b) };
+            games.push((winner.clone(), loser.clone(), r.contains("+F")));
+        }
+    }
+    let mut main: BTreeMap<&str, u32> = PLAYERS.iter().map(|p| (*p, 0)).collect();
+    for (w, _, _) in &games {
+        *main.get_mut(w.as_str()).unwrap() += 1;
+    }
+    let mut out: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for p in PLAYERS {
+        let beaten: Vec<&str> = games
+            .iter()
+            .filter(|g| g.0 == p)
+            .map(|g| g.1.as_str())
+            .collect();
+        let beaten_by: Vec<&str> = games
+            .iter()
+            .filter(|g| g.1 == p)
+            .map(|g| g.0.as_str())
+            .collect();
+        let a1: u32 = beaten.iter().map(|o| main[o]).sum();
+        let a2: u32 = beaten_by.iter().map(|o| main[o]).sum();
+        let forfeits = games
+            .iter()
+            .filter(|g| g.2 && (g.0 == p || g.1 == p))
+            .count() as u32;
+        let row = out.entry(p.to_owned()).or_default();
+        row.insert("main".into(), main[p]);
+        row.insert("a1".into(), a1);
+        row.insert("a2".into(), a2);
+        row.insert("wins".into(), beaten.len() as u32);
+        row.insert("losses".into(), beaten_by.len() as u32);
+        row.insert("forfeits".into(), forfeits);
+    }
+    let aux: BTreeMap<String, u32> = out
+        .iter()
+        .map(|(k, v)| (k.clone(), v["a1"] + v["a2"]))
+        .collect();
+    for p in PLAYERS {
+        let b1: u32 = games.iter().filter(|g| g.0 == p).map(|g| aux[&g.1]).sum();
+        let b2: u32 = games.iter().filter(|g| g.1 == p).map(|g| aux[&g.0]).sum();
+        let row = out.get_mut(p).unwrap();
+        row.insert("b1".into(), b1);
+        row.insert("b2".into(), b2);
+    }
+    out
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn bounded(f: impl std::future::Future<Output = ()>) {
+    runtime().block_on(async {
+        tokio::time::timeout(Duration::from_secs(120), f)
+            .await
+            .expect("the event finished within its time bound");
+    });
+}
+
+#[test]
+fn an_online_swiss_on_sqlite() {
+    bounded(async { online_swiss(TestDb::sqlite().await.unwrap()).await });
+}
+
+#[test]
+fn an_online_swiss_on_postgres() {
+    bounded(async {
+        online_swiss(
+            TestDb::postgres()
+                .await
+                .expect("a PostgreSQL server (scripts/test starts one)"),
+        )
+        .await
+    });
+}
