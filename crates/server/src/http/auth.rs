@@ -236,6 +236,10 @@ fn too_many_log_ins(r: LoginRefused) -> Response {
         LoginLimit::Account => format!(
             "Too many failed log-ins for this name from many addresses; try again in {wait} s."
         ),
+        LoginLimit::Overall => format!(
+            "The server sees too many failed log-ins, and this name failed recently; try again \
+             in {wait} s."
+        ),
     };
     let mut resp = ApiError::too_many(message).into_response();
     resp.headers_mut()
