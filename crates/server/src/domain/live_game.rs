@@ -38,6 +38,9 @@ pub struct LiveGame {
     players: ByColor<Player>,
     /// The sides' members in a pair or consultation game; `None` for one player a side.
     team: Option<Team>,
+    /// Whether anyone may ask for a score estimate while the game goes on (true unless the
+    /// game's agreement, an event's for instance, says otherwise).
+    estimate_allowed: bool,
 }
 
 /// The dead stones the server proposes when play is suspended: the referee-grade judgement
@@ -289,7 +292,18 @@ impl LiveGame {
             moves,
             players,
             team,
+            estimate_allowed: true,
         })
+    }
+
+    /// Whether a score estimate may be asked for while the game goes on.
+    pub fn estimate_allowed(&self) -> bool {
+        self.estimate_allowed
+    }
+
+    /// Allows or forbids score estimates during play (an event's agreement may forbid them).
+    pub fn set_estimate_allowed(&mut self, allowed: bool) {
+        self.estimate_allowed = allowed;
     }
 
     /// The rules' game.
