@@ -138,7 +138,13 @@ fn director_runs_a_round_robin_from_the_command_line() {
         &db,
     ]);
     let text = std::fs::read_to_string(&csv).expect("csv");
-    assert!(text.starts_with("round,board,black,white,result\n"));
+    // The event and its rules in comment lines, then the header.
+    assert!(
+        text.starts_with(
+            "# event: Club cup\n# round-robin, rules: Ing's rules (ing), 19x19, komi 8\nround,board,black,white,result\n"
+        ),
+        "{text}"
+    );
     let sgfs = std::fs::read_dir(dir.path().join("sgf"))
         .expect("sgf dir")
         .count();
