@@ -35,8 +35,10 @@ mod chat;
 mod consult;
 mod damaged;
 mod games;
+mod logins;
 mod pair;
 mod security;
+mod sessions;
 mod stale;
 mod websocket;
 
