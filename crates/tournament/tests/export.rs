@@ -104,6 +104,12 @@ fn the_simplified_ing_rules_are_named_in_the_sgf_and_the_csv() {
             .any(|l| l.starts_with('#') && l.contains("the EGF's Simplified Ing Rules")),
         "{csv}"
     );
+    let egf = export::egf_results(&ev);
+    assert!(
+        egf.lines()
+            .any(|l| l.starts_with("; CM[swiss under the EGF's Simplified Ing Rules")),
+        "{egf}"
+    );
     let (_, games) = export::read_results_csv(&csv).expect(&csv);
     assert_eq!(games.len(), 1, "{csv}");
     let e = Agreement::from_toml(&text.replace("egf-simplified-ing", "simplified-go"))
