@@ -578,3 +578,19 @@ pub async fn insert_within(
     tx.commit().await?;
     Ok(Ok(()))
 }
+
+/// How many of `holding` account `account` holds now (outside any transaction: an early
+/// answer; [`insert_within`] counts again where it matters).
+///
+/// # Errors
+/// On a database failure.
+pub async fn holding_count(
+    store: &Store,
+    account: i64,
+    holding: Holding<'_>,
+) -> Result<usize, StoreError> {
+    let mut tx = store.pool().begin().await?;
+    let n = held(&mut tx, account, holding).await?;
+    tx.commit().await?;
+    Ok(n)
+}
