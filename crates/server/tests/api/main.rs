@@ -35,6 +35,7 @@ mod chat;
 mod consult;
 mod damaged;
 mod games;
+mod limits;
 mod logins;
 mod pair;
 mod security;
