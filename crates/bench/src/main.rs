@@ -220,6 +220,87 @@ struct EndgameBenchArgs {
     /// count) or `territory` (its default, Japanese counting).
     #[arg(long, value_enum, default_value_t = GnugoCount::Area)]
     gnugo_count: GnugoCount,
+    /// The record set: `chosen` (the records `--prefix` and `--komi` select), `ing` (every
+    /// counted Ing Cup record, any komi), `others` (every 8th counted 19×19 record of the other
+    /// events, as `endgame_corpus` judges them) or `all` (the three sets `km8`, `ing` and
+    /// `others` in one run, each reported on its own, then the processor time over all).
+    #[arg(long, value_enum, default_value_t = EndgameSet::Chosen)]
+    set: EndgameSet,
+}
+
+/// The records `ingo-bench endgame` judges.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum EndgameSet {
+    /// The records `--prefix` and `--komi` select.
+    Chosen,
+    /// The counted Ing Cup records with `KM[8]` (`--prefix aeb-pro/Ing/ --komi 8`).
+    Km8,
+    /// Every counted Ing Cup record, whatever its komi.
+    Ing,
+    /// Every 8th counted 19×19 record of the other events, in index order.
+    Others,
+    /// `km8`, `ing` and `others`, one after the other in one run.
+    All,
+}
+
+/// One selection of counted records of the corpus's index.
+#[derive(Clone)]
+struct Selection {
+    name: &'static str,
+    /// Paths starting with this…
+    prefix: String,
+    /// …or, when set, paths not starting with it.
+    exclude: bool,
+    /// `KM` as the index gives it (empty: any).
+    komi: String,
+    /// `SZ` (empty: any).
+    size: &'static str,
+    /// Every `step`th of the matching counted records.
+    step: usize,
+    /// Leave out records that do not replay (the `others` set, as the corpus test does)
+    /// instead of failing.
+    skip_unreplayable: bool,
+}
+
+impl EndgameSet {
+    fn selections(self, a: &EndgameBenchArgs) -> Vec<Selection> {
+        let km8 = Selection {
+            name: "km8",
+            prefix: "aeb-pro/Ing/".into(),
+            exclude: false,
+            komi: "8".into(),
+            size: "",
+            step: 1,
+            skip_unreplayable: false,
+        };
+        let all_ing = Selection {
+            name: "ing",
+            komi: String::new(),
+            skip_unreplayable: true,
+            ..km8.clone()
+        };
+        let others = Selection {
+            name: "others",
+            exclude: true,
+            komi: String::new(),
+            size: "19",
+            step: 8,
+            skip_unreplayable: true,
+            ..km8.clone()
+        };
+        match self {
+            EndgameSet::Chosen => vec![Selection {
+                name: "chosen",
+                prefix: a.prefix.clone(),
+                komi: a.komi.clone(),
+                ..km8.clone()
+            }],
+            EndgameSet::Km8 => vec![km8],
+            EndgameSet::Ing => vec![all_ing],
+            EndgameSet::Others => vec![others],
+            EndgameSet::All => vec![km8, all_ing, others],
+        }
+    }
 }
 
 /// How GNU Go counts a final position in `ingo-bench endgame`.
@@ -1379,49 +1460,73 @@ impl Agreement {
     }
 }
 
-/// The counted records of the corpus that `a` selects, replayed to their final positions.
-fn counted_positions(a: &EndgameBenchArgs) -> anyhow::Result<Vec<CountedPosition>> {
-    let index = a.corpus.join("INDEX.tsv");
+/// The counted records of the corpus that `sel` selects, replayed to their final positions,
+/// and how many were left out because they do not replay.
+fn counted_positions(
+    corpus: &Path,
+    sel: &Selection,
+) -> anyhow::Result<(Vec<CountedPosition>, usize)> {
+    let index = corpus.join("INDEX.tsv");
     let tsv = Tsv::read(&index, " (give --corpus DIR)")?;
     let (c_path, c_km, c_re) = (tsv.col("path")?, tsv.col("KM")?, tsv.col("RE")?);
+    let c_sz = tsv.col("SZ")?;
     let mut out = Vec::new();
+    let mut unreplayable = 0;
+    let mut matched = 0usize;
     for line in tsv.rows() {
         let f: Vec<&str> = line.split('\t').collect();
         let get = |c: usize| f.get(c).copied().unwrap_or_default();
-        if !get(c_path).starts_with(&a.prefix) || (!a.komi.is_empty() && get(c_km) != a.komi) {
+        if get(c_path).starts_with(&sel.prefix) == sel.exclude
+            || (!sel.komi.is_empty() && get(c_km) != sel.komi)
+            || (!sel.size.is_empty() && get(c_sz) != sel.size)
+        {
             continue;
         }
         let Some(recorded) = ingo_sgf::counted_result(get(c_re)) else {
             continue;
         };
-        let path = a.corpus.join(get(c_path));
-        let records = ingo_sgf::parse_file(&path)?;
-        let record = records
-            .first()
-            .with_context(|| format!("{}: no game", path.display()))?;
-        let mut rep = ingo_sgf::replay(
-            record,
-            record.rules_or(ingo_rules::Preset::Ing),
-            ReplayMode::Strict,
-        )?;
-        if let Some(illegal) = rep.illegal {
-            bail!("{}: {illegal}", path.display());
+        matched += 1;
+        if !(matched - 1).is_multiple_of(sel.step) {
+            continue;
         }
-        // The time penalties, those the record states in words included (its result includes them).
-        rep.game.set_penalties(record.time_penalties());
-        out.push(CountedPosition {
-            path,
-            game: rep.game,
-            recorded,
-        });
+        let path = corpus.join(get(c_path));
+        let replayed = ingo_sgf::parse_file(&path)
+            .map_err(anyhow::Error::from)
+            .and_then(|records| {
+                let record = records
+                    .into_iter()
+                    .next()
+                    .with_context(|| format!("{}: no game", path.display()))?;
+                let mut rep = ingo_sgf::replay(
+                    &record,
+                    record.rules_or(ingo_rules::Preset::Ing),
+                    ReplayMode::Strict,
+                )?;
+                if let Some(illegal) = rep.illegal {
+                    bail!("{}: {illegal}", path.display());
+                }
+                // The time penalties, those the record states in words included (its result
+                // includes them).
+                rep.game.set_penalties(record.time_penalties());
+                Ok(rep.game)
+            });
+        match replayed {
+            Ok(game) => out.push(CountedPosition {
+                path,
+                game,
+                recorded,
+            }),
+            Err(_) if sel.skip_unreplayable => unreplayable += 1,
+            Err(e) => return Err(e),
+        }
     }
     ensure!(
         !out.is_empty(),
         "no counted record matches --prefix {} --komi {}",
-        a.prefix,
-        a.komi
+        sel.prefix,
+        sel.komi
     );
-    Ok(out)
+    Ok((out, unreplayable))
 }
 
 /// GNU Go's `final_score` reply (`= B+2.0`, `= 0`) as a winner and margin in half points,
@@ -1446,9 +1551,71 @@ fn gnugo_score(reply: &str, game: &Game) -> Option<(Color, i32)> {
 }
 
 fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    use ingo_player::endgame::{judge_end, EndgameConfig};
     ensure!(a.repeat >= 1, "--repeat must be at least 1");
-    let positions = counted_positions(a)?;
+    let selections = a.set.selections(a);
+    let mut gnugo = if a.no_gnugo {
+        None
+    } else {
+        let debian = Path::new("/usr/games/gnugo");
+        let program = if a.gnugo == Path::new("gnugo") && debian.is_file() {
+            debian
+        } else {
+            a.gnugo.as_path()
+        };
+        let extra: &[&str] = match a.gnugo_count {
+            GnugoCount::Area => &["--chinese-rules"],
+            GnugoCount::Territory => &[],
+        };
+        writeln!(
+            out,
+            "gnugo_count={}",
+            match a.gnugo_count {
+                GnugoCount::Area => "area (--chinese-rules)",
+                GnugoCount::Territory => "territory (default rules)",
+            }
+        )?;
+        Some(Gnugo::start_with(program, extra)?)
+    };
+    let several = selections.len() > 1;
+    // Processor time over every set (ingo's per pass, GNU Go's), for the ratio of the whole run.
+    let (mut ingo_total, mut gnugo_total) = (Some(0.0), Some(0.0));
+    for sel in &selections {
+        let (positions, unreplayable) = counted_positions(&a.corpus, sel)?;
+        if several {
+            writeln!(out, "set={}", sel.name)?;
+        }
+        if unreplayable > 0 {
+            writeln!(out, "unreplayable={unreplayable}")?;
+        }
+        let (i, g) = endgame_set(a, &positions, gnugo.as_mut(), out)?;
+        ingo_total = ingo_total.zip(i).map(|(t, c)| t + c);
+        gnugo_total = match gnugo {
+            Some(_) => gnugo_total.zip(g).map(|(t, c)| t + c),
+            None => None,
+        };
+    }
+    if several {
+        writeln!(out, "set=all")?;
+        if let Some(i) = ingo_total {
+            writeln!(out, "ingo_cpu_s={i:.3}")?;
+        }
+        if let (Some(g), Some(i)) = (gnugo_total, ingo_total) {
+            writeln!(out, "gnugo_cpu_s={g:.3}")?;
+            writeln!(out, "ratio_cpu={:.1}", g / i)?;
+        }
+    }
+    Ok(())
+}
+
+/// Judges `positions` with ingo (`a.repeat` timed passes) and, when given, GNU Go, and writes
+/// the figures; returns the processor seconds of one ingo pass and of GNU Go over the set.
+fn endgame_set(
+    a: &EndgameBenchArgs,
+    positions: &[CountedPosition],
+    gnugo: Option<&mut Gnugo>,
+    out: &mut impl Write,
+) -> anyhow::Result<(Option<f64>, Option<f64>)> {
+    use ingo_player::endgame::{judge_end, EndgameConfig};
     let config = EndgameConfig {
         playouts: a.playouts,
         ..EndgameConfig::default()
@@ -1456,7 +1623,7 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     // One untimed pass gives the counts (the judgement is deterministic, so every pass agrees).
     let mut ingo = Agreement::default();
     let mut checksum = 0i64;
-    for p in &positions {
+    for p in positions {
         let j = judge_end(&p.game, &config);
         checksum += black_margin(j.score.margin_halves, j.score.winner);
         ingo.add(p, Some((j.score.winner, j.score.margin_halves.abs())));
@@ -1465,7 +1632,7 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let cpu_start = cpu_time();
     for _ in 0..a.repeat {
         let mut sum = 0i64;
-        for p in &positions {
+        for p in positions {
             let j = judge_end(&p.game, &config);
             sum += black_margin(j.score.margin_halves, j.score.winner);
         }
@@ -1488,63 +1655,46 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
     }
     ingo.write(out, "ingo")?;
-    if !a.no_gnugo {
-        let debian = Path::new("/usr/games/gnugo");
-        let program = if a.gnugo == Path::new("gnugo") && debian.is_file() {
-            debian
-        } else {
-            a.gnugo.as_path()
-        };
-        let extra: &[&str] = match a.gnugo_count {
-            GnugoCount::Area => &["--chinese-rules"],
-            GnugoCount::Territory => &[],
-        };
-        writeln!(
-            out,
-            "gnugo_count={}",
-            match a.gnugo_count {
-                GnugoCount::Area => "area (--chinese-rules)",
-                GnugoCount::Territory => "territory (default rules)",
-            }
-        )?;
-        let mut gnugo = Gnugo::start_with(program, extra)?;
-        let mut agreement = Agreement::default();
-        let mut spent = Duration::ZERO;
-        let mut spent_cpu = Some(Duration::ZERO);
-        for p in &positions {
-            let abs = std::fs::canonicalize(&p.path)?;
-            let name = abs.to_string_lossy();
-            ensure!(
-                !name.contains(char::is_whitespace),
-                "{}: GTP cannot name a path with spaces",
-                p.path.display()
-            );
-            let loaded = gnugo.ask(&format!("loadsgf {name}"))?;
-            ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
-            let t = Instant::now();
-            let cpu_before = gnugo.cpu_time();
-            let reply = gnugo.ask("final_score")?;
-            spent += t.elapsed();
-            spent_cpu = spent_cpu
-                .zip(cpu_before.zip(gnugo.cpu_time()))
-                .map(|(s, (b, e))| s + e.saturating_sub(b));
-            agreement.add(p, gnugo_score(&reply, &p.game));
-        }
-        for w in &agreement.wrong {
-            writeln!(out, "gnugo_wrong: {w}")?;
-        }
-        let gnugo_s = spent.as_secs_f64() / positions.len() as f64;
-        writeln!(out, "gnugo_ms_per_position={:.3}", gnugo_s * 1e3)?;
-        let gnugo_cpu = spent_cpu.map(|d| d.as_secs_f64() / positions.len() as f64);
-        if let Some(c) = gnugo_cpu {
-            writeln!(out, "gnugo_cpu_ms_per_position={:.3}", c * 1e3)?;
-        }
-        agreement.write(out, "gnugo")?;
-        writeln!(out, "ratio={:.1}", gnugo_s / ingo_s)?;
-        // On a shared machine the processor time is the fairer measure of the two.
-        if let (Some(g), Some(i)) = (gnugo_cpu, ingo_cpu) {
-            writeln!(out, "ratio_cpu={:.1}", g / i)?;
-        }
+    let n = positions.len() as f64;
+    let Some(gnugo) = gnugo else {
+        return Ok((ingo_cpu.map(|c| c * n), None));
+    };
+    let mut agreement = Agreement::default();
+    let mut spent = Duration::ZERO;
+    let mut spent_cpu = Some(Duration::ZERO);
+    for p in positions {
+        let abs = std::fs::canonicalize(&p.path)?;
+        let name = abs.to_string_lossy();
+        ensure!(
+            !name.contains(char::is_whitespace),
+            "{}: GTP cannot name a path with spaces",
+            p.path.display()
+        );
+        let loaded = gnugo.ask(&format!("loadsgf {name}"))?;
+        ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
+        let t = Instant::now();
+        let cpu_before = gnugo.cpu_time();
+        let reply = gnugo.ask("final_score")?;
+        spent += t.elapsed();
+        spent_cpu = spent_cpu
+            .zip(cpu_before.zip(gnugo.cpu_time()))
+            .map(|(s, (b, e))| s + e.saturating_sub(b));
+        agreement.add(p, gnugo_score(&reply, &p.game));
     }
-    Ok(())
+    for w in &agreement.wrong {
+        writeln!(out, "gnugo_wrong: {w}")?;
+    }
+    let gnugo_s = spent.as_secs_f64() / n;
+    writeln!(out, "gnugo_ms_per_position={:.3}", gnugo_s * 1e3)?;
+    let gnugo_cpu = spent_cpu.map(|d| d.as_secs_f64() / n);
+    if let Some(c) = gnugo_cpu {
+        writeln!(out, "gnugo_cpu_ms_per_position={:.3}", c * 1e3)?;
+    }
+    agreement.write(out, "gnugo")?;
+    writeln!(out, "ratio={:.1}", gnugo_s / ingo_s)?;
+    // On a shared machine the processor time is the fairer measure of the two.
+    if let (Some(g), Some(i)) = (gnugo_cpu, ingo_cpu) {
+        writeln!(out, "ratio_cpu={:.1}", g / i)?;
+    }
+    Ok((ingo_cpu.map(|c| c * n), gnugo_cpu.map(|c| c * n)))
 }

@@ -31,6 +31,10 @@ pub struct ScoreArgs {
     /// Also draw the counted board as PNG to this file.
     #[arg(long)]
     png: Option<PathBuf>,
+    /// Print the count as JSON: the result, and each string with its status and how it was
+    /// decided (proved alive, read dead in a ladder, sampled at 87%…).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Counts the position of `args` and prints the count (and draws it when asked).
@@ -42,7 +46,13 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     refuse_to_overwrite(&args.file, [args.svg.as_deref(), args.png.as_deref()])?;
     let report = records::score_report(&args.file, args.rules, args.move_number, &args.dead)?;
     records::print_warnings(&args.file, &report.warnings);
-    io::stdout().lock().write_all(report.text.as_bytes())?;
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&score_json(&report))?;
+        text.push('\n');
+        io::stdout().lock().write_all(text.as_bytes())?;
+    } else {
+        io::stdout().lock().write_all(report.text.as_bytes())?;
+    }
     if args.svg.is_some() || args.png.is_some() {
         let (fills, seki) = report.count.marks();
         let title = format!(
@@ -68,4 +78,38 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `ingo score --json`: the result, the dead stones, and (when the end was judged) every string
+/// with its status and how it was decided.
+fn score_json(report: &records::ScoreReport) -> serde_json::Value {
+    let board = report.game.board();
+    let h = board.height();
+    let score = &report.count.score;
+    let names =
+        |v: &[ingo_rules::Point]| -> Vec<String> { v.iter().map(|p| p.to_gtp(h)).collect() };
+    let strings: Vec<serde_json::Value> = report
+        .count
+        .judgement()
+        .map(|j| {
+            j.strings
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "color": s.color.letter().to_string(),
+                        "stones": names(&s.stones),
+                        "status": s.status.name(),
+                        "decided": s.how.name(),
+                        "how": s.how.describe(),
+                        "held": s.held,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    serde_json::json!({
+        "result": score.result_string(),
+        "dead": names(&score.dead),
+        "strings": strings,
+    })
 }

@@ -327,12 +327,12 @@ enum TCmd {
         #[command(flatten)]
         at: Where,
     },
-    /// Export the results (CSV; the EGF results format for Swiss/McMahon) and the games' SGF.
+    /// Export the results (CSV; the EGF results format) and the games' SGF.
     Export {
         /// Results as CSV (round,board,black,white,result).
         #[arg(long)]
         csv: Option<PathBuf>,
-        /// Results in the EGF tournament results format (Swiss and McMahon events).
+        /// Results in the EGF tournament results format (every format).
         #[arg(long)]
         egf: Option<PathBuf>,
         /// A folder for one SGF file per game.
@@ -386,7 +386,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
                 if json {
                     standings_json(&table)
                 } else {
-                    standings_text(&table, &scoring)
+                    standings_text(&table, &scoring, false)
                 }
             );
             Ok(())
@@ -409,7 +409,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
                 if json {
                     standings_json(&table)
                 } else {
-                    standings_text(&table, &ev.agreement.scoring)
+                    standings_text(&table, &ev.agreement.scoring, is_mcmahon(&ev))
                 }
             );
             store.close().await;
@@ -1052,12 +1052,12 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             let rows = db::games(&mut tx, id).await?;
             tx.commit().await?;
             if let Some(p) = &csv {
-                std::fs::write(p, export::results_csv(&ev.games)?)
+                std::fs::write(p, export::event_results_csv(&ev)?)
                     .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(p) = &egf {
-                let text = export::egf_results(&ev).context("--egf")?;
-                std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
+                std::fs::write(p, export::egf_results(&ev))
+                    .with_context(|| format!("cannot write {}", p.display()))?;
             }
             if let Some(dir) = &sgf {
                 std::fs::create_dir_all(dir)
@@ -1078,7 +1078,7 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 println!("{n} SGF files in {}", dir.display());
             }
             if csv.is_none() && egf.is_none() && sgf.is_none() {
-                print!("{}", export::results_csv(&ev.games)?);
+                print!("{}", export::event_results_csv(&ev)?);
             }
             store.close().await;
         }
@@ -1232,7 +1232,12 @@ fn games_text(games: &[Game]) -> String {
     s
 }
 
-fn standings_text(t: &[Standing], scoring: &Scoring) -> String {
+fn is_mcmahon(ev: &Event) -> bool {
+    ev.agreement.format.kind == FormatKind::McMahon
+}
+
+/// The standings as text; a McMahon event's (`mcmahon`) with its McMahon score, which places it.
+fn standings_text(t: &[Standing], scoring: &Scoring, mcmahon: bool) -> String {
     let width = t
         .iter()
         .map(|s| s.player.chars().count())
@@ -1240,12 +1245,18 @@ fn standings_text(t: &[Standing], scoring: &Scoring) -> String {
         .unwrap_or(6)
         .max(6);
     let mut s = format!("{:>4}  {:<width$}  {:>4}", "rank", "player", "main");
+    if mcmahon {
+        s.push_str("  MMS");
+    }
     for k in &scoring.tie_breakers {
         let _ = write!(s, " {:>5}", k.name());
     }
     s.push_str("   W   L  bye void\n");
     for r in t {
         let _ = write!(s, "{:>4}  {:<width$}  {:>4}", r.rank, r.player, r.main);
+        if mcmahon {
+            let _ = write!(s, " {:>4}", r.mcmahon);
+        }
         for k in &scoring.tie_breakers {
             let _ = write!(s, " {:>5}", r.key(*k));
         }
@@ -1260,7 +1271,7 @@ fn standings_text(t: &[Standing], scoring: &Scoring) -> String {
 
 fn standing_json(s: &Standing) -> serde_json::Value {
     serde_json::json!({
-        "rank": s.rank, "player": s.player, "main": s.main,
+        "rank": s.rank, "player": s.player, "main": s.main, "mcmahon": s.mcmahon,
         "a1": s.a1, "a2": s.a2, "b1": s.b1, "b2": s.b2,
         "sos": s.sos, "sosos": s.sosos, "sodos": s.sodos,
         "wins": s.wins, "losses": s.losses, "byes": s.byes, "voids": s.voids, "forfeits": s.forfeits,
@@ -1584,7 +1595,10 @@ async fn run_engines(
     let (_, ev) = load(&mut tx, at).await?;
     tx.commit().await?;
     println!("{:?} is finished.", ev.agreement.name);
-    print!("{}", standings_text(&ev.standings(), &ev.agreement.scoring));
+    print!(
+        "{}",
+        standings_text(&ev.standings(), &ev.agreement.scoring, is_mcmahon(&ev))
+    );
     store.close().await;
     Ok(())
 }

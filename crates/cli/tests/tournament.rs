@@ -2,6 +2,9 @@
 //! results file, and a 4-engine 9×9 round robin of the built-in player run to the end and
 //! resumed after a kill -9.
 
+#[path = "../../tournament/tests/egf_validator/mod.rs"]
+mod egf_validator;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -135,16 +138,50 @@ fn director_runs_a_round_robin_from_the_command_line() {
         &db,
     ]);
     let text = std::fs::read_to_string(&csv).expect("csv");
-    assert!(text.starts_with("round,board,black,white,result\n"));
+    // The event and its rules in comment lines, then the header.
+    assert!(
+        text.starts_with(
+            "# event: Club cup\n# round-robin, rules: Ing's rules (ing), 19x19, komi 8\nround,board,black,white,result\n"
+        ),
+        "{text}"
+    );
     let sgfs = std::fs::read_dir(dir.path().join("sgf"))
         .expect("sgf dir")
         .count();
     assert_eq!(sgfs, 10);
-    // A Swiss-only export is refused for a round robin.
+    // The EGF results file of a round robin: it passes the validator, with the places of the
+    // standings, D's forfeits unplayed (`!`) and the void game a free round for both.
+    let egf = dir.path().join("rr.h");
+    ok(&[
+        "tournament",
+        "export",
+        "--egf",
+        &egf.display().to_string(),
+        "--db",
+        &db,
+    ]);
+    let text = std::fs::read_to_string(&egf).expect("egf");
+    let lines = egf_validator::validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let names: Vec<String> = lines.iter().map(|l| l.name.join(" ")).collect();
+    assert_eq!(names, ["C", "E", "A", "B", "D"], "{text}");
+    let d = &lines[4];
     assert!(
-        !ingo(&["tournament", "export", "--egf", "x.h", "--db", &db])
-            .status
-            .success()
+        d.entries
+            .iter()
+            .filter(|e| e.opponent != 0)
+            .all(|e| e.symbol == '-' && e.unplayed),
+        "{text}"
+    );
+    // Round 3 board 2, A–B, was void.
+    assert_eq!(
+        (lines[2].entries[2].opponent, lines[3].entries[2].opponent),
+        (0, 0),
+        "{text}"
+    );
+    assert!(
+        egf_validator::header(&text, "CM")
+            .is_some_and(|c| c.contains("round-robin under Ing's rules")),
+        "{text}"
     );
     // Pictures.
     let png = dir.path().join("ct.png");

@@ -2,7 +2,7 @@
 //! referee gives them under Ing's rules (komi 8: "黑貼八點"; "子空皆地": stones and spaces are
 //! both area; shared points "雙方各填其半"; the board is filled before counting, 填滿計點).
 
-use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
+use ingo_player::endgame::{judge_end, Decided, EndgameConfig, Judgement, Status};
 use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
 
 fn game(ascii: &str, to_move: Color) -> Game {
@@ -55,6 +55,54 @@ fn dead_stones_inside_territory_are_taken_off() {
     // Black: 11 stones + the 25 points of the corner; White: the other 45. 36 − 45 − 8 = −17.
     assert_eq!((j.score.area.black, j.score.area.white), (36, 45));
     assert_eq!(j.score.result_string(), "W+17");
+}
+
+/// Each string says how its status was decided, so that a referee knows which verdicts rest on
+/// sampling: the dead stones C7 and D5 were sampled (held by White in few playouts), and the
+/// walls' strings too (nothing proves them alive on this board); a double-ko seki is proved.
+#[test]
+fn each_string_says_how_its_status_was_decided() {
+    let (g, j) = judge(
+        "
+        . . . . . X O . .
+        . . . . . X O . .
+        . . O . . X O . .
+        . . . . . X O . .
+        . . . O . X O . .
+        X X X X X X O . .
+        O O O O O O O . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+    );
+    for s in &j.strings {
+        match s.how {
+            Decided::Sampled(held) => {
+                assert_eq!(held, s.held, "{s:?}");
+                assert_eq!(s.status == Status::Dead, held < 0.5, "{s:?}");
+            }
+            other => panic!("{:?} decided {other:?}", s.stones),
+        }
+    }
+    let c7 = j
+        .strings
+        .iter()
+        .find(|s| s.stones == pts(&g, "C7"))
+        .expect("C7");
+    assert!(c7.how.describe().starts_with("sampled at "), "{c7:?}");
+    let (_, j) = judge(DOUBLE_KO_SEKI, Color::Black);
+    for s in j.strings.iter().filter(|s| s.status == Status::Seki) {
+        assert_eq!(s.how, Decided::DoubleKoSeki, "{s:?}");
+    }
+    let proved: Vec<_> = j.strings.iter().filter(|s| s.proved).collect();
+    assert!(!proved.is_empty());
+    for s in proved {
+        assert!(
+            matches!(s.how, Decided::ProvedAlive | Decided::DoubleKoSeki),
+            "{s:?}"
+        );
+        assert_eq!(s.how.name() == "proved", s.how == Decided::ProvedAlive);
+    }
 }
 
 #[test]

@@ -445,8 +445,21 @@ function gamePage(id) {
   const confirmLabel = h("label", { id: "confirm-label" }, confirmBox, t("confirm_moves"));
   const soundBox = h("input", { type: "checkbox", id: "clock-sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
   const hint = h("small", { class: "hint" }, t("keys"));
+  // A score estimate asked for during play: the server's end-of-game judgement of the position
+  // as it stands (owners and dead stones drawn on the board), dropped when a move is played.
+  let estimate = null;
+  const estimateText = h("p", { id: "estimate", class: "estimate", "aria-live": "polite", hidden: true });
+  const estimateBtn = h("button", { id: "estimate-btn", hidden: true, onclick: async () => {
+    if (estimate) { estimate = null; render(); return; }
+    try {
+      const e = await api("GET", `/api/games/${gid}/estimate`);
+      if (g && e.move_count === g.move_count) estimate = e;
+      notice.textContent = "";
+    } catch (x) { notice.textContent = reasonText(x); }
+    render();
+  } }, t("estimate"));
   // Hidden until the game's state is known: an unknown game shows no board controls.
-  const controls = h("div", { class: "controls", hidden: true }, confirmBtn, cancelBtn, passBtn, resignBtn,
+  const controls = h("div", { class: "controls", hidden: true }, confirmBtn, cancelBtn, passBtn, resignBtn, estimateBtn,
     h("label", {}, numbersBox, t("numbers")),
     confirmLabel,
     h("label", { title: t("clock_sound_hint") }, soundBox, t("clock_sound")),
@@ -457,7 +470,7 @@ function gamePage(id) {
     h("div", { class: "board-col" }, boardBox, controls, notice),
     // What the step needs stays beside the board: the dead stones, the result and the count
     // (on a phone, straight under it: style.css).
-    h("div", { class: "side-col" }, info.B, info.W, status, panel, countBox, about, chats)));
+    h("div", { class: "side-col" }, info.B, info.W, status, estimateText, panel, countBox, about, chats)));
 
   function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
 
@@ -708,12 +721,24 @@ function gamePage(id) {
       });
     }
     const last = g.moves[g.moves.length - 1];
+    // An estimate holds for the position it judged only.
+    if (estimate && (estimate.move_count !== g.move_count || g.phase !== "playing" || !g.estimate_allowed)) estimate = null;
+    // While play is suspended the server's owners of the points for the marked dead stones
+    // are shaded; during play, an estimate's.
+    const owners = g.phase === "suspended" ? g.dead_stones.owners : estimate ? estimate.owners : null;
     board.draw(g.board, {
       last: last && last.move !== "pass" ? last.move.toUpperCase() : null,
       numbers: moveNumbers(g.moves),
       showNumbers,
-      marks: { dead: g.phase !== "playing" ? dead() : new Set(), illegal, tentative: tentative && myTurn() ? { point: tentative, color: myColor } : null },
+      marks: { dead: g.phase !== "playing" ? dead() : estimate ? new Set(estimate.dead) : new Set(), owners, illegal, tentative: tentative && myTurn() ? { point: tentative, color: myColor } : null },
     });
+    estimateBtn.hidden = !(g.phase === "playing" && g.estimate_allowed !== false);
+    estimateBtn.textContent = t(estimate ? "estimate_hide" : "estimate");
+    estimateText.hidden = !estimate;
+    if (estimate) {
+      const sc = estimate.score;
+      estimateText.textContent = tf("estimate_text", { n: estimate.move_count, result: sc.result, b: sc.area.black, w: sc.area.white });
+    }
     playerInfo("B");
     playerInfo("W");
     const member = g.team && g.team.to_move; // pair go: the member whose turn it is
@@ -754,6 +779,9 @@ function gamePage(id) {
           ? `${acc.length ? t("proposal") : t("server_dead")}: ${d.proposal.join(" ")}`
           : acc.length ? `${t("proposal")}: —` : t("server_proposal")),
         acc.length ? h("p", {}, `${t("accepted_by")} ${acc.join(", ")}`) : null,
+        // The count these dead stones give, as the server counts it.
+        d.count ? h("p", { id: "running-count", class: "running-count", "data-result": d.count.result },
+          tf("running_count", { result: d.count.result, b: d.count.area.black, w: d.count.area.white, s: d.count.shared })) : null,
         myColor ? h("div", { class: "controls" },
           h("button", { id: "accept-dead", disabled: myColor === "B" ? d.accepted.black : d.accepted.white, onclick: async () => {
             try { g = await api("POST", `/api/games/${gid}/dead/accept`, { dead: d.proposal }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }

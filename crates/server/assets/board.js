@@ -79,6 +79,10 @@ export class BoardView {
       }
     }
     this.layer = el("g", { class: "stones" }, this.svg);
+    // The owners of points (a count's area, an estimate), over the stones (a dead stone shows
+    // whose area it becomes).
+    this.areaLayer = el("g", { class: "area" }, this.svg);
+    this.areaKey = "";
     this.points = new Map(); // name → { look, g }: the stones drawn, redrawn when they change
     this.top = el("g", { class: "marks" }, this.svg);
     this.svg.addEventListener("click", (e) => {
@@ -152,7 +156,8 @@ export class BoardView {
 
   /**
    * Draws a position. `rows`: strings top row first ("X", "O", "."). `last`: GTP name of the
-   * last move. `numbers`: Map name → move number. `marks`: { dead: Set, illegal: name }.
+   * last move. `numbers`: Map name → move number. `marks`: { dead: Set, illegal: name,
+   * owners: rows of the points' owners (shaded, see `drawArea`) }.
    * Only the points whose look changed are redrawn (a move touches one point and its captures).
    */
   draw(rows, { last = null, numbers = null, marks = {}, showNumbers = false } = {}) {
@@ -181,7 +186,32 @@ export class BoardView {
       p.g.remove();
       this.points.delete(name);
     }
+    this.drawArea(marks.owners || null, dead);
     this.drawMarks();
+  }
+
+  /**
+   * Shades the points the server says a side owns (`owners`: rows from the top, "X" Black's,
+   * "O" White's, "." shared) where no stone of the owner stands alive: empty points and the
+   * stones marked dead. Drawn only; the owners are the server's.
+   */
+  drawArea(owners, dead) {
+    const key = owners ? `${owners.join("/")}|${[...dead].sort().join(",")}|${this.rows.join("/")}` : "";
+    if (key === this.areaKey) return;
+    this.areaKey = key;
+    this.areaLayer.replaceChildren();
+    if (!owners || owners.length !== this.size) return;
+    for (let row = 0; row < this.size; row++) {
+      for (let col = 0; col < this.size; col++) {
+        const o = owners[this.size - 1 - row][col];
+        if (o !== "X" && o !== "O") continue;
+        const name = pointName(col, row);
+        const c = this.at(col, row);
+        if (c !== "." && !dead.has(name)) continue;
+        const p = this.xy(col, row);
+        el("rect", { x: p.x - 2.4, y: p.y - 2.4, width: 4.8, height: 4.8, class: `territory ${o === "X" ? "black" : "white"}`, "data-owner": `${name}${o === "X" ? "B" : "W"}` }, this.areaLayer);
+      }
+    }
   }
 
   /** One stone: its circle, and its move number, last-move mark or dead cross. */

@@ -22,6 +22,7 @@
 //! login_failures_per_minute = 5               # one name from one address (then 429, Retry-After)
 //! login_failures_per_address_per_minute = 30  # one address, all names
 //! login_failures_per_account_per_minute = 30  # one name, all addresses
+//! login_failures_per_minute_overall = 600     # all names and addresses (names failed lately wait)
 //! max_connections_per_address = 256           # TCP connections open at once
 //! max_open_challenges_per_user = 20
 //! max_bot_games_per_user = 2                  # running games against the built-in player
@@ -53,6 +54,10 @@ pub struct Config {
     pub login_failures_per_address_per_minute: usize,
     /// Failed log-in attempts allowed in a minute on one name, from all addresses together.
     pub login_failures_per_account_per_minute: usize,
+    /// Failed log-in attempts in a minute over all names and addresses together. Past it, a
+    /// name that failed within the minute waits (429 with `Retry-After`); a name with no recent
+    /// failure is still checked, so an owner with the right password gets in.
+    pub login_failures_per_minute_overall: usize,
     /// TCP connections open at once from one IP address; more are closed at once.
     pub max_connections_per_address: usize,
     /// Open challenges one user may have at once.
@@ -89,6 +94,7 @@ impl Default for Config {
             login_failures_per_minute: 5,
             login_failures_per_address_per_minute: 30,
             login_failures_per_account_per_minute: 30,
+            login_failures_per_minute_overall: 600,
             max_connections_per_address: 256,
             max_open_challenges_per_user: 20,
             max_bot_games_per_user: 2,
@@ -179,6 +185,7 @@ struct FileConfig {
     login_failures_per_minute: Option<usize>,
     login_failures_per_address_per_minute: Option<usize>,
     login_failures_per_account_per_minute: Option<usize>,
+    login_failures_per_minute_overall: Option<usize>,
     max_connections_per_address: Option<usize>,
     max_open_challenges_per_user: Option<usize>,
     max_bot_games_per_user: Option<usize>,
@@ -335,6 +342,10 @@ impl Config {
             (
                 file.login_failures_per_account_per_minute,
                 &mut config.login_failures_per_account_per_minute,
+            ),
+            (
+                file.login_failures_per_minute_overall,
+                &mut config.login_failures_per_minute_overall,
             ),
             (
                 file.max_connections_per_address,

@@ -169,14 +169,32 @@ impl AppState {
             max: c.login_failures_per_account_per_minute,
         });
         let at_ms = self.now_ms();
-        let acquired = play::hub::lock(&self.shared.logins).acquire(&limits, at_ms);
+        // Every failure counts against one budget over all names and addresses; past it, a
+        // name that failed within the window waits, one that did not is still checked.
+        let overall = Limit {
+            key: "all".to_owned(),
+            max: c.login_failures_per_minute_overall,
+        };
+        let name_key = format!("name:{folded}");
+        let acquired = play::hub::lock(&self.shared.logins).acquire_within_budget(
+            &limits,
+            &overall,
+            &name_key,
+            at_ms,
+        );
         match acquired {
             Ok(()) => Ok(LoginAttempt {
-                keys: limits.into_iter().map(|l| l.key).collect(),
+                keys: limits
+                    .into_iter()
+                    .map(|l| l.key)
+                    .chain([overall.key])
+                    .collect(),
                 at_ms,
             }),
             Err(r) => Err(LoginRefused {
-                by: if ip.is_none() {
+                by: if r.which == limits.len() {
+                    LoginLimit::Overall
+                } else if ip.is_none() {
                     LoginLimit::Account
                 } else {
                     [
@@ -319,6 +337,8 @@ pub(crate) enum LoginLimit {
     Address,
     /// This name, all addresses.
     Account,
+    /// All names and addresses together, for a name that failed recently.
+    Overall,
 }
 
 /// A log-in attempt refused by a limit.

@@ -96,6 +96,84 @@ impl FromStr for FormatKind {
     }
 }
 
+/// The rules an event is played under (item 5 of the agreement, 採用規則), as the agreement
+/// names them and every export writes them: one of ingo's presets (Ing's own rules by
+/// default), or the EGF's Simplified Ing Rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    /// A preset of `ingo_rules`, played and named as itself.
+    Preset(Preset),
+    /// The EGF's Simplified Ing Rules, which the EGF's general tournament rules offer for area
+    /// scoring ("Simplified Ing Rules with 8 komi for even games and Ing fill-in counting.
+    /// Black wins ties."): area score, positional superko ("A play may not recreate a
+    /// previous position"), suicide allowed ("A play may remove one's own stones"), and after
+    /// the first stop either agreement on the removals or, on a disagreement, play resumed
+    /// and the score taken at the second stop. Played with the preset that has exactly these
+    /// play rules, [`Preset::TrompTaylor`] (positional superko, all suicide, area counting),
+    /// with the agreement's komi; named as the EGF's rules everywhere.
+    SimplifiedIng,
+}
+
+impl RuleSet {
+    /// The preset whose play rules the event uses.
+    pub fn preset(self) -> Preset {
+        match self {
+            RuleSet::Preset(p) => p,
+            RuleSet::SimplifiedIng => Preset::TrompTaylor,
+        }
+    }
+
+    /// The name the agreement's `rules` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Preset(p) => p.name(),
+            RuleSet::SimplifiedIng => "egf-simplified-ing",
+        }
+    }
+
+    /// The rules' name in words, for exports and pages.
+    pub fn title(self) -> &'static str {
+        match self {
+            RuleSet::Preset(Preset::Ing) => "Ing's rules",
+            RuleSet::Preset(Preset::KataGoIng) => {
+                "Ing's rules as KataGo plays them (positional superko)"
+            }
+            RuleSet::Preset(Preset::Chinese) => "Chinese rules",
+            RuleSet::Preset(Preset::TrompTaylor) => "Tromp-Taylor rules",
+            RuleSet::Preset(Preset::Japanese) => "Japanese rules",
+            RuleSet::SimplifiedIng => "the EGF's Simplified Ing Rules",
+        }
+    }
+
+    /// The rules as an SGF record's `RU` names them: the preset's (`GOE` for Ing's rules), or
+    /// `EGF Simplified Ing Rules`.
+    pub fn sgf_name(self) -> &'static str {
+        match self {
+            RuleSet::Preset(p) => ingo_sgf::rules_sgf_name(p),
+            RuleSet::SimplifiedIng => "EGF Simplified Ing Rules",
+        }
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['_', ' '], "-")
+            .as_str()
+        {
+            "egf-simplified-ing" | "simplified-ing" | "egf-sir" | "sir" => {
+                Ok(RuleSet::SimplifiedIng)
+            }
+            _ => s.parse::<Preset>().map(RuleSet::Preset).map_err(|e| {
+                format!("{e}; or egf-simplified-ing (the EGF's Simplified Ing Rules)")
+            }),
+        }
+    }
+}
+
 /// A key of the ranking after the main score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TieBreak {
@@ -262,8 +340,11 @@ pub struct Agreement {
     /// Where the event is played, as the EGF results file's `PC` writes it: the country code
     /// and the town (`DE, Berlin`).
     pub place: Option<String>,
-    /// (5) 採用規則: the rules preset.
+    /// (5) 採用規則: the preset whose play rules the games use (`ruleset.preset()`).
     pub rules: Preset,
+    /// (5) 採用規則 as named: the preset, or the EGF's Simplified Ing Rules played with the
+    /// preset of the same play rules. Exports name this.
+    pub ruleset: RuleSet,
     /// Board size.
     pub size: usize,
     /// (6) 對局局差.
@@ -497,12 +578,11 @@ impl Agreement {
             }
         };
         let place = raw.place.filter(|p| !p.trim().is_empty());
-        let rules = match raw.rules {
-            None => Preset::Ing,
-            Some(r) => r
-                .parse::<Preset>()
-                .map_err(|e| err("rules", e.to_string()))?,
+        let ruleset = match raw.rules {
+            None => RuleSet::Preset(Preset::Ing),
+            Some(r) => r.parse::<RuleSet>().map_err(|e| err("rules", e))?,
         };
+        let rules = ruleset.preset();
         let size = match raw.size {
             None => 19,
             Some(s) if (2..=25).contains(&s) => s as usize,
@@ -790,6 +870,7 @@ impl Agreement {
             dates,
             place,
             rules,
+            ruleset,
             size,
             handicap,
             komi,

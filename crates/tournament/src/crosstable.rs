@@ -67,9 +67,9 @@ impl Crosstable {
         Crosstable {
             title: a.name.clone(),
             subtitle: format!(
-                "{}, {} rules, {}×{}; + win, - loss, = void, ! forfeit, ? to play; b/w colour",
+                "{}, {}, {}×{}; + win, - loss, = void, ! forfeit, ? to play; b/w colour",
                 a.format.kind.name(),
-                a.rules.name(),
+                a.ruleset.title(),
                 a.size,
                 a.size
             ),

@@ -1,14 +1,14 @@
 //! Exports of an event: results as CSV (and read back), the EGF tournament results format,
 //! and an SGF record for a game entered by hand.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::time::Duration;
 
 use ingo_clock::TimeControl;
 use ingo_competition::Rank;
 use ingo_rules::{Komi, Setup};
-use ingo_sgf::{rules_sgf_name, write_game, WriteInfo};
+use ingo_sgf::{write_game, WriteInfo};
 
 use crate::{Entrant, Event, FormatKind, Game, HandicapSystem, Outcome, ParseOutcomeError, WinBy};
 
@@ -80,9 +80,6 @@ pub enum ReadResultsError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExportError {
-    /// The EGF results format is written for Swiss and McMahon events only.
-    #[error("the EGF results format is for Swiss and McMahon events, not {}", .0.name())]
-    EgfFormat(FormatKind),
     /// The CSV writer failed.
     #[error("cannot write the CSV: {0}")]
     Csv(String),
@@ -248,6 +245,31 @@ pub fn results_csv(games: &[Game]) -> Result<String, ExportError> {
     String::from_utf8(bytes).map_err(|e| csv_error(&e))
 }
 
+/// The event's results as CSV, as [`results_csv`] writes them, after `#` comment lines that
+/// name the event, its format and the rules it is played under (the EGF's Simplified Ing
+/// Rules, or the preset), the board and the komi. [`read_results_csv`] skips them.
+///
+/// # Errors
+///
+/// As [`results_csv`].
+pub fn event_results_csv(ev: &Event) -> Result<String, ExportError> {
+    let a = &ev.agreement;
+    let mut s = String::new();
+    let _ = writeln!(s, "# event: {}", a.name.replace('\n', " "));
+    let _ = writeln!(
+        s,
+        "# {}, rules: {} ({}), {}x{}, komi {}",
+        a.format.kind.name(),
+        a.ruleset.title(),
+        a.ruleset.name(),
+        a.size,
+        a.size,
+        a.komi
+    );
+    s.push_str(&results_csv(&ev.games)?);
+    Ok(s)
+}
+
 /// A record with the game's conditions and result, for a game entered by hand (no moves):
 /// `SZ`, `RU`, `KM`, `HA` (White's passes plus one), the event and round, the players and
 /// their ranks, `RE` (`Void`, `B+F` for a forfeit) and the forfeit's reason in `GC`. `None`
@@ -273,7 +295,7 @@ pub fn game_sgf(ev: &Event, g: &Game) -> Option<String> {
     );
     let mut info = WriteInfo::default();
     let i = &mut info.info;
-    i.rules = Some(rules_sgf_name(a.rules).to_owned());
+    i.rules = Some(a.ruleset.sgf_name().to_owned());
     i.event = Some(a.name.clone());
     i.round = Some(g.round.to_string());
     i.players.black = Some(g.black.clone());
@@ -296,28 +318,29 @@ pub fn game_sgf(ev: &Event, g: &Game) -> Option<String> {
     Some(write_game(&game, &info))
 }
 
-/// The EGF tournament results format (`.h` file): a header of `; XX[...]` lines, then one
-/// line a player in placement order: place, name (surname and given name when known, blanks
-/// inside a name as `_`), grade, country (`xx` when unknown), club (`-`), then the scores and
-/// one column a round: the opponent's place, `+`/`-`, `/` and the colour (`w`/`b`), with the
-/// handicap stones after it and `!` after a forfeit; `0+` a bye, `0-` no game or a void
-/// one; then `|PIN`, the EGD PIN, when known.
+/// The EGF tournament results format (`.h` file) of an event of any format: a header of
+/// `; XX[...]` lines, then one line a player in placement order: place, name (surname and
+/// given name when known, blanks inside a name as `_`), grade, country (`xx` when unknown),
+/// club (`-`), then the scores and one column a round: the opponent's place, `+`/`-`, `/` and
+/// the colour (`w`/`b`), with the handicap after it and `!` after a forfeit; `0+` a bye, `0-`
+/// no game or a void one; then `|PIN`, the EGD PIN, when known.
 ///
-/// # Errors
-///
-/// [`ExportError::EgfFormat`] for an event that is neither Swiss nor McMahon.
-pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
+/// A round in which some player has more than one game (a knockout's void game replayed in
+/// its round) has a column for each: the replay is a round of its own for the EGD. The
+/// handicap is the EGF's count of stones: the 先 of article 6's scale (K 先 is White's K − 1
+/// passes), so a game whose handicap is Ing's compensation points only (no passes, White
+/// giving back fewer points than the even komi) is `1`, Black moving first without the full
+/// komi; every handicap game is listed after the players with its conditions in Ing's terms
+/// (passes and points), since the EGF's count cannot say them.
+pub fn egf_results(ev: &Event) -> String {
     let a = &ev.agreement;
-    if !matches!(a.format.kind, FormatKind::Swiss | FormatKind::McMahon) {
-        return Err(ExportError::EgfFormat(a.format.kind));
-    }
     let t = ev.standings();
     let place: BTreeMap<&str, usize> = t
         .iter()
         .enumerate()
         .map(|(i, s)| (s.player.as_str(), i + 1))
         .collect();
-    let rounds = ev.games.iter().map(|g| g.round).max().unwrap_or(0);
+    let columns = egf_columns(&ev.games);
     let mut s = String::new();
     // The class follows from the time limits; an event below class C is not one the EGF
     // rates, and a class it does not have is not claimed.
@@ -341,10 +364,10 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
     let _ = writeln!(
         s,
         "; HA[{}]",
-        if a.handicap == HandicapSystem::Ranks {
-            "h9"
-        } else {
+        if a.handicap == HandicapSystem::Even {
             "h0"
+        } else {
+            "h9"
         }
     );
     let _ = writeln!(s, "; KM[{}]", a.komi);
@@ -352,16 +375,25 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
     let _ = writeln!(s, "; TM[{}]", basic_minutes(&a.time));
     let _ = writeln!(
         s,
-        "; CM[{} under Ing's rules, time {}; main score, then {}]",
+        "; CM[{} under {}, time {}; placed by {}]",
         a.format.kind.name(),
+        a.ruleset.title(),
         a.time,
-        a.scoring
-            .tie_breakers
-            .iter()
-            .map(|k| k.name())
-            .collect::<Vec<_>>()
-            .join(", ")
+        std::iter::once(if a.format.kind == FormatKind::McMahon {
+            "McMahon score"
+        } else {
+            "main score"
+        })
+        .chain(a.scoring.tie_breakers.iter().map(|k| k.name()))
+        .collect::<Vec<_>>()
+        .join(", ")
     );
+    if columns.len() != columns.iter().map(|c| c.0).collect::<BTreeSet<_>>().len() {
+        let _ = writeln!(
+            s,
+            "; (columns are games: a round with a replayed game has a column for each game)"
+        );
+    }
     let _ = writeln!(s, ";");
     let mut head = format!(
         "; {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
@@ -370,73 +402,52 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
     for k in &a.scoring.tie_breakers {
         let _ = write!(head, " {:>5}", k.name());
     }
-    for r in 1..=rounds {
-        let _ = write!(head, " {:>6}", r);
+    for (r, k) in &columns {
+        let label = if columns.iter().filter(|c| c.0 == *r).count() > 1 {
+            format!("{r}.{}", k + 1)
+        } else {
+            r.to_string()
+        };
+        let _ = write!(head, " {label:>6}");
     }
     let _ = writeln!(s, "{head}");
     for (i, st) in t.iter().enumerate() {
         let e = ev.entrants.iter().find(|e| e.name == st.player);
         // The EGF reads a grade on every line; a player of unknown rank is written as the
-        // weakest grade ingo's ranks reach (級外, written 20k).
-        let rank = egf_rank(e.and_then(|e| e.rank).unwrap_or(Rank::BelowKyu));
+        // weakest grade ingo's ranks reach (級外, written 20k). A team member's rank is the
+        // member's.
+        let rank = e.and_then(|e| e.rank).or_else(|| {
+            ev.entrants
+                .iter()
+                .flat_map(|t| &t.members)
+                .find(|m| m.name == st.player)
+                .and_then(|m| m.rank)
+        });
         let _ = write!(
             s,
             "  {:>3} {:<24} {:>3} {:>2} {:<4} {:>3}",
             i + 1,
             egf_name(&st.player, e),
-            rank,
+            egf_rank(rank.unwrap_or(Rank::BelowKyu)),
             e.and_then(|e| e.country.as_deref()).unwrap_or("xx"),
             e.and_then(|e| e.club.as_deref())
                 .map_or_else(|| "-".to_owned(), word),
-            st.main
+            if a.format.kind == FormatKind::McMahon {
+                st.mcmahon
+            } else {
+                st.main
+            }
         );
         for k in &a.scoring.tie_breakers {
             let _ = write!(s, " {:>5}", st.key(*k));
         }
-        for r in 1..=rounds {
+        for (r, k) in &columns {
             let cell = ev
                 .games
                 .iter()
-                .find(|g| g.round == r && g.has(&st.player))
-                .map_or_else(
-                    || "0-".to_owned(),
-                    |g| match g.opponent(&st.player) {
-                        None => {
-                            if g.result == Some(Outcome::Void) {
-                                "0-".to_owned()
-                            } else {
-                                "0+".to_owned()
-                            }
-                        }
-                        Some(o) => {
-                            // A void game, and one with no result yet, was not played: a
-                            // free round for both (`0-`), not a jigo (`=`), which the EGD
-                            // would rate as a draw.
-                            let sign = match g.winner_loser() {
-                                Some((w, _)) if w == st.player => "+",
-                                Some(_) => "-",
-                                None => return "0-".to_owned(),
-                            };
-                            let colour = if g.black == st.player { "b" } else { "w" };
-                            let h = if g.passes > 0 {
-                                (g.passes + 1).to_string()
-                            } else {
-                                String::new()
-                            };
-                            // A forfeit was decided without play: marked `!`, so that the
-                            // EGD counts it in the table but does not rate it.
-                            let unplayed = if g.result.and_then(Outcome::forfeit).is_some() {
-                                "!"
-                            } else {
-                                ""
-                            };
-                            format!(
-                                "{}{sign}/{colour}{h}{unplayed}",
-                                place.get(o).copied().unwrap_or(0)
-                            )
-                        }
-                    },
-                );
+                .filter(|g| g.round == *r && g.has(&st.player))
+                .nth(*k)
+                .map_or_else(|| "0-".to_owned(), |g| egf_entry(ev, g, &st.player, &place));
             let _ = write!(s, " {cell:>6}");
         }
         if let Some(pin) = e.and_then(|e| e.egd_pin) {
@@ -445,7 +456,97 @@ pub fn egf_results(ev: &Event) -> Result<String, ExportError> {
         }
         s.push('\n');
     }
-    Ok(s)
+    let handicaps: Vec<&Game> = ev
+        .games
+        .iter()
+        .filter(|g| !g.is_bye() && is_handicap(ev, g))
+        .collect();
+    if !handicaps.is_empty() {
+        let _ = writeln!(
+            s,
+            ";\n; Handicaps in Ing's terms (article 6: 8 points a 先; the EGF's h is the 先, \
+             White passing h - 1 times; h 1 without stones is Ing's compensation points only):"
+        );
+        for g in handicaps {
+            let white = g.white.as_deref().unwrap_or_default();
+            let _ = writeln!(
+                s,
+                ";   round {} board {}: {} (B, place {}) - {white} (W, place {}): h{}, White passes {} time(s) and gives back {} point(s)",
+                g.round,
+                g.board,
+                g.black,
+                place.get(g.black.as_str()).copied().unwrap_or(0),
+                place.get(white).copied().unwrap_or(0),
+                u32::from(g.passes) + 1,
+                g.passes,
+                g.komi
+            );
+        }
+    }
+    s
+}
+
+/// The columns of the EGF file, as (round, game of the round): a column a round, and one
+/// more for each game beyond the first that a player has in one round (a replay).
+fn egf_columns(games: &[Game]) -> Vec<(u32, usize)> {
+    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for r in 1..=rounds {
+        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+        for g in games.iter().filter(|g| g.round == r) {
+            for p in [Some(g.black.as_str()), g.white.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                *count.entry(p).or_default() += 1;
+            }
+        }
+        let most = count.values().copied().max().unwrap_or(1).max(1);
+        out.extend((0..most).map(|k| (r, k)));
+    }
+    out
+}
+
+/// Whether a game's conditions are not the agreement's even game: White passes, or gives
+/// back other points than the even komi.
+fn is_handicap(ev: &Event, g: &Game) -> bool {
+    g.passes > 0 || g.komi != ev.agreement.komi
+}
+
+/// One entry of the EGF file: `player`'s game `g`.
+fn egf_entry(ev: &Event, g: &Game, player: &str, place: &BTreeMap<&str, usize>) -> String {
+    let Some(o) = g.opponent(player) else {
+        // A bye: a free win, unless 罰停 cancelled it.
+        return if g.result == Some(Outcome::Void) {
+            "0-".to_owned()
+        } else {
+            "0+".to_owned()
+        };
+    };
+    // A void game, and one with no result yet, was not played: a free round for both (`0-`),
+    // not a jigo (`=`), which the EGD would rate as a draw.
+    let sign = match g.winner_loser() {
+        Some((w, _)) if w == player => "+",
+        Some(_) => "-",
+        None => return "0-".to_owned(),
+    };
+    let colour = if g.black == player { "b" } else { "w" };
+    let h = if is_handicap(ev, g) {
+        (u32::from(g.passes) + 1).to_string()
+    } else {
+        String::new()
+    };
+    // A forfeit was decided without play: marked `!`, so that the EGD counts it in the table
+    // but does not rate it.
+    let unplayed = if g.result.and_then(Outcome::forfeit).is_some() {
+        "!"
+    } else {
+        ""
+    };
+    format!(
+        "{}{sign}/{colour}{h}{unplayed}",
+        place.get(o).copied().unwrap_or(0)
+    )
 }
 
 /// The basic (main) time of a time control in whole minutes, as the EGF's `TM` gives it; 0 for

@@ -46,7 +46,7 @@ mod score;
 
 pub use agreement::{
     Agreement, AgreementError, AuxForB, Format, FormatKind, GroupOrder, HandicapSystem,
-    PairingRules, Scoring, TieBreak,
+    PairingRules, RuleSet, Scoring, TieBreak,
 };
 pub use corrections::{entrant_text, game_text, Action, Changed, CorrectionError, LogEntry};
 pub use entrant::{country_code, Entrant, EntrantKind, Member};

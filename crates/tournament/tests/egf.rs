@@ -1,212 +1,11 @@
-//! The EGF results file checked against a validator written from the format's published
-//! description (the EGF rating list's "tournament table format", A. Cieply: "Comments on
-//! submitting tournament results"):
-//!
-//! * one line a player; empty lines and everything after `;` are ignored;
-//! * a line is the place, the name (surname and given name, spaces inside a name written
-//!   `_`), the grade (`30k`…`1k`, `1d`…`9d`, `1p`…`9p`), the country (two letters), the club,
-//!   the scores, then one entry a round, separated by blanks, the same number of rounds for
-//!   every player; OpenGotha appends the EGD PIN as `|PIN`;
-//! * a round's entry is `<opponent's place><symbol>[/<colour>[<h>]]`, `+` a win, `-` a loss,
-//!   `=` a jigo, the colour `b` or `w`, `h` the handicap stones; a player who did not play the
-//!   round has `0+` (a free win), `0-` (a free round) or `0=` (a free round worth half);
-//! * a game that was not played but decided (a forfeit) is marked `!` after its entry, and is
-//!   not rated;
-//! * the class `CL[]` follows from the time limits (EGF tournament classes): A needs a basic
-//!   time of 60 minutes and an adjusted time of 75, B 40 and 50, C 25 and 30; the adjusted
-//!   time adds to the basic time 45 moves of byo-yomi, 60 of Canadian overtime, or 120
-//!   Fischer increments (with Fischer timing the basic times are 45, 30 and 20 minutes);
-//! * the header's `TM[]` is the basic time in minutes, `DT[]` the event's first and last day,
-//!   `PC[]` its place (country code and town).
-//!
-//! The validator also checks what the entries imply together: each game is seen from both
-//! sides, in the same round, with opposite symbols and colours and the same handicap.
+//! The EGF results file checked against the validator in `egf_validator/` (written from the
+//! format's published description), and read back.
 
-use ingo_tournament::{export, Agreement, Event};
+mod egf_validator;
 
-/// One round's entry of one player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Entry {
-    opponent: usize,
-    symbol: char,
-    colour: Option<char>,
-    handicap: Option<u32>,
-    unplayed: bool,
-}
-
-fn entry(token: &str) -> Result<Entry, String> {
-    let bad = || format!("result entry {token:?}");
-    let (token, unplayed) = match token.strip_suffix('!') {
-        Some(t) => (t, true),
-        None => (token, false),
-    };
-    let digits = token.chars().take_while(char::is_ascii_digit).count();
-    let opponent: usize = token[..digits].parse().map_err(|_| bad())?;
-    let mut rest = token[digits..].chars();
-    let symbol = rest.next().filter(|c| "+-=".contains(*c)).ok_or_else(bad)?;
-    let rest: String = rest.collect();
-    let (colour, handicap) = match rest.strip_prefix('/') {
-        None if rest.is_empty() => (None, None),
-        None => return Err(bad()),
-        Some(c) => {
-            let mut chars = c.chars();
-            let colour = chars
-                .next()
-                .filter(|c| *c == 'b' || *c == 'w')
-                .ok_or_else(bad)?;
-            let h: String = chars.collect();
-            let handicap = if h.is_empty() {
-                None
-            } else {
-                Some(h.parse().map_err(|_| bad())?)
-            };
-            (Some(colour), handicap)
-        }
-    };
-    if opponent == 0 && (colour.is_some() || unplayed) {
-        return Err(bad());
-    }
-    Ok(Entry {
-        opponent,
-        symbol,
-        colour,
-        handicap,
-        unplayed,
-    })
-}
-
-fn is_grade(t: &str) -> bool {
-    let (n, class) = t.split_at(t.len().saturating_sub(1));
-    let Ok(n) = n.parse::<u32>() else {
-        return false;
-    };
-    match class {
-        "k" | "K" => (1..=30).contains(&n),
-        "d" | "D" | "p" | "P" => (1..=9).contains(&n),
-        _ => false,
-    }
-}
-
-/// A player line as the validator read it.
-#[derive(Debug)]
-struct Line {
-    name: Vec<String>,
-    grade: String,
-    country: String,
-    club: String,
-    entries: Vec<Entry>,
-    pin: Option<String>,
-}
-
-/// Checks a results file against the description; returns its player lines in place order.
-fn validate(text: &str) -> Result<Vec<Line>, String> {
-    let mut lines = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let data = raw.split(';').next().unwrap_or("").trim();
-        if data.is_empty() {
-            continue;
-        }
-        let (data, pin) = match data.split_once('|') {
-            Some((d, p)) => {
-                let p = p.trim();
-                if p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(format!("line {n}: PIN {p:?}"));
-                }
-                (d, Some(p.to_owned()))
-            }
-            None => (data, None),
-        };
-        let t: Vec<&str> = data.split_whitespace().collect();
-        let place: usize = t[0]
-            .parse()
-            .map_err(|_| format!("line {n}: place {:?}", t[0]))?;
-        if place != lines.len() + 1 {
-            return Err(format!("line {n}: place {place} out of order"));
-        }
-        let g = t
-            .iter()
-            .position(|x| is_grade(x))
-            .ok_or_else(|| format!("line {n}: no grade in {raw:?}"))?;
-        if !(2..=3).contains(&g) {
-            return Err(format!("line {n}: the name is one or two words: {raw:?}"));
-        }
-        let country = t
-            .get(g + 1)
-            .ok_or_else(|| format!("line {n}: no country"))?;
-        if country.len() != 2 || !country.chars().all(|c| c.is_ascii_alphabetic()) {
-            return Err(format!("line {n}: country {country:?}"));
-        }
-        let club = t.get(g + 2).ok_or_else(|| format!("line {n}: no club"))?;
-        let mut k = g + 3;
-        while k < t.len() && t[k].parse::<f64>().is_ok() {
-            k += 1;
-        }
-        let entries = t[k..]
-            .iter()
-            .map(|x| entry(x).map_err(|e| format!("line {n}: {e}")))
-            .collect::<Result<Vec<_>, _>>()?;
-        lines.push(Line {
-            name: t[1..g].iter().map(|s| (*s).to_owned()).collect(),
-            grade: t[g].to_owned(),
-            country: (*country).to_owned(),
-            club: (*club).to_owned(),
-            entries,
-            pin,
-        });
-    }
-    let rounds = lines.first().map_or(0, |l| l.entries.len());
-    for (p, l) in lines.iter().enumerate() {
-        if l.entries.len() != rounds {
-            return Err(format!(
-                "place {}: {} rounds, not {rounds}",
-                p + 1,
-                l.entries.len()
-            ));
-        }
-        for (r, e) in l.entries.iter().enumerate() {
-            if e.opponent == 0 {
-                continue;
-            }
-            let other = lines
-                .get(e.opponent - 1)
-                .ok_or_else(|| format!("place {}: opponent {} is no place", p + 1, e.opponent))?;
-            let back = &other.entries[r];
-            let opposite = match e.symbol {
-                '+' => '-',
-                '-' => '+',
-                _ => '=',
-            };
-            let colours_ok = match (e.colour, back.colour) {
-                (Some(a), Some(b)) => a != b,
-                (None, None) => true,
-                _ => false,
-            };
-            if back.opponent != p + 1
-                || back.symbol != opposite
-                || !colours_ok
-                || back.handicap != e.handicap
-                || back.unplayed != e.unplayed
-            {
-                return Err(format!(
-                    "round {}: place {} has {e:?} but place {} has {back:?}",
-                    r + 1,
-                    p + 1,
-                    e.opponent
-                ));
-            }
-        }
-    }
-    Ok(lines)
-}
-
-/// The value of a header line `; XX[value]`.
-fn header(text: &str, key: &str) -> Option<String> {
-    text.lines().find_map(|l| {
-        let v = l.trim().strip_prefix(';')?.trim().strip_prefix(key)?;
-        Some(v.strip_prefix('[')?.strip_suffix(']')?.to_owned())
-    })
-}
+use egf_validator::{header, is_grade, place_of, validate, Line};
+use ingo_rules::Komi;
+use ingo_tournament::{export, Agreement, Event, Game, Outcome};
 
 /// Enters `result` for the game of `x` in `round`; returns x's opponent.
 fn enter(ev: &mut Event, round: u32, x: &str, result: &str) -> String {
@@ -224,13 +23,6 @@ fn enter(ev: &mut Event, round: u32, x: &str, result: &str) -> String {
 fn pair(ev: &mut Event) {
     let games = ev.pair_next().expect("pair");
     ev.games.extend(games);
-}
-
-fn place_of(lines: &[Line], text: &str, name: &str) -> usize {
-    lines
-        .iter()
-        .position(|l| l.name.join(" ") == name)
-        .unwrap_or_else(|| panic!("no {name}: {text}"))
 }
 
 /// A 5-player Swiss of three rounds with an unranked player, a bye each round, a forfeit, a
@@ -280,7 +72,7 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name 
         enter(&mut ev, 3, &x, "W+R");
     }
 
-    let text = export::egf_results(&ev).expect("egf");
+    let text = export::egf_results(&ev);
     let lines = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(lines.len(), 5, "{text}");
     let entry_of = |name: &str| &lines[place_of(&lines, &text, name)].entries[1];
@@ -305,31 +97,69 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name 
     read_back(&ev, &lines, &text);
 }
 
+/// The column of `player`'s game `g` in the file: a column a round, and one more for each
+/// game beyond the first that a player has in one round (a knockout's replay), as the
+/// format's description of the export says.
+fn column(ev: &Event, g: &Game, player: &str) -> usize {
+    let most = |r: u32| {
+        let mut n: std::collections::BTreeMap<&str, usize> = Default::default();
+        for x in ev.games.iter().filter(|x| x.round == r) {
+            for p in [Some(x.black.as_str()), x.white.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                *n.entry(p).or_default() += 1;
+            }
+        }
+        n.values().copied().max().unwrap_or(1).max(1)
+    };
+    let before: usize = (1..g.round).map(most).sum();
+    let nth = ev
+        .games
+        .iter()
+        .filter(|x| x.round == g.round && x.has(player))
+        .position(|x| x == g)
+        .expect("the game is the player's");
+    before + nth
+}
+
 /// Reads the file back into the event's games: every game, bye and void is where it should
-/// be, with its winner, colours and forfeit mark, and the file holds no other game.
+/// be, with its winner, colours, handicap and forfeit mark, and the file holds no other game.
 fn read_back(ev: &Event, lines: &[Line], text: &str) {
     let mut played = 0;
     for g in &ev.games {
-        let r = g.round as usize - 1;
         let b = place_of(lines, text, &g.black);
-        let of = |p: usize| &lines[p].entries[r];
+        let of = |p: usize, name: &str| &lines[p].entries[column(ev, g, name)];
         match (g.white.as_deref(), g.result) {
-            (None, Some(ingo_tournament::Outcome::Void)) => assert_eq!(of(b).opponent, 0),
-            (None, _) => assert_eq!((of(b).opponent, of(b).symbol), (0, '+'), "{text}"),
-            (Some(w), Some(ingo_tournament::Outcome::Void)) => {
-                let w = place_of(lines, text, w);
-                assert_eq!((of(b).opponent, of(w).opponent), (0, 0), "{text}");
+            (None, Some(Outcome::Void)) => assert_eq!(of(b, &g.black).opponent, 0),
+            (None, _) => assert_eq!(
+                (of(b, &g.black).opponent, of(b, &g.black).symbol),
+                (0, '+'),
+                "{text}"
+            ),
+            (Some(w), Some(Outcome::Void)) => {
+                let wp = place_of(lines, text, w);
+                assert_eq!(
+                    (of(b, &g.black).opponent, of(wp, w).opponent),
+                    (0, 0),
+                    "{text}"
+                );
             }
             (Some(w), Some(o)) => {
                 let wp = place_of(lines, text, w);
-                let e = of(b);
+                let e = of(b, &g.black);
                 let black_won = g.winner_loser().map(|(x, _)| x) == Some(g.black.as_str());
+                // The handicap as the EGF counts it: the 先 of Ing's scale, White's passes
+                // plus one, whenever the conditions are not the even game's.
+                let handicap =
+                    (g.passes > 0 || g.komi != ev.agreement.komi).then(|| u32::from(g.passes) + 1);
                 assert_eq!(
-                    (e.opponent, e.symbol, e.colour, e.unplayed),
+                    (e.opponent, e.symbol, e.colour, e.handicap, e.unplayed),
                     (
                         wp + 1,
                         if black_won { '+' } else { '-' },
                         Some('b'),
+                        handicap,
                         o.forfeit().is_some()
                     ),
                     "round {}: {} against {w}: {text}",
@@ -347,6 +177,138 @@ fn read_back(ev: &Event, lines: &[Line], text: &str) {
         .filter(|e| e.opponent != 0)
         .count();
     assert_eq!(entries, played, "no game but the event's: {text}");
+}
+
+/// Plays `ev` to its end: each round paired, then every game given `result(game)`.
+fn play_out(ev: &mut Event, result: impl Fn(&Game) -> &'static str) {
+    loop {
+        match ev.pair_next() {
+            Ok(games) => ev.games.extend(games),
+            Err(
+                ingo_tournament::PairingError::Finished
+                | ingo_tournament::PairingError::AlreadyDrawn,
+            ) => break,
+            Err(e) => panic!("{e}"),
+        }
+        let todo: Vec<(u32, u32, &'static str)> = ev
+            .games
+            .iter()
+            .filter(|g| !g.is_done())
+            .map(|g| (g.round, g.board, result(g)))
+            .collect();
+        for (r, b, res) in todo {
+            ev.enter(r, b, res.parse().expect("result")).expect("enter");
+        }
+    }
+}
+
+/// Every format is exported, and each file passes the validator and reads back: round robins
+/// (with a bye, a forfeit and a void game), a knockout with a void game replayed in its round
+/// (a column of its own), a double knockout, 擂台制 (its members, with their ranks), a
+/// ten-game match whose handicap moved to Ing's compensation points only (`h1`, and listed
+/// in Ing's terms), and Swiss and McMahon events.
+#[test]
+fn every_format_is_exported_and_passes_the_validator() {
+    let players = r#"entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }, { name = "Cy", rank = "2d" }, { name = "Dee", rank = "3k" }, { name = "Eve", rank = "5d" }]"#;
+    let head = |format: &str, rest: &str| {
+        format!(
+            "name = \"Cup\"\npurpose = \"Tests\"\neligibility = \"Anyone\"\nregistration = {{ opens = \"2026-01-01\", closes = \"2026-01-31\" }}\nformat = {format}\n{rest}\n"
+        )
+    };
+    let cases: Vec<(&str, String)> = vec![
+        ("round-robin", head(r#"{ kind = "round-robin" }"#, players)),
+        (
+            "double-round-robin",
+            head(r#"{ kind = "double-round-robin" }"#, players),
+        ),
+        ("knockout", head(r#"{ kind = "knockout" }"#, players)),
+        (
+            "double-knockout",
+            head(r#"{ kind = "double-knockout" }"#, players),
+        ),
+        ("swiss", head(r#"{ kind = "swiss", rounds = 3 }"#, players)),
+        (
+            "mcmahon",
+            head(
+                r#"{ kind = "mcmahon", rounds = 3, bar = "2d" }"#,
+                &format!("handicap = {{ system = \"mcmahon\" }}\n{players}"),
+            ),
+        ),
+        (
+            "leitai",
+            head(
+                r#"{ kind = "leitai" }"#,
+                r#"entrants = [{ name = "Red", kind = "team", members = [{ name = "R1", rank = "3d" }, { name = "R2", rank = "1k" }] }, { name = "Blue", kind = "team", members = [{ name = "B1", rank = "2d" }, { name = "B2" }] }]"#,
+            ),
+        ),
+        (
+            "ten-game",
+            head(
+                r#"{ kind = "ten-game", games = 6 }"#,
+                r#"entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }]"#,
+            ),
+        ),
+    ];
+    for (kind, toml) in cases {
+        let mut ev =
+            Event::new(Agreement::from_toml(&toml).unwrap_or_else(|e| panic!("{kind}: {e}")));
+        let voided = std::cell::Cell::new(false);
+        let forfeited = std::cell::Cell::new(false);
+        play_out(&mut ev, |g| {
+            if g.round == 1 && !voided.get() && kind != "ten-game" && kind != "leitai" {
+                voided.set(true);
+                return "void";
+            }
+            if g.round == 2 && !forfeited.get() {
+                forfeited.set(true);
+                return "W+F:absence";
+            }
+            // The first entrant wins the ten-game match's games, so the handicap moves.
+            if kind == "ten-game" {
+                return if g.black == "Ann" { "B+R" } else { "W+R" };
+            }
+            if (g.round + g.board) % 2 == 0 {
+                "B+3"
+            } else {
+                "W+R"
+            }
+        });
+        let text = export::egf_results(&ev);
+        let lines = validate(&text).unwrap_or_else(|e| panic!("{kind}: {e}\n{text}"));
+        assert_eq!(lines.len(), ev.standings().len(), "{kind}: {text}");
+        read_back(&ev, &lines, &text);
+        match kind {
+            "knockout" => {
+                // The void game of round 1 and its replay are two columns.
+                let rounds = ev.games.iter().map(|g| g.round).max().unwrap_or(0) as usize;
+                assert_eq!(lines[0].entries.len(), rounds + 1, "{text}");
+            }
+            "leitai" => {
+                let b1 = &lines[place_of(&lines, &text, "B1")];
+                assert_eq!(b1.grade, "2d", "{text}");
+            }
+            "ten-game" => {
+                // After Ann's four wins the handicap is one grade, 4 points: Bo takes Black
+                // with no passes and White gives back 4 points: Ing's points only, `h1`.
+                let g = ev
+                    .games
+                    .iter()
+                    .find(|g| g.passes == 0 && g.komi == Komi::points(4))
+                    .unwrap_or_else(|| panic!("no game with 4 points: {:?}", ev.games));
+                let bo = &lines[place_of(&lines, &text, "Bo")];
+                let e = &bo.entries[g.round as usize - 1];
+                assert_eq!((e.colour, e.handicap), (Some('b'), Some(1)), "{text}");
+                assert!(
+                    text.contains(&format!(
+                        "round {} board 1: Bo (B, place 2) - Ann (W, place 1): h1, White passes 0 time(s) and gives back 4 point(s)",
+                        g.round
+                    )),
+                    "{text}"
+                );
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The validator itself refuses what the description does not allow.
@@ -392,7 +354,7 @@ entrants = [
     ev.entrants = ev.agreement.entrants.clone();
     pair(&mut ev);
     enter(&mut ev, 1, "Ann Lee", "B+R");
-    let text = export::egf_results(&ev).expect("egf");
+    let text = export::egf_results(&ev);
     let lines = validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let ann = &lines[place_of(&lines, &text, "Lee Ann_Marie")];
     assert_eq!(
@@ -443,7 +405,7 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }]
         "{head}dates = {{ start = \"2026-02-07\", end = \"2026-02-08\" }}\nplace = \"DE, Berlin\"\n"
     ))
     .expect("agreement");
-    let text = export::egf_results(&Event::new(with)).expect("egf");
+    let text = export::egf_results(&Event::new(with));
     assert_eq!(
         header(&text, "DT").as_deref(),
         Some("2026-02-07,2026-02-08"),
@@ -451,7 +413,7 @@ entrants = [{ name = "Ann", rank = "4d" }, { name = "Bo", rank = "1k" }]
     );
     assert_eq!(header(&text, "PC").as_deref(), Some("DE, Berlin"), "{text}");
     let without = Agreement::from_toml(head).expect("agreement");
-    let text = export::egf_results(&Event::new(without)).expect("egf");
+    let text = export::egf_results(&Event::new(without));
     assert_eq!(
         (header(&text, "DT"), header(&text, "PC")),
         (None, None),
@@ -546,6 +508,6 @@ handicap = { system = "ranks" }
         )
         .expect("agreement"),
     );
-    let text = export::egf_results(&ev).expect("egf");
+    let text = export::egf_results(&ev);
     assert_eq!(header(&text, "CL").as_deref(), Some("A"), "{text}");
 }

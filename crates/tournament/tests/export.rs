@@ -1,9 +1,9 @@
 //! Exports of an event: the SGF record of a game entered by hand, the results CSV read back,
-//! the EGF results file's refusal of formats it does not describe.
+//! the rules named in both.
 
-use ingo_rules::{Komi, Preset};
-use ingo_tournament::export::{self, ExportError};
-use ingo_tournament::{Agreement, Event, FormatKind, Game};
+use ingo_rules::{KoRule, Komi, Preset, SuicideRule};
+use ingo_tournament::export;
+use ingo_tournament::{Agreement, Event, Game, RuleSet};
 
 fn event(format: &str) -> Event {
     let mut ev = Event::new(
@@ -71,13 +71,51 @@ fn a_game_entered_by_hand_has_a_record_with_its_conditions_and_result() {
     );
 }
 
+/// An event under the EGF's Simplified Ing Rules is named so in the SGF record (`RU`) and the
+/// results CSV, and its games are played with the preset of the same play rules (positional
+/// superko, suicide allowed).
 #[test]
-fn the_egf_file_is_refused_for_a_round_robin() {
-    let ev = event(r#"{ kind = "round-robin" }"#);
+fn the_simplified_ing_rules_are_named_in_the_sgf_and_the_csv() {
+    let mut ev = event(r#"{ kind = "swiss", rounds = 3 }"#);
+    assert_eq!(ev.agreement.ruleset, RuleSet::Preset(Preset::Ing));
+    let text = ev
+        .agreement
+        .source
+        .replace("format =", "rules = \"egf-simplified-ing\"\nformat =");
+    ev.agreement = Agreement::from_toml(&text).expect("agreement");
+    assert_eq!(ev.agreement.ruleset, RuleSet::SimplifiedIng);
+    let rules = ev.agreement.rules.rules();
     assert_eq!(
-        export::egf_results(&ev),
-        Err(ExportError::EgfFormat(FormatKind::RoundRobin))
+        (rules.ko, rules.suicide),
+        (KoRule::PositionalSuperko, SuicideRule::All)
     );
+    let mut g = Game::new(1, 1, "Bo", Some("Ann Lee"), 0, Komi::points(8));
+    g.result = Some("B+3".parse().expect("result"));
+    ev.games.push(g.clone());
+    let sgf = export::game_sgf(&ev, &g).expect("a game");
+    assert_eq!(
+        ingo_sgf::parse(&sgf).expect("sgf")[0].info.rules.as_deref(),
+        Some("EGF Simplified Ing Rules"),
+        "{sgf}"
+    );
+    let csv = export::event_results_csv(&ev).expect("csv");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with('#') && l.contains("the EGF's Simplified Ing Rules")),
+        "{csv}"
+    );
+    let egf = export::egf_results(&ev);
+    assert!(
+        egf.lines()
+            .any(|l| l.starts_with("; CM[swiss under the EGF's Simplified Ing Rules")),
+        "{egf}"
+    );
+    let (_, games) = export::read_results_csv(&csv).expect(&csv);
+    assert_eq!(games.len(), 1, "{csv}");
+    let e = Agreement::from_toml(&text.replace("egf-simplified-ing", "simplified-go"))
+        .expect_err("no such rules");
+    assert_eq!(e.field, "rules");
+    assert!(e.reason.contains("egf-simplified-ing"), "{e}");
 }
 
 /// The results CSV reads back: the same players, games and results, names with a comma or a

@@ -76,6 +76,55 @@ impl Status {
     }
 }
 
+/// How the status of a string was decided, so that a person knows which verdicts to check.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decided {
+    /// Unconditionally alive (Benson's algorithm): no sequence of moves captures it.
+    ProvedAlive,
+    /// A string or ko stone of a double-ko seki, proved from its shape.
+    DoubleKoSeki,
+    /// Sampled: its owner held its points at the end of this share of the playouts (dead below
+    /// one half).
+    Sampled(f64),
+    /// Taken in the fill of the neutral points (a string left in atari).
+    TakenInFill,
+    /// In seki: held in this share of the playouts, and next to a point the fill leaves
+    /// shared.
+    SharedPoints(f64),
+    /// Given: dead by an agreement or a proposal, or alive because the rules ended the game
+    /// (four passes) or no search was asked for.
+    Given,
+}
+
+impl Decided {
+    /// A short English description: `proved alive`, `sampled at 87%`, `taken in the fill`.
+    pub fn describe(&self) -> String {
+        match self {
+            Decided::ProvedAlive => "proved alive".into(),
+            Decided::DoubleKoSeki => "proved seki (double ko)".into(),
+            Decided::Sampled(held) => format!("sampled at {:.0}%", held * 100.0),
+            Decided::TakenInFill => "taken in the fill".into(),
+            Decided::SharedPoints(held) => format!(
+                "sampled at {:.0}%, in seki next to points the fill leaves shared",
+                held * 100.0
+            ),
+            Decided::Given => "given".into(),
+        }
+    }
+
+    /// A name for machines: `proved`, `double_ko`, `sampled`, `fill`, `shared`, `given`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decided::ProvedAlive => "proved",
+            Decided::DoubleKoSeki => "double_ko",
+            Decided::Sampled(_) => "sampled",
+            Decided::TakenInFill => "fill",
+            Decided::SharedPoints(_) => "shared",
+            Decided::Given => "given",
+        }
+    }
+}
+
 /// One string of the final position and its status.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringStatus {
@@ -89,6 +138,8 @@ pub struct StringStatus {
     pub proved: bool,
     /// The share of playouts at whose end its owner held its points (1.0 when not searched).
     pub held: f64,
+    /// How its status was decided.
+    pub how: Decided,
 }
 
 /// A neutral point filled before counting, and by whom.
@@ -297,6 +348,15 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             1.0
         };
+        let how = if double_ko_seki[i] {
+            Decided::DoubleKoSeki
+        } else if proved[i] {
+            Decided::ProvedAlive
+        } else if searched {
+            Decided::Sampled(held)
+        } else {
+            Decided::Given
+        };
         let status = if double_ko_seki[i] {
             Status::Seki
         } else if !proved[i] && held < 0.5 {
@@ -304,7 +364,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         } else {
             Status::Alive
         };
-        (status, proved[i], held)
+        (status, proved[i], held, how)
     });
     finish(game, config, &grid, strings, string_of)
 }
@@ -342,7 +402,12 @@ pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> J
     let (strings, string_of) = strings_of(board, &grid, |i, _, stones| {
         let is_dead = stones.iter().any(|s| dead.contains(s));
         let status = if is_dead { Status::Dead } else { Status::Alive };
-        (status, proved[i], 1.0)
+        let how = if proved[i] && !is_dead {
+            Decided::ProvedAlive
+        } else {
+            Decided::Given
+        };
+        (status, proved[i], 1.0, how)
     });
     finish(game, config, &grid, strings, string_of)
 }
@@ -353,7 +418,7 @@ pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> J
 fn strings_of(
     board: &Board,
     grid: &Grid,
-    mut decide: impl FnMut(usize, Color, &[Point]) -> (Status, bool, f64),
+    mut decide: impl FnMut(usize, Color, &[Point]) -> (Status, bool, f64, Decided),
 ) -> (Vec<StringStatus>, Vec<usize>) {
     let mut string_of = vec![usize::MAX; grid.len()];
     let mut strings: Vec<StringStatus> = Vec::new();
@@ -371,13 +436,14 @@ fn strings_of(
         for &s in &stones {
             string_of[grid.index(s)] = id;
         }
-        let (status, proved, held) = decide(i, color, &stones);
+        let (status, proved, held, how) = decide(i, color, &stones);
         strings.push(StringStatus {
             color,
             stones,
             status,
             proved,
             held,
+            how,
         });
     }
     (strings, string_of)
@@ -459,6 +525,7 @@ fn finish(
             && live.color_at(grid.point(i)) != Some(strings[id].color)
         {
             strings[id].status = Status::Dead;
+            strings[id].how = Decided::TakenInFill;
         }
     }
     let mut dead: Vec<Point> = strings
@@ -474,6 +541,9 @@ fn finish(
             let id = string_of[q];
             if id != usize::MAX && strings[id].status == Status::Alive {
                 strings[id].status = Status::Seki;
+                if let Decided::Sampled(held) = strings[id].how {
+                    strings[id].how = Decided::SharedPoints(held);
+                }
             }
         }
     }
@@ -515,9 +585,9 @@ fn settled(game: &Game, dead: &[Point]) -> Judgement {
     let grid = Grid::new(board);
     let (strings, _) = strings_of(board, &grid, |_, _, stones| {
         if stones.iter().any(|q| dead.contains(q)) {
-            (Status::Dead, false, 0.0)
+            (Status::Dead, false, 0.0, Decided::Given)
         } else {
-            (Status::Alive, false, 1.0)
+            (Status::Alive, false, 1.0, Decided::Given)
         }
     });
     let mut dead: Vec<Point> = dead.to_vec();

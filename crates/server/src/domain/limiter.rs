@@ -108,6 +108,50 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         Ok(())
     }
 
+    /// As [`Limiter::acquire`], and also counts the attempt under `budget.key`, a budget shared
+    /// by many other keys (every failed log-in, whatever the name and address). The budget
+    /// refuses only attempts whose `guarded` key already has an attempt in the window: once
+    /// `budget.max` attempts are in the window, a key seen recently waits, while a key with no
+    /// recent attempt still goes through (and is counted). The budget keeps only its newest
+    /// `budget.max` times, which is all it needs to tell whether it is full. Refused by the
+    /// budget, [`Refused::which`] is `limits.len()`.
+    ///
+    /// # Errors
+    /// [`Refused`] when a key of `limits` is full, or the budget is full and `guarded` was seen
+    /// in the window.
+    pub fn acquire_within_budget(
+        &mut self,
+        limits: &[Limit<K>],
+        budget: &Limit<K>,
+        guarded: &K,
+        now_ms: i64,
+    ) -> Result<(), Refused> {
+        let max = budget.max.max(1);
+        let seen = self.count(guarded, now_ms) > 0;
+        if let Some(times) = self.times.get_mut(&budget.key) {
+            while times.front().is_some_and(|&t| now_ms - t >= self.window_ms) {
+                times.pop_front();
+            }
+            if times.len() >= max && seen {
+                let oldest = times.front().copied().unwrap_or(now_ms);
+                return Err(Refused {
+                    which: limits.len(),
+                    retry_after_ms: (oldest + self.window_ms - now_ms).max(1),
+                });
+            }
+        }
+        self.acquire(limits, now_ms)?;
+        if !self.times.contains_key(&budget.key) {
+            self.make_room(now_ms);
+        }
+        let times = self.times.entry(budget.key.clone()).or_default();
+        if times.len() >= max {
+            times.pop_front();
+        }
+        times.push_back(now_ms);
+        Ok(())
+    }
+
     /// Gives back one attempt recorded at `at_ms` under each of `keys` (the work it guarded
     /// was harmless); an empty key is dropped.
     pub fn release(&mut self, keys: &[K], at_ms: i64) {
@@ -210,6 +254,41 @@ mod tests {
         l.release(&["k".to_owned()], 2);
         l.release(&["k".to_owned()], 3);
         assert!(l.is_empty());
+    }
+
+    #[test]
+    fn a_full_budget_holds_up_keys_seen_recently_and_lets_new_ones_through() {
+        let mut l = Limiter::new(60_000, 100);
+        let budget = limit("all", 3);
+        let name = |n: &str| [limit(&format!("name:{n}"), 10)];
+        for (t, n) in ["a", "b", "c"].iter().enumerate() {
+            let k = format!("name:{n}");
+            assert_eq!(l.acquire_within_budget(&name(n), &budget, &k, t as i64), Ok(()));
+        }
+        // Full: a name that failed recently waits until the oldest leaves the window...
+        assert_eq!(
+            l.acquire_within_budget(&name("a"), &budget, &"name:a".to_owned(), 10),
+            Err(Refused {
+                which: 1,
+                retry_after_ms: 60_000 - 10
+            })
+        );
+        // ...a name never seen goes through, and is counted, the budget keeping its newest.
+        assert_eq!(
+            l.acquire_within_budget(&name("d"), &budget, &"name:d".to_owned(), 20),
+            Ok(())
+        );
+        assert_eq!(l.count(&"all".to_owned(), 20), 3);
+        assert_eq!(
+            l.acquire_within_budget(&name("d"), &budget, &"name:d".to_owned(), 30)
+                .map_err(|r| r.which),
+            Err(1)
+        );
+        // The window slides.
+        assert_eq!(
+            l.acquire_within_budget(&name("a"), &budget, &"name:a".to_owned(), 60_021),
+            Ok(())
+        );
     }
 
     #[test]

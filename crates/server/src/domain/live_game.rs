@@ -38,6 +38,9 @@ pub struct LiveGame {
     players: ByColor<Player>,
     /// The sides' members in a pair or consultation game; `None` for one player a side.
     team: Option<Team>,
+    /// Whether anyone may ask for a score estimate while the game goes on (true unless the
+    /// game's agreement, an event's for instance, says otherwise).
+    estimate_allowed: bool,
     /// The event pairing it plays, if it is an event's game.
     event: Option<EventSeat>,
 }
@@ -335,6 +338,8 @@ impl LiveGame {
             moves,
             players,
             team,
+            // An event's games: no score estimate while they are played.
+            estimate_allowed: event.is_none(),
             event,
         })
     }
@@ -362,25 +367,29 @@ impl LiveGame {
     }
 
     /// The referee's decision ends the game: `color` forfeits (an event's director recorded a
-    /// forfeit for 悔著, 抗命…, `reason` the rule text's word).
+    /// forfeit for 悔著, 抗命…; the event keeps the reason, the game its end `forfeit`).
     ///
     /// # Errors
     /// 409 when the game has ended.
-    pub fn referee_forfeit(
-        &mut self,
-        color: Color,
-        reason: &str,
-        now_ms: i64,
-    ) -> Result<(), GameError> {
+    pub fn referee_forfeit(&mut self, color: Color, now_ms: i64) -> Result<(), GameError> {
         if self.table.phase() == Phase::Ended {
             return Err(GameError::conflict("game-over", "The game has ended."));
         }
-        let _ = reason;
         self.table
             .forfeit(color, EndReason::Forfeit.as_str())
             .map_err(table_error)?;
         self.finish(now_ms);
         Ok(())
+    }
+
+    /// Whether a score estimate may be asked for while the game goes on.
+    pub fn estimate_allowed(&self) -> bool {
+        self.estimate_allowed
+    }
+
+    /// Allows or forbids score estimates during play (an event's agreement may forbid them).
+    pub fn set_estimate_allowed(&mut self, allowed: bool) {
+        self.estimate_allowed = allowed;
     }
 
     /// The rules' game.

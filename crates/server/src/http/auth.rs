@@ -10,11 +10,21 @@
 //! limits (`AppState::login_attempt`): this name from this address, this address, and this
 //! name from all addresses. Past one, that caller waits (429 with `Retry-After`); the owner
 //! logging in from elsewhere is not held up by one address's guesses. A right password gives
-//! its attempt back.
+//! its attempt back. Every failure also counts against one budget over all names and addresses
+//! (`login_failures_per_minute_overall`): past it, a name that failed within the minute waits,
+//! while a name with no recent failure is still checked, so an owner gets in. A name no account
+//! has is checked against a dummy hash of the same cost, so the time of a log-in does not tell
+//! whether the name exists.
+//!
+//! Sessions: an account keeps every session it opened (several devices) until it expires, is
+//! logged out, or its owner ends it: `GET /api/sessions` lists them (opened, last used, address),
+//! `POST /api/sessions/{id}/revoke` ends one, `POST /api/sessions/revoke` every other one,
+//! `POST /api/logout?all=1` every one; a log-in with `"end_other_sessions": true` and a password
+//! change (`POST /api/password`) end every other one.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
 use axum::http::header::{COOKIE, RETRY_AFTER, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
@@ -70,6 +80,10 @@ pub fn routes() -> Router<AppState> {
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
+        .route("/api/password", post(change_password))
+        .route("/api/sessions", get(list_sessions))
+        .route("/api/sessions/revoke", post(revoke_other_sessions))
+        .route("/api/sessions/{id}/revoke", post(revoke_session))
         .route("/api/me", get(me))
         .route("/api/users/{name}", get(profile))
 }
@@ -82,6 +96,8 @@ pub struct User {
     pub user: UserRow,
     /// The session's CSRF token.
     pub csrf: String,
+    /// The session's token (only its hash is stored).
+    pub token: String,
 }
 
 /// The session token in a request's cookies.
@@ -101,10 +117,33 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
 /// # Errors
 /// On a storage failure.
 pub async fn user_of_token(state: &AppState, token: &str) -> Result<Option<User>, ApiError> {
-    Ok(sessions::of_token(&state.play, token).await?.map(|s| User {
-        user: s.user,
-        csrf: s.csrf,
-    }))
+    user_of_token_from(state, token, None).await
+}
+
+/// The user of a session token, if it is valid, the session marked seen from `address`.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn user_of_token_from(
+    state: &AppState,
+    token: &str,
+    address: Option<IpAddr>,
+) -> Result<Option<User>, ApiError> {
+    Ok(sessions::of_token(&state.play, token, address)
+        .await?
+        .map(|s| User {
+            user: s.user,
+            csrf: s.csrf,
+            token: token.to_owned(),
+        }))
+}
+
+/// The peer's address of a request, when the server was started with it.
+pub fn peer_address(parts: &Parts) -> Option<IpAddr> {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(a)| a.ip())
 }
 
 impl FromRequestParts<AppState> for User {
@@ -112,7 +151,7 @@ impl FromRequestParts<AppState> for User {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<User, ApiError> {
         let token = session_token(&parts.headers).ok_or_else(ApiError::unauthorized)?;
-        let user = user_of_token(state, &token)
+        let user = user_of_token_from(state, &token, peer_address(parts))
             .await?
             .ok_or_else(ApiError::unauthorized)?;
         let safe = matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
@@ -153,6 +192,9 @@ fn default_rank() -> String {
 struct Login {
     name: String,
     password: String,
+    /// End every other session of the account (a device lost, a shared computer left).
+    #[serde(default)]
+    end_other_sessions: bool,
 }
 
 /// Opens a session for `user` and answers it with its cookie.
@@ -160,9 +202,10 @@ async fn start_session(
     state: &AppState,
     user: &UserRow,
     status: StatusCode,
+    address: Option<IpAddr>,
 ) -> Result<Response, ApiError> {
     let sessions::Opened { token, csrf } =
-        sessions::open(&state.play, user.id, state.config.session_ms).await?;
+        sessions::open(&state.play, user.id, state.config.session_ms, address).await?;
     let cookie = format!(
         "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}{}",
         state.config.session_ms / 1000,
@@ -191,11 +234,13 @@ async fn start_session(
 
 async fn register(
     State(state): State<AppState>,
+    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
     Json(req): Json<Register>,
 ) -> Result<Response, ApiError> {
     let user = sessions::register(&state.play, req.name, &req.password, &req.rank).await?;
     state.purge_sessions().await?;
-    start_session(&state, &user, StatusCode::CREATED).await
+    let ip = addr.map(|Extension(ConnectInfo(a))| a.ip());
+    start_session(&state, &user, StatusCode::CREATED, ip).await
 }
 
 async fn login(
@@ -217,7 +262,15 @@ async fn login(
         Some(u) => {
             state.login_succeeded(attempt);
             state.purge_sessions().await?;
-            start_session(&state, &u, StatusCode::OK).await
+            if req.end_other_sessions {
+                let ended = sessions::revoke_all(&state.play, u.id, None).await?;
+                tracing::info!(
+                    user = u.id,
+                    sessions = ended,
+                    "other sessions ended at log-in"
+                );
+            }
+            start_session(&state, &u, StatusCode::OK, ip).await
         }
         None => Err(ApiError::new_unauthorized_credentials()),
     }
@@ -236,6 +289,10 @@ fn too_many_log_ins(r: LoginRefused) -> Response {
         LoginLimit::Account => format!(
             "Too many failed log-ins for this name from many addresses; try again in {wait} s."
         ),
+        LoginLimit::Overall => format!(
+            "The server sees too many failed log-ins, and this name failed recently; try again \
+             in {wait} s."
+        ),
     };
     let mut resp = ApiError::too_many(message).into_response();
     resp.headers_mut()
@@ -253,12 +310,22 @@ impl ApiError {
     }
 }
 
+#[derive(Deserialize)]
+struct Logout {
+    /// `1` or `true`: end every session of the account, on every device.
+    #[serde(default)]
+    all: Option<String>,
+}
+
 async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
-    _user: User,
+    Query(q): Query<Logout>,
+    user: User,
 ) -> Result<Response, ApiError> {
-    if let Some(token) = session_token(&headers) {
+    if q.all.as_deref().is_some_and(|a| a == "1" || a == "true") {
+        sessions::revoke_all(&state.play, user.user.id, None).await?;
+    } else if let Some(token) = session_token(&headers) {
         sessions::close(&state.play, &token).await?;
     }
     let mut resp = StatusCode::NO_CONTENT.into_response();
@@ -267,6 +334,69 @@ async fn logout(
         HeaderValue::from_static("ingo_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"),
     );
     Ok(resp)
+}
+
+async fn list_sessions(
+    State(state): State<AppState>,
+    user: User,
+) -> Result<Json<Vec<sessions::SessionView>>, ApiError> {
+    Ok(Json(
+        sessions::list(&state.play, user.user.id, &user.token).await?,
+    ))
+}
+
+async fn revoke_session(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    sessions::revoke(&state.play, user.user.id, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize)]
+struct Ended {
+    ended: u64,
+}
+
+async fn revoke_other_sessions(
+    State(state): State<AppState>,
+    user: User,
+) -> Result<Json<Ended>, ApiError> {
+    let ended = sessions::revoke_all(&state.play, user.user.id, Some(&user.token)).await?;
+    Ok(Json(Ended { ended }))
+}
+
+#[derive(Deserialize)]
+struct NewPassword {
+    password: String,
+    new_password: String,
+}
+
+/// The password checked as a log-in is (counted against the same limits first), then
+/// changed; every other session of the account ends.
+async fn change_password(
+    State(state): State<AppState>,
+    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    user: User,
+    Json(req): Json<NewPassword>,
+) -> Result<Response, ApiError> {
+    check_password_shape(&req.password)?;
+    let ip = addr.map(|Extension(ConnectInfo(a))| a.ip());
+    let attempt = match state.login_attempt(&user.user.name, ip) {
+        Ok(a) => a,
+        Err(refused) => return Ok(too_many_log_ins(refused)),
+    };
+    if sessions::check_password(&state.play, &user.user.name, &req.password)
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::new_unauthorized_credentials());
+    }
+    state.login_succeeded(attempt);
+    let ended =
+        sessions::change_password(&state.play, &user.user, &req.new_password, &user.token).await?;
+    Ok(Json(Ended { ended }).into_response())
 }
 
 async fn me(user: User) -> Json<Me> {

@@ -314,7 +314,7 @@ async fn export_egf(
     Path(id): Path<i64>,
 ) -> Result<impl IntoResponse, ApiError> {
     let ev = events::event(&state.play, id).await?;
-    let text = ingo_tournament::export::egf_results(&ev).map_err(export_error)?;
+    let text = ingo_tournament::export::egf_results(&ev);
     Ok(([(CONTENT_TYPE, "text/plain; charset=utf-8")], text))
 }
 

@@ -145,8 +145,16 @@ pub async fn bot_game(
     {
         let _one_at_a_time = state.program_games_lock().await;
         let max = state.config.max_bot_games_per_user;
-        let playing = running_against(state, person.id, "builtin").await?;
-        if playing >= max {
+        // Counted in the transaction that stores the game (several servers, one database).
+        let limit = [db::HoldingLimit {
+            account: person.id,
+            holding: db::Holding::GamesAgainst("builtin"),
+            max,
+        }];
+        if let Err(over) =
+            db::insert_within(&state.store, &limit, db::NewHolding::Game(&row)).await?
+        {
+            let playing = over.held;
             return Err(GameError::conflict(
                 "too-many-bot-games",
                 format!(
@@ -155,7 +163,6 @@ pub async fn bot_game(
                 ),
             ));
         }
-        db::create_game(&state.store, &row).await?;
     }
     game(&state.play, row.id).await?;
     state.play.changed(row.id);
@@ -229,32 +236,41 @@ pub async fn engine_game(
         let _per_user = state.program_games_lock().await;
         // The engine's own limit first (it says when to try again), then the person's.
         let _one_at_a_time = state.engines().creating().await;
-        let playing = db::live_games(&state.store, i64::MAX)
-            .await?
-            .iter()
-            .filter(|g| g.black == account.id || g.white == account.id)
-            .count();
-        if playing >= config.max_games {
-            return Err(GameError::conflict(
-                "engine-busy",
-                format!(
-                    "{} plays {playing} game(s) already, its most at once; try again later.",
-                    config.name
-                ),
-            ));
-        }
         let max = state.config.max_engine_games_per_user;
-        let mine = running_against(state, person.id, "engine").await?;
-        if mine >= max {
-            return Err(GameError::conflict(
-                "too-many-engine-games",
-                format!(
-                    "You play {mine} game(s) against the engines, the most one may play at \
-                     once ({max}); finish or resign one first."
-                ),
-            ));
+        // Counted in the transaction that stores the game (several servers, one database).
+        let limits = [
+            db::HoldingLimit {
+                account: account.id,
+                holding: db::Holding::Games,
+                max: config.max_games,
+            },
+            db::HoldingLimit {
+                account: person.id,
+                holding: db::Holding::GamesAgainst("engine"),
+                max,
+            },
+        ];
+        match db::insert_within(&state.store, &limits, db::NewHolding::Game(&row)).await? {
+            Ok(()) => {}
+            Err(db::OverLimit { which: 0, held }) => {
+                return Err(GameError::conflict(
+                    "engine-busy",
+                    format!(
+                        "{} plays {held} game(s) already, its most at once; try again later.",
+                        config.name
+                    ),
+                ));
+            }
+            Err(db::OverLimit { held: mine, .. }) => {
+                return Err(GameError::conflict(
+                    "too-many-engine-games",
+                    format!(
+                        "You play {mine} game(s) against the engines, the most one may play at \
+                         once ({max}); finish or resign one first."
+                    ),
+                ));
+            }
         }
-        db::create_game(&state.store, &row).await?;
     }
     game(&state.play, row.id).await?;
     state.play.changed(row.id);
@@ -265,25 +281,6 @@ pub async fn engine_game(
         engine: config.name,
         account: account.name,
     })
-}
-
-/// How many running games `person` plays against a program of `kind` (`builtin`, `engine`).
-async fn running_against(state: &AppState, person: i64, kind: &str) -> Result<usize, GameError> {
-    let mut n = 0;
-    for g in db::live_games(&state.store, i64::MAX).await? {
-        let other = match (g.black == person, g.white == person) {
-            (true, _) => g.white,
-            (_, true) => g.black,
-            _ => continue,
-        };
-        if ingo_store::programs::program_of(&state.store, other)
-            .await?
-            .is_some_and(|p| p.kind == kind)
-        {
-            n += 1;
-        }
-    }
-    Ok(n)
 }
 
 /// The configured engines, with the games they play now.

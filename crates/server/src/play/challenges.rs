@@ -179,10 +179,6 @@ async fn view_of(play: &Play, c: &ChallengeRow) -> Result<ChallengeView, GameErr
     })
 }
 
-/// Held while a challenge is checked against its challenger's limit and stored, so that
-/// requests at once cannot all pass (in this process).
-static CREATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 /// Opens a challenge of `user`'s, who may have at most `max_open` open at once.
 ///
 /// # Errors
@@ -204,21 +200,18 @@ pub async fn create(
             check_name_shape(field, n)?;
         }
     }
-    let _one_at_a_time = CREATING.lock().await;
-    let open = db::open_challenges(play.store(), i64::MAX)
-        .await?
-        .iter()
-        .filter(|c| c.challenger == user.id)
-        .count();
+    // An early answer; counted again in the transaction that stores the challenge.
+    let open = db::holding_count(play.store(), user.id, db::Holding::OpenChallenges).await?;
     if open >= max_open {
-        return Err(GameError::conflict(
-            "too-many-challenges",
-            format!(
-                "You have {open} open challenge(s), the most one may have at once ({max_open}); \
-                 cancel one first."
-            ),
-        ));
+        return Err(too_many_challenges(open, max_open));
     }
+    // What stores the challenge once its challenger has fewer than `max_open` open, counted in
+    // the same transaction (so several servers on one database count one after another).
+    let limit = [db::HoldingLimit {
+        account: user.id,
+        holding: db::Holding::OpenChallenges,
+        max: max_open,
+    }];
     check_size(req.size)?;
     let preset = parse_preset(&req.rules)?;
     if !["nigiri", "ranks", "black", "white"].contains(&req.handicap.as_str()) {
@@ -253,7 +246,10 @@ pub async fn create(
             ingo_store::consult::set_challenge_agreement(play.store(), c.id, agreement.name())
                 .await?;
         }
-        db::create_team_challenge(play.store(), &c, kind.name(), &seats).await?;
+        let new = db::NewHolding::TeamChallenge(&c, kind.name(), &seats);
+        if let Err(over) = db::insert_within(play.store(), &limit, new).await? {
+            return Err(too_many_challenges(over.held, max_open));
+        }
         return view_of(play, &c).await;
     }
     if !req.partners.is_empty() || !req.opponents.is_empty() || req.agreement.is_some() {
@@ -286,8 +282,22 @@ pub async fn create(
         &tc,
         play.now_ms(),
     );
-    db::create_challenge(play.store(), &c).await?;
+    if let Err(over) =
+        db::insert_within(play.store(), &limit, db::NewHolding::Challenge(&c)).await?
+    {
+        return Err(too_many_challenges(over.held, max_open));
+    }
     view_of(play, &c).await
+}
+
+fn too_many_challenges(open: usize, max_open: usize) -> GameError {
+    GameError::conflict(
+        "too-many-challenges",
+        format!(
+            "You have {open} open challenge(s), the most one may have at once ({max_open}); \
+             cancel one first."
+        ),
+    )
 }
 
 /// The open challenges.

@@ -1153,16 +1153,12 @@ pub async fn decide(play: &Play, director: bool, id: i64, d: &Decision) -> Resul
         .map(|l| l.game_id);
     tx.commit().await?;
     // A game still in play ends with the decision (its end then finds the event decided).
-    if let (Some(game_id), Some(Outcome::Win { winner, by })) = (game_id, outcome) {
-        let reason = match by {
-            WinBy::Forfeit(r) => r,
-            _ => ForfeitReason::Unspecified,
-        };
+    if let (Some(game_id), Some(Outcome::Win { winner, .. })) = (game_id, outcome) {
         let ended = submit::change(play, game_id, |g, now| {
             if g.phase() == ingo_rules::Phase::Ended {
                 return Err(GameError::conflict("ended", "The game has ended."));
             }
-            g.referee_forfeit(winner.opponent(), reason.chinese(), now)
+            g.referee_forfeit(winner.opponent(), now)
         })
         .await;
         match ended {

@@ -4,12 +4,19 @@
 //! Argon2 runs on Tokio's blocking threads ([`tokio::task::spawn_blocking`]): a burst of
 //! registrations or log-ins must not hold up the moves served by the async threads. Names are
 //! unique folded ([`fold_name`]); expired sessions are deleted ([`purge_expired`]).
+//!
+//! An account may have many sessions at once (a phone, a laptop, the hall's computer): a new
+//! log-in leaves the others valid unless it asks to end them. The owner lists them (opened,
+//! last used, from which address: [`list`]) and ends one ([`revoke`]) or all the others
+//! ([`revoke_all`]); a password change ends every other session ([`change_password`]).
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use ingo_store::new_id;
 use ingo_store::server::{self as db, UserRow};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::net::IpAddr;
 
 use crate::domain::accounts::{
     check_name_shape, check_password_shape, fold_name, is_reserved_name,
@@ -92,34 +99,146 @@ fn valid_name(name: &str) -> bool {
             .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
-/// Opens a session of `user_id` lasting `lifetime_ms`.
+/// Opens a session of `user_id` lasting `lifetime_ms`, from `address` (if known).
 ///
 /// # Errors
 /// Internal on a storage failure or without randomness.
-pub async fn open(play: &Play, user_id: i64, lifetime_ms: i64) -> Result<Opened, GameError> {
+pub async fn open(
+    play: &Play,
+    user_id: i64,
+    lifetime_ms: i64,
+    address: Option<IpAddr>,
+) -> Result<Opened, GameError> {
     let token = random_token()?;
     let csrf = random_token()?;
     let now = play.now_ms();
-    db::create_session(
+    db::create_session_from(
         play.store(),
         &token_hash(&token),
         user_id,
         &csrf,
         now,
         now + lifetime_ms,
+        address.map(|a| a.to_string()).as_deref(),
     )
     .await?;
     Ok(Opened { token, csrf })
 }
 
-/// The session of a token, if it is valid now.
+/// How often, at most, a session's last use is written: once a minute (or at once when it
+/// is used from another address), so that reading a session costs no write.
+pub const SEEN_EVERY_MS: i64 = 60_000;
+
+/// The session of a token, if it is valid now; marks it seen from `address` (at most once a
+/// [`SEEN_EVERY_MS`], or when the address changed).
 ///
 /// # Errors
 /// On a storage failure.
-pub async fn of_token(play: &Play, token: &str) -> Result<Option<Session>, GameError> {
-    Ok(db::session(play.store(), &token_hash(token), play.now_ms())
+pub async fn of_token(
+    play: &Play,
+    token: &str,
+    address: Option<IpAddr>,
+) -> Result<Option<Session>, GameError> {
+    let hash = token_hash(token);
+    let now = play.now_ms();
+    let Some(found) = db::session_seen(play.store(), &hash, now).await? else {
+        return Ok(None);
+    };
+    let address = address.map(|a| a.to_string());
+    let moved = address.is_some() && address != found.address;
+    let stale = found
+        .last_seen_ms
+        .is_none_or(|t| now.saturating_sub(t) >= SEEN_EVERY_MS);
+    if moved || stale {
+        db::touch_session(play.store(), &hash, now, address.as_deref()).await?;
+    }
+    Ok(Some(Session {
+        user: found.user,
+        csrf: found.csrf,
+    }))
+}
+
+/// One of an account's sessions, as its owner sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionView {
+    /// Its id, for `POST /api/sessions/{id}/revoke`.
+    pub id: String,
+    /// When it was opened (ms since the epoch).
+    pub created_ms: i64,
+    /// When it was last used (to the minute), if known.
+    pub last_seen_ms: Option<i64>,
+    /// The address it was last used from, if known.
+    pub address: Option<String>,
+    /// When it expires.
+    pub expires_ms: i64,
+    /// Whether it is the session of this request.
+    pub current: bool,
+}
+
+/// The valid sessions of account `user_id`, the most recently used first; `current` is the
+/// token of the asking session.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn list(play: &Play, user_id: i64, current: &str) -> Result<Vec<SessionView>, GameError> {
+    let mine = token_hash(current);
+    Ok(db::sessions_of(play.store(), user_id, play.now_ms())
         .await?
-        .map(|(user, csrf)| Session { user, csrf }))
+        .into_iter()
+        .map(|(hash, s)| SessionView {
+            current: hash == mine,
+            id: s.id,
+            created_ms: s.created_ms,
+            last_seen_ms: s.last_seen_ms,
+            address: s.address,
+            expires_ms: s.expires_ms,
+        })
+        .collect())
+}
+
+/// Ends the session `id` of account `user_id`.
+///
+/// # Errors
+/// Not found when the account has no session of that id; on a storage failure.
+pub async fn revoke(play: &Play, user_id: i64, id: &str) -> Result<(), GameError> {
+    if db::delete_session_of(play.store(), user_id, id).await? {
+        Ok(())
+    } else {
+        Err(GameError::not_found("session"))
+    }
+}
+
+/// Ends every session of account `user_id` but that of the token `keep` (`None`: every one);
+/// answers how many.
+///
+/// # Errors
+/// On a storage failure.
+pub async fn revoke_all(play: &Play, user_id: i64, keep: Option<&str>) -> Result<u64, GameError> {
+    let keep = keep.map(token_hash);
+    Ok(db::delete_sessions_of(play.store(), user_id, keep.as_deref()).await?)
+}
+
+/// Changes the password of `user` (whose `old` password was checked by the caller) to `new`,
+/// and ends every other session of the account (the one of the token `keep` stays).
+///
+/// # Errors
+/// Refused for a password too short or of a shape no one types; on a storage failure.
+pub async fn change_password(
+    play: &Play,
+    user: &UserRow,
+    new: &str,
+    keep: &str,
+) -> Result<u64, GameError> {
+    check_password_shape(new)?;
+    if new.chars().count() < 8 {
+        return Err(GameError::unprocessable(
+            "weak-password",
+            "A password has at least 8 characters.",
+        ));
+    }
+    let hash = hash_password(new).await?;
+    db::set_password_hash(play.store(), user.id, &hash).await?;
+    revoke_all(play, user.id, Some(keep)).await
 }
 
 /// Deletes the sessions expired now; answers how many.
@@ -221,7 +340,42 @@ pub async fn register(
     Ok(user)
 }
 
-/// The account `name` when `password` is its password.
+/// How many log-ins for a name no account has were checked against [`dummy_hash`] (since the
+/// process started): a test's way to see that such a log-in takes the same argon2 path.
+static DUMMY_CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many checks against the dummy hash were made in this process.
+pub fn dummy_checks() -> u64 {
+    DUMMY_CHECKS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The argon2id hash, with the same parameters as every account's ([`Argon2::default`]), of a
+/// random password nobody knows, made once. A log-in for an unknown name is verified against
+/// it, so that it costs what a wrong password for a known name costs and its time does not
+/// tell whether the name exists.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        let mut secret = [0u8; 32];
+        // Without randomness the secret is zeros: still the same cost, and no password of the
+        // accepted shape hashes to it by chance under a random salt.
+        let _ = getrandom::fill(&mut secret);
+        hash_blocking(&hex(&secret)).unwrap_or_default()
+    })
+}
+
+/// Whether `password` matches [`dummy_hash`] (never, in practice), checked on a blocking
+/// thread; counted in [`dummy_checks`].
+async fn verify_dummy(password: &str) -> Result<bool, GameError> {
+    let password = password.to_owned();
+    DUMMY_CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tokio::task::spawn_blocking(move || verify_blocking(&password, dummy_hash()))
+        .await
+        .map_err(|e| GameError::internal(format!("the password check failed: {e}")))
+}
+
+/// The account `name` when `password` is its password. An unknown name is verified against a
+/// dummy hash of the same cost ([`dummy_hash`]) and answers `None`.
 ///
 /// # Errors
 /// On a storage failure.
@@ -231,6 +385,7 @@ pub async fn check_password(
     password: &str,
 ) -> Result<Option<UserRow>, GameError> {
     let Some(u) = db::user_by_name(play.store(), name).await? else {
+        verify_dummy(password).await?;
         return Ok(None);
     };
     Ok(verify_password(password, &u.password_hash)

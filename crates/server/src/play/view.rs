@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use ingo_clock::{Clock, TimeControl};
-use ingo_rules::{Board, ByColor, Color, Phase, Point, Score};
+use ingo_rules::{Board, ByColor, Color, Owner, Phase, Point, Score};
 use serde::Serialize;
 
 use crate::domain::live_game::LiveGame;
@@ -173,6 +173,13 @@ pub struct DeadStonesView {
     pub proposal: Vec<String>,
     /// Who accepted.
     pub accepted: Both<bool>,
+    /// While play is suspended, the owner of every point when the proposed stones are taken
+    /// off, as the count finds it (`ingo_rules::owners`): rows from the top, `X` Black's area,
+    /// `O` White's, `.` a shared point (分空); `null` otherwise.
+    pub owners: Option<Vec<String>>,
+    /// While play is suspended, the count the proposal gives if both accept it (the same
+    /// `Game::count` that counts the game once they do); `null` otherwise.
+    pub count: Option<ScoreView>,
 }
 
 /// How a game ended.
@@ -246,6 +253,9 @@ pub struct GameView {
     /// A consultation side's own proposals, for its members only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proposals: Option<ProposalsView>,
+    /// Whether a score estimate may be asked for while the game goes on
+    /// (`GET /api/games/{id}/estimate`).
+    pub estimate_allowed: bool,
 }
 
 /// One proposed move and the members who propose it.
@@ -299,6 +309,59 @@ pub fn board_rows(board: &Board) -> Vec<String> {
                 .collect()
         })
         .collect()
+}
+
+/// The owner of every point of `board` with `dead` taken off, as the count finds it: rows from
+/// the top, `X` Black's area, `O` White's, `.` a shared point.
+pub fn owner_rows(board: &Board, dead: &[Point]) -> Vec<String> {
+    let owners = ingo_rules::owners(board, dead);
+    let w = board.width();
+    owners
+        .chunks(w.max(1))
+        .map(|row| {
+            row.iter()
+                .map(|o| match o {
+                    Owner::Black => 'X',
+                    Owner::White => 'O',
+                    Owner::Shared => '.',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The dead-stone step of `g`: the proposal, who accepted it, and while play is suspended
+/// the owners and the count it gives.
+pub fn dead_stones(g: &LiveGame) -> DeadStonesView {
+    let s = g.state();
+    let size = g.size();
+    let proposal: Vec<String> = s
+        .dead_proposal
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    let (owners, count) = if g.phase() == Phase::Suspended {
+        let dead: Vec<Point> = proposal
+            .iter()
+            .filter_map(|p| Point::from_gtp(p, size, size).ok())
+            .collect();
+        let game = g.game();
+        (
+            Some(owner_rows(game.board(), &dead)),
+            Some(score(&game.count(&dead), size)),
+        )
+    } else {
+        (None, None)
+    };
+    DeadStonesView {
+        proposal,
+        accepted: Both {
+            black: s.accepted_black,
+            white: s.accepted_white,
+        },
+        owners,
+        count,
+    }
 }
 
 /// Side `c`'s clock of `clock` (none for an untimed game) at the clock's time `t`.
@@ -384,17 +447,7 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
         board: board_rows(game.board()),
         captures: (&g.captures()).into(),
         clocks: clocks(g, now_ms),
-        dead_stones: DeadStonesView {
-            proposal: s
-                .dead_proposal
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect(),
-            accepted: Both {
-                black: s.accepted_black,
-                white: s.accepted_white,
-            },
-        },
+        dead_stones: dead_stones(g),
         result: s.result.as_ref().map(|r| ResultView {
             result: r.clone(),
             reason: s.end_reason.clone(),
@@ -403,6 +456,7 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
         started_ms: g.row().started_ms,
         team: team(g),
         proposals: None,
+        estimate_allowed: g.estimate_allowed(),
     }
 }
 

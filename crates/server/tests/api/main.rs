@@ -35,8 +35,11 @@ mod chat;
 mod consult;
 mod damaged;
 mod games;
+mod limits;
+mod logins;
 mod pair;
 mod security;
+mod sessions;
 mod stale;
 mod websocket;
 

@@ -43,6 +43,9 @@ pub async fn bounded<F: Future<Output = ()>>(limit: Duration, f: F) {
 pub struct App {
     pub addr: SocketAddr,
     pub base: String,
+    /// The server's own state, for a test to reach what the API does not (a game's settings
+    /// an event would set).
+    pub server: AppState,
     _db: TestDb,
 }
 
@@ -55,10 +58,11 @@ pub async fn spawn_app() -> App {
     let state = AppState::new(db.store.clone(), config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(ingo_server::serve(listener, state));
+    tokio::spawn(ingo_server::serve(listener, state.clone()));
     App {
         addr,
         base: format!("http://{addr}"),
+        server: state,
         _db: db,
     }
 }
@@ -527,4 +531,92 @@ pub async fn assert_e5_answered(b: &Client, state: &Value, what: &str) {
         assert!(stones.split(' ').any(|s| s == stone), "{stone} in {stones}");
     }
     assert_board_is_servers(b, state, what).await;
+}
+
+/// A game on a `size`×`size` board between the browser `black` (registered 1段) and the API
+/// player `white` (2段, named `bob`), by ranks so that the weaker holds Black with no handicap
+/// pass; the game's id.
+pub async fn ranked_game(app: &App, black: &Client, white: &mut ApiClient, size: usize) -> String {
+    let challenge = page_api(
+        black,
+        "POST",
+        "/api/challenges",
+        json!({"size": size, "handicap": "ranks", "opponent": "bob", "time_control": "ing-pp:1h"}),
+    )
+    .await;
+    let r = white
+        .post(
+            &format!("/api/challenges/{}/accept", challenge["id"]),
+            json!({}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let gid = r.body["game_id"].to_string();
+    let state = app.state(&gid).await;
+    assert_eq!(state["handicap_passes"], json!(0), "{state}");
+    gid
+}
+
+/// Plays `moves` in game `gid` in turn from its move `first` (1 for the first): the odd
+/// ones by the browser `black`, the even ones by the API player `white`.
+pub async fn play_moves(
+    black: &Client,
+    white: &mut ApiClient,
+    gid: &str,
+    first: usize,
+    moves: &[&str],
+) {
+    for (i, mv) in moves.iter().enumerate() {
+        let number = first + i;
+        let body = json!({"move": mv, "number": number});
+        let path = format!("/api/games/{gid}/moves");
+        if number % 2 == 1 {
+            let r = page_api(black, "POST", &path, body).await;
+            assert!(r.get("reason").is_none(), "move {number} {mv}: {r}");
+        } else {
+            let r = white.post(&path, body).await.unwrap();
+            assert_eq!(r.status, 200, "move {number} {mv}: {:?}", r.body);
+        }
+    }
+}
+
+/// The points a page shades as a side's area (`svg.board rect.territory`): `D4B C3W …`,
+/// sorted.
+pub async fn shading_of(b: &Client) -> String {
+    b.execute(
+        "return [...document.querySelectorAll('svg.board rect.territory')].map(r => r.dataset.owner).sort().join(' ')",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// The points a page should shade from the server's `owners` rows (rows from the top, `X`
+/// Black's, `O` White's) on `board` (a state's board rows) with `dead` taken off: the empty
+/// points and the dead stones, each with its owner, as [`shading_of`] writes them.
+pub fn shading_expected(owners: &Value, board: &Value, dead: &[String]) -> String {
+    let rows = owners.as_array().expect("owner rows");
+    let board = board.as_array().expect("board rows");
+    let size = rows.len();
+    let mut out = Vec::new();
+    for (r, line) in rows.iter().enumerate() {
+        let stones: Vec<char> = board[r].as_str().unwrap().chars().collect();
+        for (c, o) in line.as_str().unwrap().chars().enumerate() {
+            let name = format!("{}{}", &LETTERS[c..=c], size - r);
+            let owner = match o {
+                'X' => 'B',
+                'O' => 'W',
+                _ => continue,
+            };
+            if stones[c] == '.' || dead.contains(&name) {
+                out.push(format!("{name}{owner}"));
+            }
+        }
+    }
+    out.sort();
+    out.join(" ")
 }

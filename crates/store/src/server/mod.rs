@@ -41,9 +41,11 @@ mod games;
 mod teams;
 
 pub use accounts::{
-    create_session, create_user, create_user_keyed, delete_expired_sessions, delete_session,
-    name_key_taken, session, set_name_key, set_user_rank, user_by_id, user_by_name,
-    users_without_name_key, UserRow,
+    create_session, create_session_from, create_user, create_user_keyed, delete_expired_sessions,
+    delete_session, delete_session_of, delete_sessions_of, holding_count, insert_within,
+    name_key_taken, session, session_seen, sessions_of, set_name_key, set_password_hash,
+    set_user_rank, touch_session, user_by_id, user_by_name, users_without_name_key, Holding,
+    HoldingLimit, NewHolding, OverLimit, SessionFound, SessionRow, UserRow, SESSION_ID_DIGITS,
 };
 use challenges::insert_challenge;
 pub use challenges::{
@@ -56,8 +58,8 @@ pub use games::{
     Appended, GameRow, GameState, MoveRow,
 };
 use games::{game, insert_game, start_game};
-use teams::insert_team;
 pub use teams::{
     accept_seat, challenge_team, create_team_challenge, create_team_game, finished_team_games_of,
     game_team, start_team_game, MemberRow, SeatRow,
 };
+use teams::{insert_team, insert_team_challenge};

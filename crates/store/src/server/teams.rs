@@ -42,11 +42,23 @@ pub async fn create_team_challenge(
 ) -> Result<(), StoreError> {
     let _writing = writer(store).await;
     let mut tx = store.writes().begin().await?;
-    insert_challenge(c).execute(&mut *tx).await?;
+    insert_team_challenge(&mut tx, c, kind, seats).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Writes a team challenge, its kind and its seats in `tx`.
+pub(super) async fn insert_team_challenge(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    c: &ChallengeRow,
+    kind: &str,
+    seats: &[SeatRow],
+) -> Result<(), sqlx::Error> {
+    insert_challenge(c).execute(&mut **tx).await?;
     sqlx::query("INSERT INTO server_challenge_teams (challenge_id, kind) VALUES ($1, $2)")
         .bind(c.id)
         .bind(kind)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     for s in seats {
         sqlx::query(
@@ -58,10 +70,9 @@ pub async fn create_team_challenge(
         .bind(s.seat)
         .bind(s.user_id)
         .bind(i64::from(s.accepted))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
-    tx.commit().await?;
     Ok(())
 }
 

@@ -1,0 +1,52 @@
+//! `ingo score --json`: every string of the judged final position with its status and how it
+//! was decided, so that a referee knows which verdicts to check.
+
+use std::process::Command;
+
+/// A 9×9 final position in SGF (the example of `judge_end`): Black's corner inside the wall
+/// F9–F4, A4–F4, White's wall outside it, White's stones C7 and D5 dead in Black's corner (left
+/// to the playouts: each has four liberties), W+17.
+const RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[8]RU[Ing]\
+AB[fa][fb][fc][fd][fe][af][bf][cf][df][ef][ff]\
+AW[ga][gb][gc][gd][ge][gf][ag][bg][cg][dg][eg][fg][gg][cc][de];)";
+
+#[test]
+fn score_json_names_each_strings_status_and_how_it_was_decided() {
+    let dir = std::env::temp_dir().join(format!("ingo-score-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("corner.sgf");
+    std::fs::write(&path, RECORD).expect("write the record");
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args(["score", "--json"])
+        .arg(&path)
+        .output()
+        .expect("ingo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["result"], "W+17", "{v:#}");
+    let strings = v["strings"].as_array().expect("strings");
+    let c7 = strings
+        .iter()
+        .find(|s| {
+            s["stones"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|p| p == "C7"))
+        })
+        .expect("the string on C7");
+    assert_eq!(c7["status"], "dead", "{c7:#}");
+    assert_eq!(c7["decided"], "sampled", "{c7:#}");
+    assert!(
+        c7["how"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("sampled at ")),
+        "{c7:#}"
+    );
+    for s in strings {
+        assert!(s["decided"].is_string() && s["held"].is_number(), "{s:#}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

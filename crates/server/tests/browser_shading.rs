@@ -1,0 +1,226 @@
+//! What the board shows of the count before the game is over (Chromium over WebDriver, as
+//! `browser.rs`): at the dead-stone step, each side's area shaded and the count the marked
+//! stones give, both as the server judges them, following each new marking; during play, a
+//! score estimate on demand, which a game's agreement may switch off.
+//!
+//! Without Chromium or chromedriver the tests fail under CI and are skipped with a note
+//! elsewhere (`ingo_testkit::chromium`).
+
+// A failed step of a browser test is a failed test: its panic says where.
+#![allow(clippy::unwrap_used)]
+
+mod browser_util;
+
+use std::time::Duration;
+
+use browser_util::*;
+use fantoccini::Client;
+use serde_json::{json, Value};
+
+/// Black's wall on the D line, White's on the F line (the E line between them neutral), a Black
+/// stone at C3 and a White one at B5 inside Black's area: 20 moves, Black to move.
+const WALLS: [&str; 20] = [
+    "D1", "F1", "D2", "F2", "D3", "F3", "D4", "F4", "D5", "F5", "D6", "F6", "D7", "F7", "D8", "F8",
+    "D9", "F9", "C3", "B5",
+];
+
+/// The proposal's dead stones in a game state.
+fn proposal(state: &Value) -> Vec<String> {
+    state["dead_stones"]["proposal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Waits until the page's dead-stone step shows the count of `state`'s proposal, then checks
+/// that it shades each side's area as the server's owners say.
+async fn assert_step_is_servers(b: &Client, state: &Value, what: &str) {
+    let count = &state["dead_stones"]["count"];
+    let result = count["result"].as_str().expect("a count while suspended");
+    let shown = wait_until(
+        b,
+        &format!("{what}: the count {result} on the page"),
+        &format!(
+            "const p = document.getElementById('running-count'); return p && p.dataset.result === {} && document.getElementById('proposal').textContent.includes({}) ? p.textContent : null",
+            json!(result),
+            json!(proposal(state).join(" ")),
+        ),
+    )
+    .await;
+    let shown = shown.as_str().unwrap();
+    for part in [
+        format!("Black's area {}", count["area"]["black"]),
+        format!("White's {}", count["area"]["white"]),
+    ] {
+        assert!(shown.contains(&part), "{what}: {part} in {shown}");
+    }
+    assert_eq!(
+        shading_of(b).await,
+        shading_expected(
+            &state["dead_stones"]["owners"],
+            &state["board"],
+            &proposal(state)
+        ),
+        "{what}: the page shades the server's owners"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dead_stone_step_shades_the_area_and_counts_as_stones_are_marked() {
+    bounded(Duration::from_secs(180), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let b = driver.browser(1280, 1000).await;
+        register(&b, &app.base, "alice", "1d").await;
+        let mut bob = api_player(&app, "bob", "2d").await;
+        let gid = ranked_game(&app, &b, &mut bob, 9).await;
+        play_moves(&b, &mut bob, &gid, 1, &WALLS).await;
+        play_moves(&b, &mut bob, &gid, 21, &["pass", "pass"]).await;
+        b.goto(&format!("{}/#/game/{gid}", app.base)).await.unwrap();
+        wait_css(&b, "#dead-step").await;
+        let first = app.state(&gid).await;
+        assert_eq!(first["phase"], "suspended");
+        assert_step_is_servers(&b, &first, "the server's proposal").await;
+        let shading = shading_of(&b).await;
+        assert!(!shading.is_empty(), "some area is shaded");
+        screenshot(&b, "dead-stones-shading").await;
+        // Black's click on B5 marks White's stone dead, or frees it if the server had it dead:
+        // the proposal changes, and with it the count and the shading.
+        let before = b
+            .execute(
+                "return document.getElementById('proposal').textContent",
+                vec![],
+            )
+            .await
+            .unwrap();
+        click_point(&b, 9, "B5").await;
+        // The page draws the proposal the server answered: once it shows a new one, the
+        // server holds it.
+        wait_until(
+            &b,
+            "the new proposal on the page",
+            &format!(
+                "return document.getElementById('proposal')?.textContent !== {before} || null"
+            ),
+        )
+        .await;
+        let second = app.state(&gid).await;
+        assert_ne!(proposal(&second), proposal(&first), "{second}");
+        assert_ne!(
+            second["dead_stones"]["count"]["result"], first["dead_stones"]["count"]["result"],
+            "B5 dead or alive changes the count"
+        );
+        assert_step_is_servers(&b, &second, "after Black's marking").await;
+        assert_ne!(
+            shading_of(&b).await,
+            shading,
+            "the shading follows the marking"
+        );
+        // Accepted by both: the result is the count the step showed.
+        b.find(css("#accept-dead"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let r = bob
+            .post(
+                &format!("/api/games/{gid}/dead/accept"),
+                json!({"dead": proposal(&second)}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let end = app.state(&gid).await;
+        assert_eq!(
+            end["result"]["result"],
+            second["dead_stones"]["count"]["result"]
+        );
+        b.close().await.unwrap();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_score_estimate_during_play_unless_the_game_forbids_it() {
+    bounded(Duration::from_secs(180), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let b = driver.browser(1280, 1000).await;
+        register(&b, &app.base, "alice", "1d").await;
+        let mut bob = api_player(&app, "bob", "2d").await;
+        let gid = ranked_game(&app, &b, &mut bob, 9).await;
+        play_moves(&b, &mut bob, &gid, 1, &WALLS).await;
+        b.goto(&format!("{}/#/game/{gid}", app.base)).await.unwrap();
+        wait_move_count(&b, 20).await;
+        assert_eq!(app.state(&gid).await["estimate_allowed"], json!(true));
+        assert_eq!(shading_of(&b).await, "", "nothing shaded during play");
+        wait_css(&b, "#estimate-btn").await.click().await.unwrap();
+        let text = wait_until(
+            &b,
+            "the estimate",
+            "const e = document.getElementById('estimate'); return e && !e.hidden && e.textContent || null",
+        )
+        .await;
+        // The page shows the server's estimate (the judgement is deterministic).
+        let estimate: Value = serde_json::from_str(
+            &app.get_text(&format!("/api/games/{gid}/estimate")).await,
+        )
+        .unwrap();
+        let result = estimate["score"]["result"].as_str().unwrap();
+        assert!(
+            text.as_str().unwrap().contains(&format!("Estimate after move 20: {result}")),
+            "{text}"
+        );
+        let dead: Vec<String> = estimate["dead"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_owned())
+            .collect();
+        let state = app.state(&gid).await;
+        assert_eq!(
+            shading_of(&b).await,
+            shading_expected(&estimate["owners"], &state["board"], &dead),
+            "the page shades the estimate's owners"
+        );
+        // A move played makes it lapse.
+        play_moves(&b, &mut bob, &gid, 21, &["E5"]).await;
+        wait_move_count(&b, 21).await;
+        wait_until(
+            &b,
+            "the estimate gone",
+            "return document.getElementById('estimate').hidden && !document.querySelector('svg.board rect.territory') || null",
+        )
+        .await;
+        // A game whose agreement forbids estimates (an event's) offers none, and the server
+        // refuses one.
+        app.server
+            .game(gid.parse().unwrap())
+            .await
+            .unwrap()
+            .lock()
+            .await
+            .set_estimate_allowed(false);
+        b.refresh().await.unwrap();
+        wait_move_count(&b, 21).await;
+        let button = b
+            .execute(
+                "const e = document.getElementById('estimate-btn'); return e ? e.hidden : null",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(button, json!(true), "no estimate button");
+        assert_eq!(app.state(&gid).await["estimate_allowed"], json!(false));
+        let r = ingo_server::client::Client::new(app.addr)
+            .get(&format!("/api/games/{gid}/estimate"))
+            .await
+            .unwrap();
+        assert_eq!((r.status, r.body["reason"].clone()), (403, json!("estimate-off")));
+        b.close().await.unwrap();
+    })
+    .await;
+}
