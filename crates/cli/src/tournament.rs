@@ -20,7 +20,8 @@ use ingo_rules::Rules;
 use ingo_store::tournament::{self as db, entrant_row, game_row, log_row, LoadError, LogRow};
 use ingo_store::Store;
 use ingo_tournament::bracket::Bracket;
-use ingo_tournament::crosstable::Crosstable;
+use ingo_tournament::crosstable::{Crosstable, RoundCrosstable};
+use ingo_tournament::sheets;
 use ingo_tournament::{
     entrant_text, export, game_text, standings, Action, Agreement, Changed, CorrectionError,
     Entrant, EntrantKind, Event, ForfeitReason, FormatKind, Game, LogEntry, Member, Outcome,
@@ -299,8 +300,13 @@ enum TCmd {
         #[arg(long)]
         event: Option<String>,
     },
-    /// The crosstable: as text, JSON, or HTML/SVG/PNG pictures to print or post.
+    /// The crosstable: as text, JSON, or HTML/SVG/PNG pictures to print or post; with
+    /// --by-round, a column a round (each cell the opponent's number, the result, the colour),
+    /// as text, JSON or HTML.
     Crosstable {
+        /// A column a round, as OpenGotha prints it, byes shown.
+        #[arg(long, conflicts_with_all = ["svg", "png"])]
+        by_round: bool,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -313,6 +319,32 @@ enum TCmd {
         /// Write a PNG picture.
         #[arg(long)]
         png: Option<PathBuf>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// A round's sheets to print (HTML for A4): the pairing sheet (boards, players, scores,
+    /// conditions, a column for the results) and the result slips (one a game, four to a page,
+    /// for the players to fill in and sign). Without --html or --slips, the pairing sheet on
+    /// standard output.
+    Sheet {
+        /// The round.
+        round: u32,
+        /// Write the pairing sheet.
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// Write the result slips.
+        #[arg(long)]
+        slips: Option<PathBuf>,
+        #[command(flatten)]
+        at: Where,
+    },
+    /// The wall list: the standings as an HTML page in large type for the wall (A4), with a
+    /// 擂台制 event's team result or a 十局升降制 match's handicap and lead. Without --html, on
+    /// standard output.
+    Wall {
+        /// Write the page.
+        #[arg(long)]
+        html: Option<PathBuf>,
         #[command(flatten)]
         at: Where,
     },
@@ -404,6 +436,11 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
             let (store, tx, _id, ev) = open_event(&at).await?;
             tx.commit().await?;
             let table = ev.standings();
+            if !json {
+                if let Some(state) = sheets::match_state(&ev) {
+                    println!("{state}");
+                }
+            }
             print!(
                 "{}",
                 if json {
@@ -995,11 +1032,84 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
             store.close().await;
         }
         TCmd::Crosstable {
+            by_round: true,
+            json,
+            html,
+            at,
+            ..
+        } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let ct = RoundCrosstable::new(&ev);
+            if json {
+                let rows: Vec<serde_json::Value> = ct
+                    .rows
+                    .iter()
+                    .zip(&ct.cells)
+                    .enumerate()
+                    .map(|(i, (r, cells))| {
+                        let mut v = standing_json(r);
+                        v["number"] = serde_json::json!(i + 1);
+                        v["rounds"] = serde_json::json!(cells);
+                        v
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(
+                        &serde_json::json!({"event": ct.title, "players": rows})
+                    )?
+                );
+            }
+            if let Some(p) = &html {
+                std::fs::write(p, ct.html())
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if !json && html.is_none() {
+                print!("{}", ct.text());
+            }
+            store.close().await;
+        }
+        TCmd::Sheet {
+            round,
+            html,
+            slips,
+            at,
+        } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let sheet = sheets::pairing_sheet(&ev, round)?;
+            if let Some(p) = &html {
+                std::fs::write(p, &sheet)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if let Some(p) = &slips {
+                std::fs::write(p, sheets::result_slips(&ev, round)?)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
+            if html.is_none() && slips.is_none() {
+                print!("{sheet}");
+            }
+            store.close().await;
+        }
+        TCmd::Wall { html, at } => {
+            let (store, tx, _id, ev) = open_event(&at).await?;
+            tx.commit().await?;
+            let page = sheets::wall_list(&ev);
+            match &html {
+                Some(p) => std::fs::write(p, page)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+                None => print!("{page}"),
+            }
+            store.close().await;
+        }
+        TCmd::Crosstable {
             json,
             html,
             svg,
             png,
             at,
+            ..
         } => {
             let (store, tx, _id, ev) = open_event(&at).await?;
             tx.commit().await?;

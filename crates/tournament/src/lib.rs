@@ -43,6 +43,7 @@ mod outcome;
 pub mod pairing;
 pub mod registration;
 mod score;
+pub mod sheets;
 
 pub use agreement::{
     Agreement, AgreementError, AuxForB, Format, FormatKind, GroupOrder, HandicapSystem,
