@@ -548,15 +548,8 @@ fn by_hand(
     out
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 fn bounded(f: impl std::future::Future<Output = ()>) {
-    runtime().block_on(async {
+    serve_util::runtime().block_on(async {
         tokio::time::timeout(Duration::from_secs(120), f)
             .await
             .expect("the event finished within its time bound");
@@ -578,4 +571,242 @@ fn an_online_swiss_on_postgres() {
         )
         .await
     });
+}
+
+/// A small event of four players, two boards a round, made and started through `addr` (and
+/// its players checked in): the event's id, the director's client and the players' clients.
+async fn small_event(addr: SocketAddr, rounds: u32) -> (i64, Client, BTreeMap<String, Client>) {
+    let mut td = account(addr, "td", "1d").await;
+    let mut players = BTreeMap::new();
+    for p in &PLAYERS[..4] {
+        players.insert((*p).to_owned(), account(addr, p, "1d").await);
+    }
+    let text = AGREEMENT.replace(
+        "format = { kind = \"swiss\", rounds = 3 }",
+        &format!("format = {{ kind = \"swiss\", rounds = {rounds} }}"),
+    );
+    let r = td
+        .post_text("/api/events", "application/toml", &text)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let id = r.body["id"].as_i64().unwrap();
+    ok(
+        &mut td,
+        &format!("/api/events/{id}/registration"),
+        json!({"open": true}),
+    )
+    .await;
+    for (name, c) in players.iter_mut() {
+        ok(c, &format!("/api/events/{id}/register"), json!({})).await;
+        ok(
+            &mut td,
+            &format!("/api/events/{id}/entrants/approve"),
+            json!({"name": name}),
+        )
+        .await;
+    }
+    (id, td, players)
+}
+
+/// The pairings of round `n` of event `id`, as `c` reads them.
+async fn pairings(c: &mut Client, id: i64, n: u64) -> Vec<Pairing> {
+    let v = get(c, &format!("/api/events/{id}")).await;
+    v["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["round"] == n)
+        .unwrap_or_else(|| panic!("round {n} in {v}"))["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["board"].as_u64().unwrap(),
+                p["black"].as_str().unwrap().to_owned(),
+                p["white"].as_str().unwrap_or("").to_owned(),
+                p["game_id"].as_i64(),
+            )
+        })
+        .collect()
+}
+
+/// The next message of an event socket, within 10 s.
+async fn next_change(ws: &mut ingo_server::client::WsStream) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .expect("a frame");
+        if let ingo_server::client::Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// Two servers on one PostgreSQL database serve one event: what the director and the players
+/// do through either is the event's; a result through one reaches the other's event socket
+/// and standings.
+async fn two_servers(db: TestDb) {
+    let clock = ManualClock::starting_now();
+    let a = spawn(&db, &clock).await;
+    let b = spawn(&db, &clock).await;
+    let (id, mut td, mut players) = small_event(a, 1).await;
+    // The director pairs through B, the players check in through B, the round starts on A.
+    td.addr = b;
+    ok(&mut td, &format!("/api/events/{id}/rounds"), json!({})).await;
+    for c in players.values_mut() {
+        c.addr = b;
+        ok(c, &format!("/api/events/{id}/checkin"), json!({})).await;
+    }
+    td.addr = a;
+    let started = ok(
+        &mut td,
+        &format!("/api/events/{id}/rounds/1/start"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        started["game_ids"].as_array().unwrap().len(),
+        2,
+        "{started}"
+    );
+    let mut watcher = Client::new(b);
+    let mut ws = watcher.event_websocket(id).await.unwrap();
+    assert_eq!(next_change(&mut ws).await["type"], "event");
+    // White resigns board 1 through A: B's socket is told, B's standings have it.
+    let r1 = pairings(&mut td, id, 1).await;
+    let white = players.get_mut(&r1[0].2).unwrap();
+    white.addr = a;
+    let gid = r1[0].3.unwrap();
+    ok(white, &format!("/api/games/{gid}/resign"), json!({})).await;
+    let change = next_change(&mut ws).await;
+    assert_eq!(change["event_id"], id, "{change}");
+    let table = get(&mut watcher, &format!("/api/events/{id}/standings")).await;
+    let winner = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == r1[0].1.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(winner["wins"], 1, "{table}");
+    let _ = &mut watcher;
+}
+
+#[test]
+fn two_servers_on_postgres_serve_one_event() {
+    bounded(async {
+        two_servers(
+            TestDb::postgres()
+                .await
+                .expect("a PostgreSQL server (scripts/test starts one)"),
+        )
+        .await
+    });
+}
+
+mod serve_util;
+
+/// `kill -9` of `ingo serve` during a round: the result committed before stands, once; the
+/// game in play goes on after the restart and its result reaches the event once; the next
+/// round is paired on both. The server's end of a game and the event's result are one
+/// transaction, so no kill can keep one without the other.
+#[test]
+fn a_killed_server_loses_no_result_and_counts_none_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite:{}", dir.path().join("event.db").display());
+    let start = || {
+        let mut serve = serve_util::ingo_serve(dir.path());
+        serve
+            .args(["--db", &db, "--listen", "127.0.0.1:0", "--director", "td"])
+            .env("RUST_LOG", "warn");
+        serve_util::spawn(serve)
+    };
+    let rt = serve_util::runtime();
+    let mut server = start();
+    let (id, mut td, mut players, r1) = rt.block_on(async {
+        let (id, mut td, mut players) = small_event(server.addr, 2).await;
+        ok(&mut td, &format!("/api/events/{id}/rounds"), json!({})).await;
+        for c in players.values_mut() {
+            ok(c, &format!("/api/events/{id}/checkin"), json!({})).await;
+        }
+        ok(
+            &mut td,
+            &format!("/api/events/{id}/rounds/1/start"),
+            json!({}),
+        )
+        .await;
+        let r1 = pairings(&mut td, id, 1).await;
+        // Board 1 ends; board 2 is in play.
+        let gid = r1[0].3.unwrap();
+        ok(
+            players.get_mut(&r1[0].2).unwrap(),
+            &format!("/api/games/{gid}/resign"),
+            json!({}),
+        )
+        .await;
+        let gid = r1[1].3.unwrap();
+        ok(
+            players.get_mut(&r1[1].1).unwrap(),
+            &format!("/api/games/{gid}/moves"),
+            json!({"move": "E5"}),
+        )
+        .await;
+        (id, td, players, r1)
+    });
+    server.child.kill().unwrap(); // SIGKILL
+    server.child.wait().unwrap();
+    let again = start();
+    rt.block_on(async {
+        td.addr = again.addr;
+        for c in players.values_mut() {
+            c.addr = again.addr;
+        }
+        let r = pairings(&mut td, id, 1).await;
+        assert_eq!(r[0].3, r1[0].3);
+        let v = get(&mut td, &format!("/api/events/{id}")).await;
+        assert_eq!(v["rounds"][0]["pairings"][0]["result"], "B+R", "{v}");
+        // Board 2 goes on where it was and ends.
+        let gid = r1[1].3.unwrap();
+        ok(
+            players.get_mut(&r1[1].2).unwrap(),
+            &format!("/api/games/{gid}/moves"),
+            json!({"move": "C3"}),
+        )
+        .await;
+        ok(
+            players.get_mut(&r1[1].1).unwrap(),
+            &format!("/api/games/{gid}/resign"),
+            json!({}),
+        )
+        .await;
+        let v = get(&mut td, &format!("/api/events/{id}")).await;
+        assert_eq!(v["rounds"][0]["pairings"][1]["result"], "W+R", "{v}");
+        let log = get(&mut td, &format!("/api/events/{id}/log")).await;
+        for board in [1, 2] {
+            let entered = log
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["action"] == "result" && e["round"] == 1 && e["board"] == board)
+                .count();
+            assert_eq!(entered, 1, "board {board} entered once: {log}");
+        }
+        let table = get(&mut td, &format!("/api/events/{id}/standings")).await;
+        let wins: u64 = table
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["wins"].as_u64().unwrap())
+            .sum();
+        assert_eq!(wins, 2, "{table}");
+        ok(&mut td, &format!("/api/events/{id}/rounds"), json!({})).await;
+    });
+    // The command line reads the same store.
+    let cli = cli_standings(&db);
+    assert_eq!(cli.as_array().unwrap().len(), 4);
 }

@@ -10,6 +10,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 
+/// A WebSocket message, as [`WsStream`] yields them.
+pub use tokio_tungstenite::tungstenite::Message;
+
 /// The WebSocket stream [`Client::websocket`] gives.
 pub type WsStream =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
@@ -215,7 +218,20 @@ impl Client {
     /// When the connection or the upgrade fails.
     pub async fn websocket(&self, id: i64) -> io::Result<WsStream> {
         let csrf = self.csrf.as_deref().unwrap_or("");
-        let url = format!("ws://{}/api/games/{id}/ws?csrf={csrf}", self.addr);
+        self.socket(&format!("/api/games/{id}/ws?csrf={csrf}"))
+            .await
+    }
+
+    /// Opens event `id`'s WebSocket (its changes).
+    ///
+    /// # Errors
+    /// When the connection or the upgrade fails.
+    pub async fn event_websocket(&self, id: i64) -> io::Result<WsStream> {
+        self.socket(&format!("/api/events/{id}/ws")).await
+    }
+
+    async fn socket(&self, path: &str) -> io::Result<WsStream> {
+        let url = format!("ws://{}{path}", self.addr);
         let mut req = url.into_client_request().map_err(bad)?;
         if let Some(s) = &self.session {
             req.headers_mut().insert(

@@ -2,16 +2,19 @@
 //! event is the director's, except a player's registration and check-in; the others answer
 //! 403 with the reason `not-the-director`.
 
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast::error::RecvError;
 
 use crate::http::auth::{session_token, user_of_token, User};
 use crate::http::error::ApiError;
+use crate::http::ws::MAX_MESSAGE_BYTES;
 use crate::play::events::{self, Decision, EventSummary, EventView, LogView, PairRequest};
 use crate::AppState;
 
@@ -37,6 +40,55 @@ pub fn routes() -> Router<AppState> {
         .route("/api/events/{id}/export.csv", get(export_csv))
         .route("/api/events/{id}/export.h", get(export_egf))
         .route("/api/events/{id}/games.sgf", get(games_sgf))
+        .route("/api/events/{id}/ws", get(socket))
+}
+
+/// The event's WebSocket: `{"type":"event","event_id":ID}` at once and each time the event
+/// changes (here or on another server of the database); the page reads the event again. The
+/// socket takes no messages (any closes nothing; a message over the limit closes it).
+async fn socket(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    // An unknown event is a 404, not a socket that closes.
+    events::event(&state.play, id).await?;
+    Ok(ws
+        .read_buffer_size(4096)
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| watch(state, id, socket)))
+}
+
+async fn watch(state: AppState, id: i64, mut socket: WebSocket) {
+    let mut changes = state.subscribe(events::channel(id));
+    let first = events::changed_event(id);
+    if socket
+        .send(Message::Text(first.text.as_ref().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            ev = changes.recv() => {
+                // A reader too slow for the channel is told once that the event changed.
+                let text = match ev {
+                    Ok(e) => e.text,
+                    Err(RecvError::Lagged(_)) => events::changed_event(id).text,
+                    Err(RecvError::Closed) => return,
+                };
+                if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
+                    return;
+                }
+            }
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
 }
 
 /// The answer to a created event.

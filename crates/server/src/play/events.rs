@@ -30,6 +30,7 @@ use ingo_tournament::{
 use serde::{Deserialize, Serialize};
 
 use crate::domain::error::{ErrorKind, GameError};
+use crate::play::event::{Audience, Broadcast};
 use crate::play::hub::Play;
 use crate::play::live;
 use crate::play::submit;
@@ -212,6 +213,40 @@ pub struct LogView {
     pub reason: Option<String>,
 }
 
+/// The channel of event `id`'s notifications among the games' channels of [`Play`]: game ids
+/// are positive, so an event's is its id negated. Its subscribers (the event's pages) are
+/// told, here and through the relay on the other servers, each time the event changes.
+pub fn channel(event_id: i64) -> i64 {
+    -event_id
+}
+
+/// `{"type": "event", "event_id": …}`: event `event_id` changed (a registration, a pairing, a
+/// check-in, a game started or ended, a decision); its pages read it again.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventChanged {
+    /// Always `event`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The event.
+    pub event_id: i64,
+}
+
+/// The notification that event `event_id` changed.
+pub fn changed_event(event_id: i64) -> Broadcast {
+    Broadcast::new(
+        Audience::Everyone,
+        &EventChanged {
+            kind: "event",
+            event_id,
+        },
+    )
+}
+
+/// Tells event `event_id`'s subscribers, here and on the other servers, that it changed.
+pub fn notify(play: &Play, event_id: i64) {
+    play.publish(channel(event_id), changed_event(event_id));
+}
+
 fn forbidden_unless(director: bool) -> Result<(), GameError> {
     if director {
         Ok(())
@@ -290,6 +325,7 @@ pub async fn create(play: &Play, director: bool, text: &str) -> Result<i64, Game
     )
     .await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(id)
 }
 
@@ -542,6 +578,7 @@ pub async fn set_registration(
     }));
     append(&mut tx, id, &[entry]).await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 
@@ -563,6 +600,7 @@ pub async fn close(
     let entry = LogEntry::new(Action::Edit).reason(Some(reason.unwrap_or("event closed")));
     append(&mut tx, id, &[entry]).await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 
@@ -603,6 +641,7 @@ pub async fn register(play: &Play, user: &UserRow, id: i64) -> Result<(), GameEr
         ));
     }
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 
@@ -653,6 +692,7 @@ pub async fn approve(
         .reason(Some("registered online, approved by the director"));
     append(&mut tx, id, &[entry]).await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 
@@ -683,6 +723,7 @@ pub async fn enter_account(
         };
         online::register(tx.conn(), id, &row).await?;
         tx.commit().await?;
+        notify(play, id);
     }
     approve(play, director, id, &u.name, rank).await
 }
@@ -724,6 +765,7 @@ pub async fn set_rank(
         .reason(reason);
     append(&mut tx, id, &[entry]).await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 
@@ -760,6 +802,7 @@ pub async fn withdraw(
     )
     .await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 
@@ -825,6 +868,7 @@ pub async fn pair(
         .collect();
     append(&mut tx, id, &entries).await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(paired)
 }
 
@@ -897,6 +941,7 @@ pub async fn start_round(
         )
         .await?;
         tx.commit().await?;
+        notify(play, id);
         games
             .iter()
             .filter(|g| !g.is_bye() && g.result.is_none())
@@ -966,6 +1011,7 @@ pub async fn check_in(play: &Play, user: &UserRow, id: i64) -> Result<Option<i64
         }
         online::check_in(tx.conn(), id, i64::from(round), &name, now).await?;
         tx.commit().await?;
+        notify(play, id);
         let started = starts.contains_key(&i64::from(round));
         if !started || g.is_bye() || g.result.is_some() {
             return Ok(None);
@@ -1055,6 +1101,7 @@ async fn start_game(
         ));
     }
     tx.commit().await?;
+    notify(play, id);
     // The game is read back as every game is; a player so late that the charge uses up the
     // basic time is absent, and that ending is committed (and reaches the event) at once.
     let shared = live::game(play, row.id).await?;
@@ -1152,6 +1199,7 @@ pub async fn decide(play: &Play, director: bool, id: i64, d: &Decision) -> Resul
         .find(|l| l.round == i64::from(round) && l.board == i64::from(board))
         .map(|l| l.game_id);
     tx.commit().await?;
+    notify(play, id);
     // A game still in play ends with the decision (its end then finds the event decided).
     if let (Some(game_id), Some(Outcome::Win { winner, .. })) = (game_id, outcome) {
         let ended = submit::change(play, game_id, |g, now| {
@@ -1314,6 +1362,7 @@ pub async fn decide_absences(play: &Play, id: i64, round: u32) -> Result<(), Gam
     }
     append(&mut tx, id, &entries).await?;
     tx.commit().await?;
+    notify(play, id);
     Ok(())
 }
 

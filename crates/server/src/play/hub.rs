@@ -266,6 +266,12 @@ impl Play {
             Ok(Appended::Committed) => {
                 g.committed();
                 self.publish_all(id, events);
+                // An event's game that ended has entered its result into the event.
+                if let Some(seat) = g.event() {
+                    if g.phase() == ingo_rules::Phase::Ended {
+                        crate::play::events::notify(self, seat.event_id);
+                    }
+                }
                 self.wake_timer(id);
                 self.changed(id);
                 Ok(Appended::Committed)

@@ -57,6 +57,9 @@ async fn run(play: Play, mut listener: PgListener) {
         for r in events {
             match r {
                 Relayed::Broadcast(e) => play.publish_local(id, e),
+                Relayed::Refresh if id < 0 => {
+                    play.publish_local(id, crate::play::events::changed_event(-id));
+                }
                 Relayed::Refresh => {
                     if let Ok(g) = game(&play, id).await {
                         let g = g.lock().await;
@@ -78,6 +81,11 @@ async fn lost(play: &Play) {
         "LISTEN connection lost: notifications may have been missed; every game copy dropped"
     );
     for id in watched {
+        // An event's channel: its pages read the event again.
+        if id < 0 {
+            play.publish_local(id, crate::play::events::changed_event(-id));
+            continue;
+        }
         if let Ok(g) = game(play, id).await {
             let g = g.lock().await;
             play.publish_local(id, state_event(&g, play.now_ms()));
