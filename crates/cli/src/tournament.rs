@@ -348,7 +348,8 @@ enum TCmd {
         #[command(flatten)]
         at: Where,
     },
-    /// A knockout's bracket: as text, or SVG/PNG pictures to print or post.
+    /// A knockout's bracket, or a double knockout's (each round's unbeaten, once-beaten and
+    /// final pairings): as text, or SVG/PNG pictures to print or post.
     Bracket {
         /// Write an SVG picture.
         #[arg(long)]

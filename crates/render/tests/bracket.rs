@@ -114,3 +114,52 @@ fn only_a_drawn_knockout_has_a_bracket() {
         .to_string()
         .contains("not a swiss"));
 }
+
+/// A double knockout of five: each player's box in each round, the unbeaten above the
+/// once-beaten and the final below, a dashed line for each player who lost and dropped to
+/// the once-beaten, and the winner's box.
+#[test]
+fn a_double_knockout_is_drawn_by_losses() {
+    let mut ev = event(&["Ann", "Bo", "Cy", "Di", "Ed"]);
+    ev.agreement.format.kind = ingo_tournament::FormatKind::DoubleKnockout;
+    ev.games.clear();
+    ev.games = ev.draw().expect("draw");
+    let mut round = 1;
+    loop {
+        seeds_win(&mut ev, round);
+        match ev.pair_next() {
+            Ok(next) => ev.games.extend(next),
+            Err(_) => break,
+        }
+        round += 1;
+    }
+    let b = Bracket::new(&ev).expect("bracket");
+    assert!(b.double);
+    assert_eq!(b.champion(), Some("Ann"));
+    let svg = bracket_svg(&b);
+    for label in [">unbeaten</text>", ">once beaten</text>", ">final</text>"] {
+        assert!(svg.contains(label), "{label}: {svg}");
+    }
+    // A box a pairing of every round and section.
+    let boxes = b
+        .rounds
+        .iter()
+        .chain(&b.losers)
+        .map(Vec::len)
+        .sum::<usize>()
+        + b.finals.len();
+    assert_eq!(svg.matches("fill=\"#fafafa\"").count(), boxes, "{svg}");
+    // Each loss of a player still in the event is a dashed line to the next round.
+    let drops = ev
+        .games
+        .iter()
+        .filter(|g| {
+            g.winner_loser()
+                .is_some_and(|(_, l)| ev.games.iter().any(|x| x.round == g.round + 1 && x.has(l)))
+        })
+        .count();
+    assert_eq!(svg.matches("stroke-dasharray").count(), drops, "{svg}");
+    assert!(svg.contains("fill=\"#fff6d5\""), "the winner's box: {svg}");
+    let png = bracket_png(&b).expect("png");
+    assert_eq!(&png[1..4], b"PNG");
+}
