@@ -810,3 +810,175 @@ fn a_killed_server_loses_no_result_and_counts_none_twice() {
     let cli = cli_standings(&db);
     assert_eq!(cli.as_array().unwrap().len(), 4);
 }
+
+/// A program entered by the director (the built-in player) is present at every round's
+/// start: its game starts without a check-in, it plays its moves, and its result reaches the
+/// event.
+#[test]
+fn a_program_entrant_is_present_and_plays() {
+    bounded(async {
+        let db = TestDb::sqlite().await.unwrap();
+        let clock = ManualClock::starting_now();
+        let addr = spawn(&db, &clock).await;
+        let mut td = account(addr, "td", "1d").await;
+        let mut people = BTreeMap::new();
+        for p in &PLAYERS[..3] {
+            people.insert((*p).to_owned(), account(addr, p, "1d").await);
+        }
+        let text = AGREEMENT.replace("rounds = 3", "rounds = 1");
+        let r = td
+            .post_text("/api/events", "application/toml", &text)
+            .await
+            .unwrap();
+        let id = r.body["id"].as_i64().unwrap();
+        for name in people.keys() {
+            ok(
+                &mut td,
+                &format!("/api/events/{id}/entrants"),
+                json!({"name": name}),
+            )
+            .await;
+        }
+        let r = people
+            .get_mut("ann")
+            .unwrap()
+            .post(
+                &format!("/api/events/{id}/entrants"),
+                json!({"builtin": 20}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 403, "{:?}", r.body);
+        ok(
+            &mut td,
+            &format!("/api/events/{id}/entrants"),
+            json!({"builtin": 20, "rank": "1d"}),
+        )
+        .await;
+        let v = get(&mut td, &format!("/api/events/{id}")).await;
+        let bot = v["entrants"][3]["name"].as_str().unwrap().to_owned();
+        assert!(bot.starts_with("ingo-bot"), "{v}");
+        ok(&mut td, &format!("/api/events/{id}/rounds"), json!({})).await;
+        for c in people.values_mut() {
+            ok(c, &format!("/api/events/{id}/checkin"), json!({})).await;
+        }
+        let started = ok(
+            &mut td,
+            &format!("/api/events/{id}/rounds/1/start"),
+            json!({}),
+        )
+        .await;
+        assert_eq!(
+            started["game_ids"].as_array().unwrap().len(),
+            2,
+            "{started}"
+        );
+        let r1 = pairings(&mut td, id, 1).await;
+        let (board, black, white, gid) = r1
+            .iter()
+            .find(|p| p.1 == bot || p.2 == bot)
+            .cloned()
+            .unwrap();
+        let gid = gid.unwrap();
+        let person = if black == bot { white } else { black.clone() };
+        let c = people.get_mut(&person).unwrap();
+        if black != bot {
+            ok(c, &format!("/api/games/{gid}/moves"), json!({"move": "E5"})).await;
+        }
+        // The program answers (woken by the commit, as in any game against it).
+        let want = if black == bot { 1 } else { 2 };
+        for _ in 0..600 {
+            let s = get(c, &format!("/api/games/{gid}")).await;
+            if s["moves"].as_array().unwrap().len() >= want {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let s = get(c, &format!("/api/games/{gid}")).await;
+        assert!(s["moves"].as_array().unwrap().len() >= want, "{s}");
+        ok(c, &format!("/api/games/{gid}/resign"), json!({})).await;
+        let v = get(&mut td, &format!("/api/events/{id}")).await;
+        let result = v["rounds"][0]["pairings"][board as usize - 1]["result"].clone();
+        let expected = if black == bot { "B+R" } else { "W+R" };
+        assert_eq!(result, expected, "{v}");
+    });
+}
+
+/// A pair go event (聯棋): the entrants are pairs of accounts named in the agreement; a member's
+/// check-in is the pair's; the round's game seats both pairs, partners moving in turn, and its
+/// result reaches the event.
+#[test]
+fn a_pair_go_event_seats_teams_of_accounts() {
+    bounded(async {
+        let db = TestDb::sqlite().await.unwrap();
+        let clock = ManualClock::starting_now();
+        let addr = spawn(&db, &clock).await;
+        let mut td = account(addr, "td", "1d").await;
+        let mut people = BTreeMap::new();
+        for p in &PLAYERS[..4] {
+            people.insert((*p).to_owned(), account(addr, p, "1d").await);
+        }
+        let text = format!(
+            "{}entrants = [\n  {{ name = \"North\", kind = \"pair\", members = [{{ name = \"ann\" }}, {{ name = \"bo\" }}] }},\n  {{ name = \"South\", kind = \"pair\", members = [{{ name = \"cy\" }}, {{ name = \"di\" }}] }},\n]\n",
+            AGREEMENT.replace("rounds = 3", "rounds = 1")
+        );
+        let r = td
+            .post_text("/api/events", "application/toml", &text)
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        let id = r.body["id"].as_i64().unwrap();
+        ok(&mut td, &format!("/api/events/{id}/rounds"), json!({})).await;
+        for p in ["bo", "di"] {
+            ok(
+                people.get_mut(p).unwrap(),
+                &format!("/api/events/{id}/checkin"),
+                json!({}),
+            )
+            .await;
+        }
+        let started = ok(
+            &mut td,
+            &format!("/api/events/{id}/rounds/1/start"),
+            json!({}),
+        )
+        .await;
+        let gid = started["game_ids"][0].as_i64().expect("the pairs' game");
+        let r1 = pairings(&mut td, id, 1).await;
+        let (black, white) = (r1[0].1.clone(), r1[0].2.clone());
+        let first = |side: &str| if side == "North" { "ann" } else { "cy" };
+        let second = |side: &str| if side == "North" { "bo" } else { "di" };
+        let s = get(&mut td, &format!("/api/games/{gid}")).await;
+        assert_eq!(s["team"]["kind"], "pair", "{s}");
+        // B1 moves; then it is W1's turn, and B2 may not move for them.
+        ok(
+            people.get_mut(first(&black)).unwrap(),
+            &format!("/api/games/{gid}/moves"),
+            json!({"move": "E5"}),
+        )
+        .await;
+        let r = people
+            .get_mut(second(&white))
+            .unwrap()
+            .post(&format!("/api/games/{gid}/moves"), json!({"move": "C3"}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 409, "W2 on W1's turn: {:?}", r.body);
+        ok(
+            people.get_mut(first(&white)).unwrap(),
+            &format!("/api/games/{gid}/moves"),
+            json!({"move": "C3"}),
+        )
+        .await;
+        ok(
+            people.get_mut(second(&black)).unwrap(),
+            &format!("/api/games/{gid}/resign"),
+            json!({}),
+        )
+        .await;
+        let v = get(&mut td, &format!("/api/events/{id}")).await;
+        assert_eq!(v["rounds"][0]["pairings"][0]["result"], "W+R", "{v}");
+        let table = get(&mut td, &format!("/api/events/{id}/standings")).await;
+        assert_eq!(table[0]["player"], white.as_str(), "{table}");
+    });
+}

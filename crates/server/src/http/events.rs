@@ -170,14 +170,43 @@ struct Named {
     reason: Option<String>,
 }
 
+/// An entrant the director enters: an account by `name`, the built-in player at `builtin`
+/// playouts a move, or a configured `engine` by its name.
+#[derive(Deserialize)]
+struct NewEntrant {
+    name: Option<String>,
+    builtin: Option<u64>,
+    engine: Option<String>,
+    rank: Option<String>,
+}
+
 async fn enter(
     State(state): State<AppState>,
     user: User,
     Path(id): Path<i64>,
-    Json(n): Json<Named>,
+    Json(n): Json<NewEntrant>,
 ) -> Result<StatusCode, ApiError> {
     let director = state.is_director(&user.user);
-    events::enter_account(&state.play, director, id, &n.name, n.rank.as_deref()).await?;
+    let name = match (n.name, n.builtin, n.engine) {
+        (Some(name), None, None) => name,
+        (None, Some(playouts), None) => {
+            crate::opponents::games::builtin_account(&state.play, director, playouts)
+                .await?
+                .name
+        }
+        (None, None, Some(engine)) => {
+            crate::opponents::games::engine_account(&state, director, &engine)
+                .await?
+                .name
+        }
+        _ => {
+            return Err(ApiError::unprocessable(
+                "bad-entrant",
+                "Give one of name (an account), builtin (playouts a move) or engine (its name).",
+            ))
+        }
+    };
+    events::enter_account(&state.play, director, id, &name, n.rank.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -310,3 +310,66 @@ pub async fn engines(state: &AppState) -> Result<Vec<EngineView>, GameError> {
     }
     Ok(out)
 }
+
+/// The account of the built-in player at `playouts` a move, for an event's director to enter
+/// it (made on first use).
+///
+/// # Errors
+/// 403 for anyone but a director; 422 for a strength out of range.
+pub async fn builtin_account(
+    play: &crate::play::hub::Play,
+    director: bool,
+    playouts: u64,
+) -> Result<ingo_store::server::UserRow, GameError> {
+    if !director {
+        return Err(GameError::forbidden(
+            "not-the-director",
+            "Only the event's director (a server director) may do this.",
+        ));
+    }
+    if !(10..=100_000).contains(&playouts) {
+        return Err(GameError::unprocessable(
+            "bad-strength",
+            "playouts is 10 to 100000 per move.",
+        ));
+    }
+    machine_account(
+        play,
+        &bot_account(playouts),
+        "級外",
+        &Program::Builtin { playouts },
+    )
+    .await
+}
+
+/// The account of the configured engine `name`, for an event's director to enter it.
+///
+/// # Errors
+/// 403 for anyone but a director; 404 for an engine this server does not have.
+pub async fn engine_account(
+    state: &AppState,
+    director: bool,
+    name: &str,
+) -> Result<ingo_store::server::UserRow, GameError> {
+    if !director {
+        return Err(GameError::forbidden(
+            "not-the-director",
+            "Only the event's director (a server director) may do this.",
+        ));
+    }
+    let config = state
+        .config
+        .engines
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| GameError::not_found("engine"))?;
+    machine_account(
+        &state.play,
+        &config.account(),
+        &config.rank.to_string(),
+        &Program::Engine {
+            name: config.name.clone(),
+        },
+    )
+    .await
+}

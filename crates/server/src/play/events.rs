@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use ingo_clock::TimeControl;
 use ingo_rules::Color;
-use ingo_store::server::{self as db, GameRow, GameState, UserRow};
+use ingo_store::server::{self as db, GameRow, GameState, MemberRow, UserRow};
 use ingo_store::tournament::{self as tdb, online, LoadError};
 use ingo_tournament::{
-    Action, Agreement, Changed, Entrant, Event, ForfeitReason, Game, LogEntry, Outcome,
-    PairingError, PairingOptions, ResultError, Standing, WinBy,
+    Action, Agreement, Changed, Entrant, EntrantKind, Event, ForfeitReason, Game, LogEntry,
+    Outcome, PairingError, PairingOptions, ResultError, Standing, WinBy,
 };
 use serde::{Deserialize, Serialize};
 
@@ -872,6 +872,56 @@ pub async fn pair(
     Ok(paired)
 }
 
+/// The accounts that play as entrant `name`: its account for a player; for a pair (聯棋) or a
+/// consultation team (商談聯棋) its members' accounts, by their names, in seat order. `None`
+/// when one is missing, or for a team of 擂台制, whose members play their own games.
+async fn side_accounts(
+    play: &Play,
+    ev: &Event,
+    accounts: &HashMap<String, Option<i64>>,
+    name: &str,
+) -> Result<Option<Vec<i64>>, GameError> {
+    let Some(e) = ev.entrants.iter().find(|e| e.name == name) else {
+        return Ok(None);
+    };
+    match e.kind {
+        EntrantKind::Player => Ok(accounts.get(name).copied().flatten().map(|a| vec![a])),
+        EntrantKind::Pair | EntrantKind::Consultation => {
+            let mut ids = Vec::with_capacity(e.members.len());
+            for m in &e.members {
+                match db::user_by_name(play.store(), &m.name).await? {
+                    Some(u) => ids.push(u.id),
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(ids).filter(|v| !v.is_empty()))
+        }
+        EntrantKind::Team => Ok(None),
+    }
+}
+
+/// The entrant `user` plays as: the one whose account it is, or a pair's or consultation
+/// team's whose member it is.
+fn entrant_of_user(
+    ev: &Event,
+    accounts: &[(String, Option<i64>)],
+    user: &UserRow,
+) -> Option<String> {
+    accounts
+        .iter()
+        .find(|(_, a)| *a == Some(user.id))
+        .map(|(n, _)| n.clone())
+        .or_else(|| {
+            ev.entrants
+                .iter()
+                .find(|e| {
+                    matches!(e.kind, EntrantKind::Pair | EntrantKind::Consultation)
+                        && e.members.iter().any(|m| m.name == user.name)
+                })
+                .map(|e| e.name.clone())
+        })
+}
+
 /// Whether `name` is an entrant played by a program (always present).
 async fn is_program(play: &Play, account: Option<i64>) -> Result<bool, GameError> {
     Ok(match account {
@@ -911,7 +961,8 @@ pub async fn start_round(
             online::accounts(tx.conn(), id).await?.into_iter().collect();
         for g in &games {
             for name in std::iter::once(&g.black).chain(g.white.as_ref()) {
-                if g.result.is_none() && accounts.get(name).copied().flatten().is_none() {
+                if g.result.is_none() && side_accounts(play, &ev, &accounts, name).await?.is_none()
+                {
                     return Err(GameError::conflict(
                         "no-account",
                         format!("{name:?} has no account on this server to play with: enter the result by hand"),
@@ -978,11 +1029,7 @@ pub async fn check_in(play: &Play, user: &UserRow, id: i64) -> Result<Option<i64
             .await
             .map_err(load_error)?;
         let accounts = online::accounts(tx.conn(), id).await?;
-        let Some(name) = accounts
-            .iter()
-            .find(|(_, a)| *a == Some(user.id))
-            .map(|(n, _)| n.clone())
-        else {
+        let Some(name) = entrant_of_user(&ev, &accounts, user) else {
             return Err(GameError::forbidden(
                 "not-an-entrant",
                 "You are not an entrant of this event.",
@@ -1064,12 +1111,23 @@ async fn start_game(
     };
     let accounts: HashMap<String, Option<i64>> =
         online::accounts(tx.conn(), id).await?.into_iter().collect();
-    let (Some(black_id), Some(white_id)) = (
-        accounts.get(&g.black).copied().flatten(),
-        accounts.get(&white).copied().flatten(),
+    let (Some(blacks), Some(whites)) = (
+        side_accounts(play, &ev, &accounts, &g.black).await?,
+        side_accounts(play, &ev, &accounts, &white).await?,
     ) else {
         return Ok(None);
     };
+    let (black_id, white_id) = (blacks[0], whites[0]);
+    // A pair's or consultation team's game seats each side's members in order.
+    let team_kind = ev
+        .entrants
+        .iter()
+        .find(|e| e.name == g.black)
+        .and_then(|e| match e.kind {
+            EntrantKind::Pair => Some("pair"),
+            EntrantKind::Consultation => Some("consultation"),
+            _ => None,
+        });
     let a = &ev.agreement;
     let started_ms = (*b_at).max(*w_at).max(start);
     let row = GameRow {
@@ -1086,6 +1144,19 @@ async fn start_game(
         version: 0,
     };
     db::insert_game_in(&mut tx.tx, &row).await?;
+    if let Some(kind) = team_kind {
+        let members: Vec<MemberRow> = [("B", &blacks), ("W", &whites)]
+            .into_iter()
+            .flat_map(|(color, ids)| {
+                ids.iter().enumerate().map(move |(i, user_id)| MemberRow {
+                    color: color.to_owned(),
+                    seat: i as i64 + 1,
+                    user_id: *user_id,
+                })
+            })
+            .collect();
+        db::insert_team_in(&mut tx.tx, row.id, kind, &members).await?;
+    }
     let link = online::EventGameRow {
         game_id: row.id,
         event_id: id,

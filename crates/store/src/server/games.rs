@@ -174,6 +174,21 @@ pub async fn insert_game_in(
     Ok(())
 }
 
+/// Stores a team game's seats in the caller's transaction (an event's pair or consultation
+/// game, with [`insert_game_in`]).
+///
+/// # Errors
+/// On a database failure.
+pub async fn insert_team_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: i64,
+    kind: &str,
+    members: &[MemberRow],
+) -> Result<(), StoreError> {
+    insert_team(tx, game_id, kind, members).await?;
+    Ok(())
+}
+
 /// Stores a game made without a challenge (against a bot, or by a test).
 ///
 /// # Errors
