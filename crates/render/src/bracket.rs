@@ -268,9 +268,13 @@ fn double_svg(b: &Bracket) -> String {
         }
     }
     // A line from each player's box to the same player's box in the next round.
+    // The vertical parts are spread across the gap, so that lines do not run on each other.
+    let mut in_gap: Vec<usize> = vec![0; rounds + 1];
     for (r, p, x, y, won) in &at {
         if let Some((_, _, nx, ny, _)) = at.iter().find(|(nr, np, ..)| *nr == r + 1 && np == p) {
-            let mx = x + box_w + gap_x / 2.0;
+            let k = in_gap[*r];
+            in_gap[*r] += 1;
+            let mx = x + box_w + 6.0 + (k % 6) as f64 * (gap_x - 12.0) / 5.0;
             let dash = if *won {
                 ""
             } else {

@@ -25,8 +25,8 @@ pub struct BracketMatch {
 /// The bracket: `rounds[r]` holds round r + 1's pairings in bracket order; rounds not paired
 /// yet are there with sides unknown, down to the final. A double knockout (複式淘汰制) has no
 /// fixed bracket (each round is paired among the players of equal losses): `rounds[r]` holds
-/// round r + 1's pairings of the unbeaten, `losers[r]` those of the once-beaten, and `finals`
-/// the games between the last unbeaten and the last once-beaten player.
+/// round r + 1's pairings of the unbeaten, `losers[r]` those of the once-beaten (with an
+/// unbeaten player left over, who joins them), and `finals` the games of the last two players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bracket {
     /// The event's name.
@@ -36,8 +36,8 @@ pub struct Bracket {
     /// A double knockout's once-beaten players' pairings, a list a round (empty lists for a
     /// single knockout).
     pub losers: Vec<Vec<BracketMatch>>,
-    /// A double knockout's final games, each with its round: the last unbeaten player against
-    /// the last once-beaten one, who must beat the other twice.
+    /// A double knockout's final games, each with its round: the games of the last two
+    /// players (the unbeaten against the once-beaten, twice if the unbeaten loses the first).
     pub finals: Vec<(u32, BracketMatch)>,
     /// Whether this is a double knockout's.
     pub double: bool,
@@ -133,7 +133,7 @@ impl Bracket {
     }
 
     /// A double knockout's bracket: each round's pairings sorted by the players' losses before
-    /// it (none, one, or the final's one against none).
+    /// it (both unbeaten, or a loss on either side), a round of one game the final.
     fn double(ev: &Event, last: u32, seed: &dyn Fn(&str) -> Option<usize>) -> Bracket {
         let mut lost: std::collections::BTreeMap<&str, u32> = Default::default();
         let (mut rounds, mut losers, mut finals) = (Vec::new(), Vec::new(), Vec::new());
@@ -141,15 +141,20 @@ impl Bracket {
             let games: Vec<&Game> = ev.games.iter().filter(|g| g.round == round).collect();
             let before = |n: &str| lost.get(n).copied().unwrap_or(0);
             let (mut upper, mut lower) = (Vec::new(), Vec::new());
-            for g in &games {
-                let b = before(&g.black);
-                match g.white.as_deref().map(before) {
-                    None if b == 0 => upper.push(*g),
-                    None => lower.push(*g),
-                    Some(w) if b == 0 && w == 0 => upper.push(*g),
-                    Some(w) if b >= 1 && w >= 1 => lower.push(*g),
-                    Some(_) => {
-                        finals.extend(matches_of(&[*g], seed).into_iter().map(|m| (round, m)))
+            // A round of one game and no bye is a final: the last two players left (the
+            // unbeaten against the once-beaten, and again if the unbeaten lost).
+            match games[..] {
+                [g] if !g.is_bye() => {
+                    finals.extend(matches_of(&[g], seed).into_iter().map(|m| (round, m)));
+                }
+                _ => {
+                    for g in &games {
+                        // An unbeaten player left over joins the once-beaten: a game with a
+                        // loss on either side is theirs.
+                        match (before(&g.black), g.white.as_deref().map(before)) {
+                            (0, None | Some(0)) => upper.push(*g),
+                            _ => lower.push(*g),
+                        }
                     }
                 }
             }
