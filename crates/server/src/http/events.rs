@@ -61,8 +61,8 @@ async fn socket(
 }
 
 async fn watch(state: AppState, id: i64, mut socket: WebSocket) {
-    let mut changes = state.subscribe(events::channel(id));
-    let first = events::changed_event(id);
+    let mut changes = state.subscribe(crate::play::event::channel(id));
+    let first = crate::play::event::changed_event(id);
     if socket
         .send(Message::Text(first.text.as_ref().into()))
         .await
@@ -76,7 +76,7 @@ async fn watch(state: AppState, id: i64, mut socket: WebSocket) {
                 // A reader too slow for the channel is told once that the event changed.
                 let text = match ev {
                     Ok(e) => e.text,
-                    Err(RecvError::Lagged(_)) => events::changed_event(id).text,
+                    Err(RecvError::Lagged(_)) => crate::play::event::changed_event(id).text,
                     Err(RecvError::Closed) => return,
                 };
                 if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
@@ -187,25 +187,24 @@ async fn enter(
     Json(n): Json<NewEntrant>,
 ) -> Result<StatusCode, ApiError> {
     let director = state.is_director(&user.user);
-    let name = match (n.name, n.builtin, n.engine) {
-        (Some(name), None, None) => name,
-        (None, Some(playouts), None) => {
-            crate::opponents::games::builtin_account(&state.play, director, playouts)
-                .await?
-                .name
-        }
-        (None, None, Some(engine)) => {
-            crate::opponents::games::engine_account(&state, director, &engine)
-                .await?
-                .name
-        }
-        _ => {
-            return Err(ApiError::unprocessable(
+    let name =
+        match (n.name, n.builtin, n.engine) {
+            (Some(name), None, None) => name,
+            (None, Some(playouts), None) => {
+                crate::opponents::games::builtin_account(&state.play, director, playouts)
+                    .await?
+                    .name
+            }
+            (None, None, Some(engine)) => {
+                crate::opponents::games::engine_account(&state, director, &engine)
+                    .await?
+                    .name
+            }
+            _ => return Err(ApiError::unprocessable(
                 "bad-entrant",
                 "Give one of name (an account), builtin (playouts a move) or engine (its name).",
-            ))
-        }
-    };
+            )),
+        };
     events::enter_account(&state.play, director, id, &name, n.rank.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

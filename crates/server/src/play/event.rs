@@ -218,3 +218,32 @@ pub fn change_events(g: &LiveGame, new_moves: &[MoveRow], now: i64) -> Vec<Broad
     }
     out
 }
+
+/// The channel of event `id`'s notifications among the games' channels of [`crate::play::hub::Play`]: game ids
+/// are positive, so an event's is its id negated. Its subscribers (the event's pages) are
+/// told, here and through the relay on the other servers, each time the event changes.
+pub fn channel(event_id: i64) -> i64 {
+    -event_id
+}
+
+/// `{"type": "event", "event_id": …}`: event `event_id` changed (a registration, a pairing, a
+/// check-in, a game started or ended, a decision); its pages read it again.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventChanged {
+    /// Always `event`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The event.
+    pub event_id: i64,
+}
+
+/// The notification that event `event_id` changed.
+pub fn changed_event(event_id: i64) -> Broadcast {
+    Broadcast::new(
+        Audience::Everyone,
+        &EventChanged {
+            kind: "event",
+            event_id,
+        },
+    )
+}

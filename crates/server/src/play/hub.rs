@@ -212,6 +212,15 @@ impl Play {
         }
     }
 
+    /// Tells event `event_id`'s subscribers (its pages), here and on the other servers, that
+    /// it changed.
+    pub fn notify_event(&self, event_id: i64) {
+        self.publish(
+            crate::play::event::channel(event_id),
+            crate::play::event::changed_event(event_id),
+        );
+    }
+
     /// Sends this process's events to the other servers through `relay` from now on.
     pub fn set_relay(&self, relay: Relay) {
         *lock(&self.inner.relay) = Some(relay);
@@ -269,7 +278,7 @@ impl Play {
                 // An event's game that ended has entered its result into the event.
                 if let Some(seat) = g.event() {
                     if g.phase() == ingo_rules::Phase::Ended {
-                        crate::play::events::notify(self, seat.event_id);
+                        self.notify_event(seat.event_id);
                     }
                 }
                 self.wake_timer(id);

@@ -58,7 +58,7 @@ async fn run(play: Play, mut listener: PgListener) {
             match r {
                 Relayed::Broadcast(e) => play.publish_local(id, e),
                 Relayed::Refresh if id < 0 => {
-                    play.publish_local(id, crate::play::events::changed_event(-id));
+                    play.publish_local(id, crate::play::event::changed_event(-id));
                 }
                 Relayed::Refresh => {
                     if let Ok(g) = game(&play, id).await {
@@ -83,7 +83,7 @@ async fn lost(play: &Play) {
     for id in watched {
         // An event's channel: its pages read the event again.
         if id < 0 {
-            play.publish_local(id, crate::play::events::changed_event(-id));
+            play.publish_local(id, crate::play::event::changed_event(-id));
             continue;
         }
         if let Ok(g) = game(play, id).await {
