@@ -217,6 +217,15 @@ async fn only_the_director(ev: &mut Event) {
         assert_eq!(r.status, 403, "{path}: {:?}", r.body);
         assert_eq!(r.body["reason"], "not-the-director", "{path}");
     }
+    // Nobody registers someone else.
+    let p = ev.path("/register");
+    let r = ev
+        .player("ann")
+        .post(&p, json!({"name": "bo"}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{:?}", r.body);
+    assert_eq!(r.body["reason"], "not-yourself");
     let r = ev
         .player("ann")
         .post_text("/api/events", "application/toml", AGREEMENT)

@@ -124,11 +124,25 @@ async fn one(
     Ok(Json(events::view(&state.play, id, director).await?))
 }
 
+/// A registration names nobody, or the logged-in player: nobody registers someone else.
+#[derive(Deserialize, Default)]
+struct Registering {
+    name: Option<String>,
+}
+
 async fn register(
     State(state): State<AppState>,
     user: User,
     Path(id): Path<i64>,
+    body: Option<Json<Registering>>,
 ) -> Result<StatusCode, ApiError> {
+    let r = body.map(|Json(r)| r).unwrap_or_default();
+    if r.name.as_deref().is_some_and(|n| n != user.user.name) {
+        return Err(ApiError::forbidden(
+            "not-yourself",
+            "A player registers themselves; the director enters others.",
+        ));
+    }
     events::register(&state.play, &user.user, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
