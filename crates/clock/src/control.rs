@@ -301,7 +301,7 @@ impl fmt::Display for Compact {
     }
 }
 
-/// Parses `1h30m`, `90s`, `500ms`, or a bare number of seconds. Overflow is an error.
+/// Parses `3d`, `1h30m`, `90s`, `500ms`, or a bare number of seconds. Overflow is an error.
 pub(crate) fn parse_duration(s: &str) -> Option<Duration> {
     let s = s.trim();
     if s.is_empty() {
@@ -323,6 +323,8 @@ pub(crate) fn parse_duration(s: &str) -> Option<Duration> {
         let unit = rest[..letters].to_ascii_lowercase();
         rest = &rest[letters..];
         let part = match unit.as_str() {
+            // Days, for correspondence: `fischer:3d+3d[max 3d]` is three days a move.
+            "d" => Duration::from_secs(value.checked_mul(86_400)?),
             "h" => Duration::from_secs(value.checked_mul(3600)?),
             "m" => Duration::from_secs(value.checked_mul(60)?),
             "s" => Duration::from_secs(value),
@@ -704,6 +706,22 @@ mod tests {
             .expect_err("must fail")
             .to_string();
         assert!(msg.starts_with("unknown time control"), "{msg}");
+    }
+
+    #[test]
+    fn days_are_read_for_correspondence() {
+        assert_eq!(parse_duration("3d"), Some(Duration::from_secs(3 * 86_400)));
+        assert_eq!(parse_duration("1d12h"), Some(Duration::from_secs(36 * 3600)));
+        let tc: TimeControl = "fischer:3d+3d[max 3d]".parse().expect("days a move");
+        assert_eq!(
+            tc,
+            TimeControl::Fischer {
+                main: Duration::from_secs(3 * 86_400),
+                increment: Duration::from_secs(3 * 86_400),
+                max: Some(Duration::from_secs(3 * 86_400)),
+            }
+        );
+        assert_eq!(parse_duration("99999999999999999d"), None, "overflow");
     }
 
     #[test]

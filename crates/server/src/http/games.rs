@@ -21,6 +21,7 @@ use crate::AppState;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/games", get(live_list))
+        .route("/api/games/mine", get(mine))
         .route("/api/games/{id}", get(state_of))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/resign", post(resign))
@@ -173,5 +174,72 @@ async fn live_list(State(state): State<AppState>) -> Result<Json<Vec<LiveGameIte
             started_ms: row.started_ms,
         });
     }
+    Ok(Json(out))
+}
+
+/// One of the logged-in player's games not yet ended, for the list of "your turn".
+#[derive(Serialize)]
+struct MyGame {
+    id: i64,
+    black: String,
+    white: String,
+    size: usize,
+    time_control: String,
+    phase: &'static str,
+    /// The player's colour.
+    color: Option<String>,
+    /// Whether the game waits for this player: their move (their own turn in pair go), or in
+    /// a suspension their answer to the dead stones.
+    your_turn: bool,
+    /// When the clock running now falls, ms since the epoch.
+    deadline_ms: Option<i64>,
+    moves: usize,
+}
+
+/// The logged-in player's games not yet ended, those waiting for them first, then by the
+/// clock that falls soonest: what a correspondence player looks at each day.
+async fn mine(
+    State(state): State<AppState>,
+    user: crate::http::auth::User,
+) -> Result<Json<Vec<MyGame>>, ApiError> {
+    let me = user.user.id;
+    let mut out = Vec::new();
+    for row in db::live_games_of(&state.store, me, 500).await? {
+        let Ok(game) = state.game(row.id).await else {
+            continue;
+        };
+        let g = game.lock().await;
+        let color = g.color_of(me);
+        let your_turn = match (g.phase(), color) {
+            (ingo_rules::Phase::Playing, Some(c)) => {
+                g.to_move() == c && g.member_to_move(c).is_none_or(|p| p.id == me)
+            }
+            (ingo_rules::Phase::Suspended, Some(c)) => {
+                let s = g.state();
+                !match c {
+                    ingo_rules::Color::Black => s.accepted_black,
+                    ingo_rules::Color::White => s.accepted_white,
+                }
+            }
+            _ => false,
+        };
+        let (black, white) = (
+            g.side_names(ingo_rules::Color::Black).0,
+            g.side_names(ingo_rules::Color::White).0,
+        );
+        out.push(MyGame {
+            id: row.id,
+            black,
+            white,
+            size: g.size(),
+            time_control: row.time_control.clone(),
+            phase: g.phase().as_str(),
+            color: color.map(crate::play::view::letter),
+            your_turn,
+            deadline_ms: g.deadline_ms(),
+            moves: g.moves().len(),
+        });
+    }
+    out.sort_by_key(|m| (!m.your_turn, m.deadline_ms.unwrap_or(i64::MAX)));
     Ok(Json(out))
 }

@@ -261,6 +261,31 @@ pub async fn live_games(store: &Store, limit: i64) -> Result<Vec<GameRow>, Store
     Ok(rows.iter().map(game).collect::<Result<_, _>>()?)
 }
 
+/// Games of a user not yet ended (as a player, or a member of a side), oldest first, at most
+/// `limit`: a correspondence player's list of their games.
+///
+/// # Errors
+/// On a database failure.
+pub async fn live_games_of(
+    store: &Store,
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<GameRow>, StoreError> {
+    let rows = sqlx::query(concat!(
+        "SELECT ",
+        game_columns!(),
+        " FROM server_games \
+         WHERE status <> 'ended' AND (black = $1 OR white = $1 OR id IN \
+         (SELECT game_id FROM server_game_members WHERE user_id = $1)) \
+         ORDER BY started_ms, id LIMIT $2"
+    ))
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(store.pool())
+    .await?;
+    Ok(rows.iter().map(game).collect::<Result<_, _>>()?)
+}
+
 /// Finished games of a user, newest first, at most `limit`.
 ///
 /// # Errors

@@ -55,7 +55,7 @@ pub use challenges::{
 pub use chat::{add_chat, chat_of, ChatRow};
 pub use games::{
     append_moves, create_game, finished_games_of, game_by_id, insert_game_in, insert_team_in,
-    live_games, moves_of,
+    live_games, live_games_of, moves_of,
     Appended, GameRow, GameState, MoveRow,
 };
 use games::{game, insert_game, start_game};
