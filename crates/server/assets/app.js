@@ -3,7 +3,7 @@
 
 import { t, tf, setLang, getLang, reasonText, tn } from "./i18n.js";
 import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
-import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, describeControl, parseControl } from "./clock.js";
+import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, chime, stoneClick, describeControl, parseControl } from "./clock.js";
 
 const main = document.getElementById("main");
 const session = { me: null };
@@ -14,7 +14,8 @@ const session = { me: null };
 // game's state. What the clocks did, for the same readers: `warned`, the stages the page warned
 // were ending (`basic`, `pp-4`, `period-2`…), `beeps` the warning sounds played; and `sockets`,
 // the game's WebSocket connections tried, `retrying` whether another is planned.
-const perf = (window.__ingo = { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null, warned: [], beeps: 0, sockets: 0, retrying: false });
+// `told`: what the page called the player's attention to ({kind, text, href}).
+const perf = (window.__ingo = { rendered: {}, drawn: {}, sent: {}, boardDrawn: null, boardReady: null, warned: [], beeps: 0, sockets: 0, retrying: false, told: [] });
 const now = () => performance.timeOrigin + performance.now();
 /** Runs `f` once the page has been painted after what was just drawn. */
 const afterPaint = (f) => requestAnimationFrame(() => setTimeout(f, 0));
@@ -74,9 +75,150 @@ function header() {
          h("button", { class: "link", onclick: logout }, t("logout"))]
       : [h("a", { href: "#/login" }, t("login"))]),
   );
+  if (session.me) nav.append(alertSettings());
+  nav.append(attentionBox);
   const sel = document.getElementById("lang");
   sel.value = getLang();
-  document.title = t("title");
+  showTitle();
+}
+
+// ---------------------------------------------------------------- being told
+
+// What needs the player, wherever they are on the site: a challenge of theirs accepted, their
+// turn in a game, their clock running low. Told by the page's title (until the page is looked
+// at again), a line under the header with a link, a sound when allowed, and a browser
+// notification when allowed and the page is not in front. Each choice is remembered here.
+const pref = (k) => localStorage.getItem(k) === "1";
+const setPref = (k, on) => localStorage.setItem(k, on ? "1" : "0");
+let attention = null; // the text the title shows, until the page is looked at
+const attentionBox = h("span", { id: "attention", class: "attention", role: "status", "aria-live": "polite", hidden: true });
+const toldKeys = new Set(); // what was told already: once per challenge, move and clock stage
+
+function showTitle() {
+  document.title = attention ? `● ${attention} — ${t("title")}` : t("title");
+}
+
+/** Tells the player `text` (`kind`: `accepted`, `turn` or `clock`), once per `key`; `href`: where it happens. */
+function tell(kind, text, href, key = `${kind}:${href}:${text}`) {
+  if (toldKeys.has(key)) return;
+  toldKeys.add(key);
+  perf.told.push({ kind, text, href });
+  attention = text;
+  showTitle();
+  attentionBox.hidden = false;
+  attentionBox.replaceChildren(text, " ", href && location.hash !== href ? h("a", { href }, t("go_to_game")) : "");
+  if (pref("ingo-alert-sound")) chime();
+  if (pref("ingo-notify") && "Notification" in window && Notification.permission === "granted" && (document.hidden || !document.hasFocus())) {
+    try {
+      const n = new Notification("ingo", { body: text, tag: key });
+      n.onclick = () => { window.focus(); if (href) location.hash = href; };
+    } catch { /* not allowed here */ }
+  }
+}
+
+/** Whether the player is looking elsewhere (another tab or window). */
+function away() { return document.hidden || !document.hasFocus(); }
+
+/** The page is looked at again: the title goes back to itself. */
+function seen() {
+  if (!attention) return;
+  attention = null;
+  showTitle();
+}
+window.addEventListener("focus", seen);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) seen(); });
+document.addEventListener("pointerdown", seen);
+document.addEventListener("keydown", seen);
+
+/** The alert settings in the header: sound, stone sounds, browser notifications. */
+function alertSettings() {
+  const box = (id, key, label, onchange) => h("label", {}, h("input", { type: "checkbox", id, checked: pref(key), onchange: (e) => { setPref(key, e.target.checked); if (onchange) onchange(e); } }), label);
+  const denied = h("small", { id: "notify-denied", hidden: !("Notification" in window) || Notification.permission !== "denied" }, t("alert_denied"));
+  return h("details", { id: "alerts", class: "alerts" }, h("summary", {}, t("alerts")),
+    h("div", { class: "alerts-box" },
+      box("alert-sound", "ingo-alert-sound", t("alert_sound"), (e) => { if (e.target.checked) chime(); }),
+      box("stone-sound", "ingo-stone-sound", t("stone_sound"), (e) => { if (e.target.checked) stoneClick(); }),
+      box("alert-notify", "ingo-notify", t("alert_notify"), async (e) => {
+        if (!e.target.checked || !("Notification" in window) || Notification.permission === "granted") return;
+        const answer = await Notification.requestPermission();
+        denied.hidden = answer !== "denied";
+        if (answer !== "granted") { e.target.checked = false; setPref("ingo-notify", false); }
+      }),
+      denied));
+}
+
+/** The challenges this tab made (or accepted, waiting for other seats), which the lobby follows. */
+function myChallenges() { return new Set(JSON.parse(sessionStorage.getItem("ingo-challenges") || "[]")); }
+function setMyChallenges(set) { sessionStorage.setItem("ingo-challenges", JSON.stringify([...set])); }
+
+/** Challenge `c`, no longer open, started game `gid`: told, naming the other side. */
+async function toldAccepted(c, gid) {
+  let name = c.opponent;
+  try {
+    const st = await api("GET", `/api/games/${gid}`);
+    const me = session.me && session.me.name;
+    const others = [...(st.team ? [...st.team.black, ...st.team.white] : [st.black, st.white])].filter((p) => p.name !== me);
+    name = others.map((p) => p.name).join(" & ") || name;
+  } catch { /* named as the challenge names it */ }
+  tell("accepted", tf("alert_accepted", { name: name || "?" }), `#/game/${gid}`, `accepted:${c.id}`);
+}
+
+// The watch over the player's games and challenges from any page but the one showing them
+// (the lobby follows the challenges, a game page its game): every few seconds, what the
+// server says of them.
+const watching = { page: "", game: null, busy: false, ticks: 0, games: [] };
+async function watchTick() {
+  if (!session.me || watching.busy) return;
+  watching.busy = true;
+  try {
+    const mine = myChallenges();
+    if (watching.page !== "lobby" && mine.size) {
+      const open = new Set((await api("GET", "/api/challenges")).map((c) => c.id));
+      for (const id of mine) {
+        if (open.has(id)) continue;
+        mine.delete(id);
+        setMyChallenges(mine);
+        const c = await api("GET", `/api/challenges/${id}`).catch(() => null);
+        if (c && c.game_id) await toldAccepted(c, c.game_id);
+      }
+    }
+    // The player's games in progress, asked every fourth tick; each one's state every tick.
+    if (watching.ticks++ % 4 === 0) {
+      const me = session.me.name;
+      const live = await api("GET", "/api/games").catch(() => []);
+      watching.games = live.filter((x) => [x.black, x.white].some((n) => (n || "").split(" & ").includes(me))).map((x) => x.id).slice(0, 10);
+    }
+    for (const gid of watching.games) {
+      if (String(gid) === watching.game) continue;
+      const st = await api("GET", `/api/games/${gid}`).catch(() => null);
+      if (st) watchGame(st);
+    }
+  } catch { /* asked again at the next tick */ } finally { watching.busy = false; }
+}
+setInterval(watchTick, 2000);
+
+/** The side of the player in game state `st`, or null. */
+function sideOf(st) {
+  if (!session.me) return null;
+  const me = session.me.id;
+  if (st.team) return st.team.black.some((p) => p.id === me) ? "B" : st.team.white.some((p) => p.id === me) ? "W" : null;
+  return st.black.id === me ? "B" : st.white.id === me ? "W" : null;
+}
+
+/** Tells what game state `st` asks of the player: their turn, their clock running low. */
+function watchGame(st, at = 0) {
+  const side = sideOf(st);
+  if (!side || st.phase === "ended") return;
+  const href = `#/game/${st.id}`;
+  const who = { black: st.black.name, white: st.white.name };
+  const member = st.team && st.team.to_move;
+  const mine = st.to_move === side && (!member || member.id === session.me.id);
+  if (mine && st.phase === "playing") tell("turn", tf("alert_turn", who), href, `turn:${st.id}:${st.move_count}`);
+  const clock = st.clocks && (side === "B" ? st.clocks.black : st.clocks.white);
+  if (clock && clock.running && st.phase === "playing") {
+    const r = clockAt(clock, at);
+    if (r.warn) tell("clock", tf("alert_clock", who), href, `clock:${st.id}:${st.move_count}:${r.stage}`);
+  }
 }
 
 async function logout() {
@@ -94,6 +236,8 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   main.replaceChildren();
   const page = { "": lobby, login: loginPage, game: gamePage, user: userPage, review: reviewPage, judge: judgePage }[parts[0]];
+  watching.page = page ? parts[0] || "lobby" : "lobby";
+  watching.game = parts[0] === "game" ? parts[1] : null;
   cleanup = (page ? await page(...parts.slice(1)) : lobby()) || null;
 }
 
@@ -126,6 +270,37 @@ function loginPage() {
 
 const TIME_CONTROLS = ["ing-pp:1h", "ing-pp:30m", "ing-pp:10m", "ing-pp:3h", "ing-rs:30m+3x30s", "byoyomi:10m+5x30s", "fischer:10m+10s", "none"];
 
+// The time controls offered by name, each said in words; "other" leaves the text box to the
+// player (any control the clock crate reads).
+const TC_PRESETS = [
+  ["blitz", "byoyomi:5m+3x10s"], ["rapid", "byoyomi:20m+5x30s"], ["fischer", "fischer:10m+10s"],
+  ["ing_short", "ing-pp:30m"], ["ing_hour", "ing-pp:1h"], ["ing_cup", "ing-pp:3h"],
+  ["ing_rs", "ing-rs:30m+3x30s"], ["untimed", "none"],
+];
+
+/** A time control field: presets in words, the text box for the rest, and the words of what is typed. */
+function timeControlField(value) {
+  const input = h("input", { name: "time_control", list: "tcs", value, autocomplete: "off" });
+  const words = h("small", { class: "tc-words" });
+  const presetOf = (tc) => (TC_PRESETS.find((p) => p[1] === tc.trim().toLowerCase()) || ["other"])[0];
+  const select = h("select", { name: "tc_preset", "aria-label": t("tc_preset"), onchange: (e) => {
+    const p = TC_PRESETS.find((x) => x[0] === e.target.value);
+    if (p) input.value = p[1];
+    else input.focus();
+    say();
+  } },
+  TC_PRESETS.map(([k, tc]) => h("option", { value: k }, `${t(`preset_${k}`)}: ${describeControl(parseControl(tc), tf)}`)),
+  h("option", { value: "other" }, t("preset_other")));
+  function say() {
+    const k = parseControl(input.value);
+    words.textContent = k ? describeControl(k, tf) : input.value.trim() ? t("tc_unread") : "";
+    select.value = presetOf(input.value);
+  }
+  input.addEventListener("input", say);
+  say();
+  return h("label", {}, t("time_control"), select, input, words);
+}
+
 function lobby() {
   const err = errorBox();
   // A refusal of what was pressed in the list (accept, cancel) is shown under the list.
@@ -141,8 +316,8 @@ function lobby() {
     h("label", {}, t("size"), h("select", { name: "size" }, sizes)),
     h("label", {}, t("handicap"), h("select", { name: "handicap" },
       h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "ranks" }, t("by_ranks")))),
-    h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" }),
-      h("datalist", { id: "tcs" }, TIME_CONTROLS.map((x) => h("option", { value: x })))),
+    timeControlField("ing-pp:1h"),
+    h("datalist", { id: "tcs" }, TIME_CONTROLS.map((x) => h("option", { value: x }))),
     h("label", {}, t("kind"), h("select", { name: "kind", id: "challenge-kind", onchange: (e) => showTeam(e.target.value) },
       h("option", { value: "single" }, t("kind_single")), h("option", { value: "pair" }, t("kind_pair")),
       h("option", { value: "consultation" }, t("kind_consultation")))),
@@ -190,7 +365,7 @@ function lobby() {
       h("option", { value: 100 }, t("weak")), h("option", { value: 1000, selected: true }, t("medium")), h("option", { value: 10000 }, t("strong")))),
     h("label", {}, t("your_color"), h("select", { name: "color" },
       h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "black" }, t("black")), h("option", { value: "white" }, t("white")))),
-    h("label", {}, t("time_control"), h("input", { name: "time_control", list: "tcs", value: "ing-pp:1h" })),
+    timeControlField("ing-pp:1h"),
     h("button", { type: "submit", disabled: !session.me }, t("play_bot")),
     botErr);
   // The GTP engines the operator configured join the opponents (value "engine:NAME").
@@ -221,7 +396,7 @@ function lobby() {
       sessionStorage.setItem("ingo-challenges", JSON.stringify([...mine]));
       try {
         const c = await api("GET", `/api/challenges/${id}`);
-        if (c.game_id) { location.hash = `#/game/${c.game_id}`; return; }
+        if (c.game_id) { await toldAccepted(c, c.game_id); location.hash = `#/game/${c.game_id}`; return; }
         // Declined: the challenger is told by whom (a team challenge: by one of its seats).
         if (c.status === "declined") {
           listErr.dataset.reason = "declined";
@@ -705,6 +880,8 @@ function gamePage(id) {
         warnedKeys.add(k);
         perf.warned.push(view.dataset.stage);
         if (myColor === c && soundOn()) { beep(true); perf.beeps++; }
+        // Looking elsewhere: told by the title (and a notification when allowed).
+        if (myColor === c && away()) tell("clock", tf("alert_clock", { black: g.black.name, white: g.white.name }), `#/game/${gid}`, `clock:${gid}:${g.move_count}:${view.dataset.stage}`);
       }
     }
   }
@@ -878,6 +1055,9 @@ function gamePage(id) {
     teamTurn(m);
     render();
     drawn(g.move_count);
+    if (m.move !== "pass" && pref("ingo-stone-sound")) stoneClick();
+    // The opponent moved while the player looks elsewhere: their turn is told.
+    if (m.color !== myColor && away()) watchGame(g);
   }
 
   /** A team game's move event names the member whose turn it is now. */
@@ -1014,18 +1194,130 @@ function stepper(container, pos, { start = pos.boards.length - 1, marks = () => 
   return { go, remove: () => document.removeEventListener("keydown", keys) };
 }
 
+/**
+ * The review page: the game's line stepped through, and variations played on the board from
+ * any of its moves. The server plays each variation under the game's rules (POST
+ * …/variation) and answers the positions or the rule that refuses a move; the page draws what
+ * it answers. The variations played are kept for the SGF download (…/variations.sgf).
+ */
 async function reviewPage(id) {
   const box = h("section", { class: "review" });
   main.append(box);
+  let pos, g;
   try {
-    const [pos, g] = await Promise.all([api("GET", `/api/games/${id}/positions`), api("GET", `/api/games/${id}`)]);
-    box.append(h("h2", {}, `${t("review")}: ${g.black.name} – ${g.white.name} · ${g.result ? g.result.result : ""}`),
-      h("p", {}, h("a", { href: `/api/games/${id}/sgf`, download: `ingo-${id}.sgf` }, t("download"))));
-    const s = stepper(box, pos);
-    const cv = countView(g);
-    if (cv) main.append(cv);
-    return s.remove;
-  } catch (x) { box.append(h("p", { class: "error" }, x.message)); }
+    [pos, g] = await Promise.all([api("GET", `/api/games/${id}/positions`), api("GET", `/api/games/${id}`)]);
+  } catch (x) { box.append(h("p", { class: "error" }, x.message)); return null; }
+  const last = pos.boards.length - 1;
+  let i = last; // the position shown on the game's line
+  let v = null; // the variation shown: {from, moves, boards, k (moves shown), to_move}
+  let illegal = null; // the point of the move last refused
+  let keptAt = -1; // which kept variation `v` is
+  const kept = []; // every variation played: {from, moves}
+  Object.assign(perf, { variationsSgf: null });
+  const boardBox = h("div", { class: "board-box" });
+  const board = new BoardView(boardBox, pos.size, { onPlay: (name) => playVariation(name), label: `${g.black.name} – ${g.white.name}` });
+  const label = h("span", { id: "step-label", "aria-live": "polite" });
+  const notice = h("p", { class: "error", id: "review-notice", role: "alert", "aria-live": "assertive" });
+  const slider = h("input", { type: "range", min: 0, max: last, value: i, "aria-label": t("move"), oninput: (e) => { v = null; go(Number(e.target.value)); } });
+  const btn = (k, f, attrs = {}) => h("button", { onclick: f, ...attrs }, t(k));
+  let numbers = false;
+  const varBox = h("div", { class: "variation card", id: "variation", hidden: true });
+  const backBtn = btn("back_to_game", () => { if (v) { const n = v.from; v = null; go(n); } }, { id: "back-to-game" });
+  const sgfBtn = btn("variation_sgf", downloadSgf, { id: "variations-sgf", disabled: true });
+
+  /** Steps by `d` moves: within the variation shown, else along the game's line. */
+  function step(d) {
+    if (v) { v.k = Math.max(0, Math.min(v.moves.length, v.k + d)); draw(); } else go(i + d);
+  }
+  function go(n) { i = Math.max(0, Math.min(last, n)); illegal = null; draw(); }
+
+  function draw() {
+    slider.value = v ? v.from : i;
+    const base = v ? v.from : i;
+    const line = pos.moves.slice(0, base);
+    const extra = v ? v.moves.slice(0, v.k) : [];
+    const shown = [...line, ...extra];
+    const rows = v && v.k > 0 ? v.boards[v.k - 1] : pos.boards[base];
+    const lm = shown[shown.length - 1];
+    board.draw(rows, { last: lm && lm.move !== "pass" ? lm.move.toUpperCase() : null, numbers: moveNumbers(shown), showNumbers: numbers, marks: { illegal } });
+    label.textContent = v
+      ? `${tf("variation_from", { n: v.from })} · ${t("move")} ${v.from + v.k}${lm && v.k ? ` · ${colorName(lm.color)} ${lm.move}` : ""}`
+      : `${t("move")} ${i} ${t("of")} ${last}${lm ? ` · ${colorName(lm.color)} ${lm.move}` : ""}`;
+    label.dataset.variation = v ? String(v.k) : "";
+    varBox.hidden = !v;
+    if (v) {
+      varBox.replaceChildren(
+        h("h3", {}, tf("variation_from", { n: v.from })),
+        h("p", { class: "moves", id: "variation-moves" }, v.moves.map((m, x) => `${m.number}. ${colorName(m.color)} ${m.move}${x + 1 === v.k ? " ◀" : ""}`).join(" · ")),
+        h("div", { class: "controls" }, backBtn));
+    }
+    sgfBtn.disabled = !kept.length;
+    sgfBtn.title = tf("variations_n", { n: kept.length });
+  }
+
+  async function playVariation(name) {
+    const from = v ? v.from : i;
+    const prior = v ? v.moves.slice(0, v.k).map((m) => m.move) : [];
+    let r;
+    try { r = await api("POST", `/api/games/${id}/variation`, { from, moves: [...prior, name] }); } catch (x) {
+      notice.textContent = reasonText(x);
+      notice.dataset.reason = x.reason || "";
+      return;
+    }
+    if (r.illegal) {
+      // Refused by the rules: the variation stays as it was, the reason is said.
+      notice.textContent = `${tf("variation_refused", { color: colorName(r.illegal.color), move: r.illegal.move })} — ${reasonText(r.illegal)}`;
+      notice.dataset.reason = r.illegal.reason;
+      illegal = r.illegal.move.toUpperCase();
+      draw();
+      return;
+    }
+    notice.textContent = "";
+    notice.dataset.reason = "";
+    illegal = null;
+    // A move after the end of the variation shown extends it; one from inside it (or from the
+    // game's line) starts another.
+    const extends_ = v && v.k === v.moves.length && keptAt >= 0;
+    v = { from, moves: r.moves, boards: r.boards, k: r.moves.length, to_move: r.to_move };
+    const entry = { from, moves: r.moves.map((m) => m.move) };
+    if (extends_) kept[keptAt] = entry; else { kept.push(entry); keptAt = kept.length - 1; }
+    draw();
+  }
+
+  async function downloadSgf() {
+    try {
+      const r = await fetch(`/api/games/${id}/variations.sgf`, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ variations: kept }) });
+      const text = await r.text();
+      if (!r.ok) { notice.textContent = text; return; }
+      perf.variationsSgf = text;
+      const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-go-sgf" })), download: `ingo-${id}-variations.sgf` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    } catch (x) { notice.textContent = x.message; }
+  }
+
+  box.append(h("h2", {}, `${t("review")}: ${g.black.name} – ${g.white.name} · ${g.result ? g.result.result : ""}`),
+    h("p", {}, h("a", { href: `/api/games/${id}/sgf`, download: `ingo-${id}.sgf` }, t("download")), " ", sgfBtn),
+    h("div", { class: "game" },
+      h("div", { class: "board-col" }, boardBox,
+        h("div", { class: "controls" },
+          btn("first", () => { v = null; go(0); }), btn("prev", () => step(-1)), slider, btn("next", () => step(1)), btn("last", () => { v = null; go(last); }),
+          h("label", {}, h("input", { type: "checkbox", onchange: (e) => { numbers = e.target.checked; draw(); } }), t("numbers")))),
+      // What the variation needs stays beside the board.
+      h("div", { class: "side-col" }, h("p", {}, label), notice, varBox, h("p", { class: "hint" }, t("variation_hint")))));
+  const keys = (e) => {
+    // (Arrows on the focused board move its cursor, which takes the key.)
+    if (e.defaultPrevented || e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
+    if (e.key === "ArrowLeft") step(-1);
+    else if (e.key === "ArrowRight") step(1);
+    else if (e.key === "Home") { v = null; go(0); } else if (e.key === "End") { v = null; go(last); } else if (e.key === "Escape" && v) backBtn.click();
+  };
+  document.addEventListener("keydown", keys);
+  draw();
+  const cv = countView(g);
+  if (cv) main.append(cv);
+  return () => document.removeEventListener("keydown", keys);
 }
 
 // ---------------------------------------------------------------- judging an uploaded SGF

@@ -242,3 +242,35 @@ export function setSound(on) {
   localStorage.setItem("ingo-clock-sound", on ? "1" : "0");
   if (on) beep(false); // the gesture that lets the page play sound later, and a sample
 }
+
+/** A call for attention (a challenge accepted, your turn, your clock low): two notes, rising. */
+export function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const at = audio.currentTime;
+    for (const [i, f] of [660, 990].entries()) {
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.value = 0.12;
+      o.connect(g).connect(audio.destination);
+      o.start(at + i * 0.14);
+      o.stop(at + i * 0.14 + 0.12);
+    }
+  } catch { /* no audio here */ }
+}
+
+/** A stone put on the board: a short click of noise. */
+export function stoneClick() {
+  try {
+    audio = audio || new AudioContext();
+    const n = Math.floor(audio.sampleRate * 0.03);
+    const buf = audio.createBuffer(1, n, audio.sampleRate);
+    const d = buf.getChannelData(0);
+    for (let i = 0; i < n; i++) d[i] = (Math.random() * 2 - 1) * Math.pow(1 - i / n, 4);
+    const src = audio.createBufferSource(), g = audio.createGain();
+    src.buffer = buf;
+    g.gain.value = 0.5;
+    src.connect(g).connect(audio.destination);
+    src.start();
+  } catch { /* no audio here */ }
+}

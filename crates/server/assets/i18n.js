@@ -80,6 +80,10 @@ const en = {
   alert_notify: "Browser notifications", alert_denied: "Notifications are blocked in this browser's settings.",
   alert_accepted: "{name} accepted your challenge", alert_turn: "Your turn: {black} – {white}", alert_clock: "Your clock is running low: {black} – {white}",
   go_to_game: "Go to the game",
+  tc_preset: "Time control preset", preset_blitz: "Blitz", preset_rapid: "Rapid", preset_fischer: "Increment",
+  preset_ing_short: "Ing's, short", preset_ing_hour: "Ing's, one hour", preset_ing_cup: "Ing's 3 hours, as in the Ing Cup",
+  preset_ing_rs: "Ing's with byo-yomi", preset_untimed: "Untimed", preset_other: "Other: type it below (e.g. canadian:20m+25/5m)",
+  tc_unread: "Not a time control the server reads (see the examples).",
   spectators: "You are watching this game.", not_logged: "Log in to play; anyone may watch.",
   reasons: {},
 };
@@ -156,6 +160,10 @@ const zh = {
   alert_notify: "瀏覽器通知", alert_denied: "此瀏覽器的設定封鎖了通知。",
   alert_accepted: "{name} 接受了你的挑戰", alert_turn: "輪到你著手：{black} – {white}", alert_clock: "你的時限將屆：{black} – {white}",
   go_to_game: "前往對局",
+  tc_preset: "常用時限", preset_blitz: "快棋", preset_rapid: "中速", preset_fischer: "每手加時",
+  preset_ing_short: "應氏短時限", preset_ing_hour: "應氏一小時", preset_ing_cup: "應氏三小時（應氏杯）",
+  preset_ing_rs: "應氏讀秒延時", preset_untimed: "不限時", preset_other: "其他：於下方輸入（例 canadian:20m+25/5m）",
+  tc_unread: "伺服器讀不懂此時限（請參考範例）。",
   spectators: "你正在觀戰。", not_logged: "登入後即可對局；任何人皆可觀戰。",
   reasons: {
     "hot-stone": "此子為熱子：凡提取熱子必須間隔一實手或虛手。先在別處著一手（或虛手）後即可提回。",

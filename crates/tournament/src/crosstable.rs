@@ -374,7 +374,7 @@ impl RoundCrosstable {
         for (i, r) in self.rows.iter().enumerate() {
             let _ = write!(
                 body,
-                "<tr><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td>",
+                "<tr><td class=\"n\">{}</td><td class=\"name\">{}</td><td class=\"n\">{}</td>",
                 i + 1,
                 esc(&r.player),
                 r.rank
@@ -404,7 +404,7 @@ impl RoundCrosstable {
         crate::sheets::page(
             &format!("{} — crosstable by round", self.title),
             &format!(
-                "{landscape}body {{ font-size: 9.5pt; }} td, th {{ padding: 0.8mm 1.5mm; }} \
+                "{landscape}body {{ font-size: 9pt; }} td, th {{ padding: 0.7mm 1.2mm; white-space: nowrap; }} td.name {{ white-space: normal; }} \
                  .win {{ color: #060; }} .loss {{ color: #900; }}\n"
             ),
             &body,

@@ -278,7 +278,7 @@ pub fn wall_list(ev: &Event) -> String {
         };
         let _ = write!(
             body,
-            "<tr><td class=\"n\">{}</td><td>{}{withdrawn}</td><td class=\"c\">{}</td><td>{}</td><td class=\"n\"><b>{}</b></td>",
+            "<tr><td class=\"n\">{}</td><td class=\"name\">{}{withdrawn}</td><td class=\"c\">{}</td><td>{}</td><td class=\"n\"><b>{}</b></td>",
             s.rank,
             esc(&s.player),
             esc(&rank_of(ev, &s.player)),
@@ -293,7 +293,7 @@ pub fn wall_list(ev: &Event) -> String {
     body.push_str("</tbody></table>\n");
     page(
         &format!("{} — standings", a.name),
-        "body { font-size: 13pt; } td, th { padding: 1.5mm 2.5mm; } .note { color: #555; font-size: 10pt; } p.state { font-size: 14pt; font-weight: bold; }\n",
+        "body { font-size: 11pt; } td, th { padding: 1.1mm 1.8mm; white-space: nowrap; } td.name { white-space: normal; } .note { color: #555; font-size: 10pt; } p.state { font-size: 14pt; font-weight: bold; }\n",
         &body,
     )
 }

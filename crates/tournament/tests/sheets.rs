@@ -140,7 +140,10 @@ fn the_wall_list_follows_the_standings() {
             .replace('&', "&amp;")
             .replace('<', "&lt;")
             .replace('>', "&gt;");
-        let row = format!("<tr><td class=\"n\">{}</td><td>{name}</td>", s.rank);
+        let row = format!(
+            "<tr><td class=\"n\">{}</td><td class=\"name\">{name}</td>",
+            s.rank
+        );
         let found = html[at..]
             .find(&row)
             .unwrap_or_else(|| panic!("{row}: {html}"));
