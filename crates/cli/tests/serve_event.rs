@@ -393,6 +393,15 @@ async fn online_swiss(db: TestDb) {
     let g = |i: usize| r2[i].3.unwrap();
     // Board 1: Black takes a move back (悔著); the referee forfeits Black in play.
     ev.play(&r2[0].1.clone(), g(0), "C3").await;
+    // No move is taken back by agreement in an event's game: 悔著 there is a forfeit.
+    let p = format!("/api/games/{}/undo", g(0));
+    let r = ev
+        .player(&r2[0].1.clone())
+        .post(&p, json!({}))
+        .await
+        .unwrap();
+    assert_eq!(r.status, 403, "{:?}", r.body);
+    assert_eq!(r.body["reason"], "undo-not-allowed");
     let p = ev.path("/results");
     ok(
         &mut ev.td,

@@ -19,7 +19,7 @@ use std::time::Duration;
 use ingo_clock::TimeControl;
 use ingo_front::{Event, Settings, Table, TableError};
 use ingo_rules::{ByColor, Color, Game, GameEnd, Move, Phase, PlayErrorKind, Point, Preset, Rules};
-use ingo_store::server::{GameRow, GameState, MoveRow};
+use ingo_store::server::{GameRow, GameState, MoveRow, UndoRequest};
 
 use crate::domain::end::{EndReason, EngineFault};
 use crate::domain::error::{reason_message, GameError};
@@ -43,6 +43,8 @@ pub struct LiveGame {
     estimate_allowed: bool,
     /// The event pairing it plays, if it is an event's game.
     event: Option<EventSeat>,
+    /// A player's standing request to take back their last move.
+    undo: Option<UndoRequest>,
 }
 
 /// The pairing of an event a game plays, and how late each player arrived at its start.
@@ -341,7 +343,52 @@ impl LiveGame {
             // An event's games: no score estimate while they are played.
             estimate_allowed: event.is_none(),
             event,
+            undo: None,
         })
+    }
+
+    /// The request to take back the last move, while it stands (the move asked about is still
+    /// the last and the game in play).
+    pub fn undo_request(&self) -> Option<&UndoRequest> {
+        self.undo
+            .as_ref()
+            .filter(|u| self.phase() == Phase::Playing && u.move_number == self.moves.len() as i64)
+    }
+
+    /// Sets (or, `None`, forgets) the request to take back the last move.
+    pub fn set_undo_request(&mut self, undo: Option<UndoRequest>) {
+        self.undo = undo;
+    }
+
+    /// Checks that `user_id` may ask to take back their last move, and answers it: the number
+    /// of the move to take back. An event's game has no undo (悔著 there is a forfeit).
+    ///
+    /// # Errors
+    /// 403 for a non-player or an event's game; 409 when the game is not in play or the last
+    /// move is not the user's own.
+    pub fn check_undo_request(&self, user_id: i64) -> Result<i64, GameError> {
+        let color = self
+            .color_of(user_id)
+            .ok_or_else(|| GameError::forbidden("not-a-player", "You do not play in this game."))?;
+        if self.event.is_some() {
+            return Err(GameError::forbidden(
+                "undo-not-allowed",
+                "An event's game takes no move back: 悔著 is a forfeit (article 8).",
+            ));
+        }
+        if self.phase() != Phase::Playing {
+            return Err(GameError::conflict(
+                "not-playing",
+                "The game is not in play.",
+            ));
+        }
+        match self.moves.last() {
+            Some(m) if m.color == color_letter(color) => Ok(m.move_number),
+            _ => Err(GameError::conflict(
+                "not-your-move",
+                "Only your own last move can be taken back, before your opponent answers it.",
+            )),
+        }
     }
 
     /// The event pairing this game plays, if it is an event's.

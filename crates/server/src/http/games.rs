@@ -25,6 +25,9 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}", get(state_of))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/undo", post(undo_request))
+        .route("/api/games/{id}/undo/accept", post(undo_accept))
+        .route("/api/games/{id}/undo/decline", post(undo_decline))
         .route("/api/games/{id}/dead", post(propose_dead))
         .route("/api/games/{id}/dead/accept", post(accept_dead))
         .route("/api/games/{id}/sgf", get(sgf))
@@ -242,4 +245,34 @@ async fn mine(
     }
     out.sort_by_key(|m| (!m.your_turn, m.deadline_ms.unwrap_or(i64::MAX)));
     Ok(Json(out))
+}
+
+async fn undo_request(
+    State(state): State<AppState>,
+    user: crate::http::auth::User,
+    Path(id): Path<i64>,
+) -> Result<Json<crate::play::view::GameView>, ApiError> {
+    Ok(Json(
+        crate::play::undo::request(&state.play, user.user.id, id).await?,
+    ))
+}
+
+async fn undo_accept(
+    State(state): State<AppState>,
+    user: crate::http::auth::User,
+    Path(id): Path<i64>,
+) -> Result<Json<crate::play::view::GameView>, ApiError> {
+    Ok(Json(
+        crate::play::undo::answer(&state.play, user.user.id, id, true).await?,
+    ))
+}
+
+async fn undo_decline(
+    State(state): State<AppState>,
+    user: crate::http::auth::User,
+    Path(id): Path<i64>,
+) -> Result<Json<crate::play::view::GameView>, ApiError> {
+    Ok(Json(
+        crate::play::undo::answer(&state.play, user.user.id, id, false).await?,
+    ))
 }

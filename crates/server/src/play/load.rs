@@ -101,6 +101,8 @@ pub async fn load(store: &Store, id: i64) -> Result<LiveGame, GameError> {
             },
         });
     // What is stored does not replay: a broken invariant, which no retry mends.
-    LiveGame::replay_in_event(row, moves, players, team, event)
-        .map_err(|e| GameError::damaged(id, &e.message))
+    let mut live = LiveGame::replay_in_event(row, moves, players, team, event)
+        .map_err(|e| GameError::damaged(id, &e.message))?;
+    live.set_undo_request(db::undo_request(store, id).await?);
+    Ok(live)
 }

@@ -3,7 +3,7 @@
 //! published ([`submit`]), the events with their audience ([`event`]) and how a game is shown
 //! ([`view`]), challenges ([`challenges`]), consultation's
 //! proposals ([`consult`]), the chat ([`chat`]), the accounts of
-//! programs ([`accounts`]), the events a director hosts ([`events`]), accounts and sessions ([`sessions`]), and the PostgreSQL relay between servers ([`relay`], [`listen`]).
+//! programs ([`accounts`]), the events a director hosts ([`events`]), a move taken back by agreement ([`undo`]), accounts and sessions ([`sessions`]), and the PostgreSQL relay between servers ([`relay`], [`listen`]).
 //! Nothing here knows HTTP.
 
 pub mod accounts;
@@ -19,4 +19,5 @@ pub mod load;
 pub mod relay;
 pub mod sessions;
 pub mod submit;
+pub mod undo;
 pub mod view;

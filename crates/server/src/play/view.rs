@@ -256,6 +256,18 @@ pub struct GameView {
     /// Whether a score estimate may be asked for while the game goes on
     /// (`GET /api/games/{id}/estimate`).
     pub estimate_allowed: bool,
+    /// A player's standing request to take back their last move, for the opponent to grant
+    /// or decline.
+    pub undo_request: Option<UndoView>,
+}
+
+/// A request to take back a move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UndoView {
+    /// The user who asks (their side's colour, `B` or `W`).
+    pub by: String,
+    /// The move to take back.
+    pub number: i64,
 }
 
 /// One proposed move and the members who propose it.
@@ -457,6 +469,12 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
         team: team(g),
         proposals: None,
         estimate_allowed: g.estimate_allowed(),
+        undo_request: g.undo_request().and_then(|u| {
+            Some(UndoView {
+                by: letter(g.color_of(u.user_id)?),
+                number: u.move_number,
+            })
+        }),
     }
 }
 

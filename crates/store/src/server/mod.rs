@@ -39,6 +39,7 @@ mod challenges;
 mod chat;
 mod games;
 mod teams;
+mod undo;
 
 pub use accounts::{
     create_session, create_session_from, create_user, create_user_keyed, delete_expired_sessions,
@@ -55,8 +56,7 @@ pub use challenges::{
 pub use chat::{add_chat, chat_of, ChatRow};
 pub use games::{
     append_moves, create_game, finished_games_of, game_by_id, insert_game_in, insert_team_in,
-    live_games, live_games_of, moves_of,
-    Appended, GameRow, GameState, MoveRow,
+    live_games, live_games_of, moves_of, Appended, GameRow, GameState, MoveRow,
 };
 use games::{game, insert_game, start_game};
 pub use teams::{
@@ -64,3 +64,4 @@ pub use teams::{
     game_team, start_team_game, MemberRow, SeatRow,
 };
 use teams::{insert_team, insert_team_challenge};
+pub use undo::{clear_undo, request_undo, take_back, undo_request, UndoRequest};
