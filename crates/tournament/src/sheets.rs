@@ -341,13 +341,12 @@ pub fn match_state(ev: &Event) -> Option<String> {
                     let streak = decided.iter().rev().take_while(|(w, _)| *w == on).count();
                     let _ = write!(s, "; {on} is on the stage ({streak} win(s) in a row)");
                 }
-                for t in 0..2 {
-                    let left: Vec<&str> = teams[t].members
-                        [st.next[t].min(teams[t].members.len())..]
+                for (team, next) in teams.iter().zip(st.next) {
+                    let left: Vec<&str> = team.members[next.min(team.members.len())..]
                         .iter()
                         .map(|m| m.name.as_str())
                         .collect();
-                    let _ = write!(s, "; {} left: {}", teams[t].name, left.join(", "));
+                    let _ = write!(s, "; {} left: {}", team.name, left.join(", "));
                 }
             }
             Some(s)
