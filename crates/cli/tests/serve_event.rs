@@ -235,6 +235,12 @@ async fn only_the_director(ev: &mut Event) {
     assert_eq!(ev.view().await, before, "nothing changed");
 }
 
+/// `GET path` as text: the status and the body.
+async fn text(c: &mut Client, path: &str) -> (u16, String) {
+    let r = c.get(path).await.unwrap();
+    (r.status, r.text)
+}
+
 /// The standings of `ingo tournament standings --json` on the store at `url`.
 fn cli_standings(url: &str) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
@@ -505,6 +511,43 @@ async fn online_swiss(db: TestDb) {
             assert_eq!(row[k.as_str()], json!(v), "{name} {k}: {row}");
         }
     }
+    // What leaves the event: the CSV (read back by the command line), the EGF file, every game
+    // as one SGF collection, the crosstable; a Swiss has no bracket.
+    let (status, csv) = text(&mut ev.td, &format!("/api/events/{id}/export.csv")).await;
+    assert_eq!(status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("results.csv");
+    std::fs::write(&file, &csv).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args(["tournament", "standings", "--json", "--results"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_csv: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(from_csv.as_array().unwrap().len(), 8, "{csv}");
+    let (status, egf) = text(&mut ev.td, &format!("/api/events/{id}/export.h")).await;
+    assert_eq!(status, 200);
+    assert!(egf.contains("; EV[Online cup]"), "{egf}");
+    let (status, sgf) = text(&mut ev.td, &format!("/api/events/{id}/games.sgf")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        sgf.matches("(;").count(),
+        11,
+        "every game played on the server: {sgf}"
+    );
+    let (status, svg) = text(&mut ev.td, &format!("/api/events/{id}/crosstable.svg")).await;
+    assert_eq!(status, 200);
+    assert!(svg.starts_with("<svg") && svg.contains("ann"), "{svg}");
+    let (status, html) = text(&mut ev.td, &format!("/api/events/{id}/crosstable.html")).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("hal"), "{html}");
+    let (status, _) = text(&mut ev.td, &format!("/api/events/{id}/bracket.svg")).await;
+    assert_eq!(status, 422);
     let _ = ev.addr;
 }
 

@@ -40,6 +40,9 @@ pub fn routes() -> Router<AppState> {
         .route("/api/events/{id}/export.csv", get(export_csv))
         .route("/api/events/{id}/export.h", get(export_egf))
         .route("/api/events/{id}/games.sgf", get(games_sgf))
+        .route("/api/events/{id}/crosstable.svg", get(crosstable_svg))
+        .route("/api/events/{id}/crosstable.html", get(crosstable_html))
+        .route("/api/events/{id}/bracket.svg", get(bracket_svg))
         .route("/api/events/{id}/ws", get(socket))
 }
 
@@ -426,4 +429,42 @@ async fn games_sgf(
         out.push('\n');
     }
     Ok(([(CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")], out))
+}
+
+/// The crosstable drawn as `ingo tournament crosstable --svg` draws it.
+async fn crosstable_svg(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let ev = events::event(&state.play, id).await?;
+    let ct = ingo_tournament::crosstable::Crosstable::new(&ev);
+    Ok((
+        [(CONTENT_TYPE, "image/svg+xml")],
+        ingo_render::crosstable_svg(&ct),
+    ))
+}
+
+/// The crosstable in round order (each round's opponent, colour and result, byes shown), as
+/// `ingo tournament crosstable --by-round --html` writes it.
+async fn crosstable_html(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let ev = events::event(&state.play, id).await?;
+    let ct = ingo_tournament::crosstable::RoundCrosstable::new(&ev);
+    Ok(([(CONTENT_TYPE, "text/html; charset=utf-8")], ct.html()))
+}
+
+/// A knockout's bracket, as `ingo tournament bracket --svg` draws it; 422 for another format.
+async fn bracket_svg(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<impl IntoResponse, ApiError> {
+    let ev = events::event(&state.play, id).await?;
+    let b = ingo_tournament::bracket::Bracket::new(&ev)
+        .map_err(|e| ApiError::unprocessable("not-a-knockout", e.to_string()))?;
+    Ok((
+        [(CONTENT_TYPE, "image/svg+xml")],
+        ingo_render::bracket_svg(&b),
+    ))
 }
