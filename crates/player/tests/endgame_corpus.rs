@@ -355,6 +355,29 @@ fn counted_ing_cup_records_keep_their_pinned_verdicts() {
     check_pins("ing", &t, only.is_some());
 }
 
+/// The other counted Ing Cup records (komi other than 8, or none in the index: the 2nd to 4th
+/// Ing Cups and those whose index folds a penalty into the komi), which the method was not tuned
+/// on: each one's verdict is pinned (set `ing_rest`), so that with the set `ing` they hold the
+/// figure on all counted Ing Cup records (`ingo-bench endgame --set ing`).
+#[test]
+fn other_counted_ing_cup_records_keep_their_pinned_verdicts() {
+    let Some(dir) = corpus_dir() else {
+        return;
+    };
+    let rows = index(&dir);
+    let rest: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.path.starts_with("aeb-pro/Ing/") && r.komi != "8")
+        .filter(|r| parse_result(&r.result).is_some())
+        .collect();
+    let t = judge_rows(&dir, &rest, |r| r.rules_or(Preset::Ing));
+    println!(
+        "Ing Cup, komi other than 8: {} records, {} winners, {} margins, unreplayable {:?}",
+        t.records, t.winner, t.margin, t.unreplayable
+    );
+    check_pins("ing_rest", &t, false);
+}
+
 /// Counted 19×19 records of other events, which the method was not tuned on: each one's
 /// verdict is pinned like the Ing Cup's (the winner is what matters here: many of these games
 /// were counted by territory, where the margin and, in close games, the winner differ from an
