@@ -711,7 +711,10 @@ mod tests {
     #[test]
     fn days_are_read_for_correspondence() {
         assert_eq!(parse_duration("3d"), Some(Duration::from_secs(3 * 86_400)));
-        assert_eq!(parse_duration("1d12h"), Some(Duration::from_secs(36 * 3600)));
+        assert_eq!(
+            parse_duration("1d12h"),
+            Some(Duration::from_secs(36 * 3600))
+        );
         let tc: TimeControl = "fischer:3d+3d[max 3d]".parse().expect("days a move");
         assert_eq!(
             tc,

@@ -176,12 +176,8 @@ impl AppState {
             max: c.login_failures_per_minute_overall,
         };
         let name_key = format!("name:{folded}");
-        let acquired = play::hub::lock(&self.shared.logins).acquire_within_budget(
-            &limits,
-            &overall,
-            &name_key,
-            at_ms,
-        );
+        let acquired = play::hub::lock(&self.shared.logins)
+            .acquire_within_budget(&limits, &overall, &name_key, at_ms);
         match acquired {
             Ok(()) => Ok(LoginAttempt {
                 keys: limits

@@ -263,7 +263,10 @@ mod tests {
         let name = |n: &str| [limit(&format!("name:{n}"), 10)];
         for (t, n) in ["a", "b", "c"].iter().enumerate() {
             let k = format!("name:{n}");
-            assert_eq!(l.acquire_within_budget(&name(n), &budget, &k, t as i64), Ok(()));
+            assert_eq!(
+                l.acquire_within_budget(&name(n), &budget, &k, t as i64),
+                Ok(())
+            );
         }
         // Full: a name that failed recently waits until the oldest leaves the window...
         assert_eq!(
