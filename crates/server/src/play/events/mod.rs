@@ -16,7 +16,7 @@
 //! basic time is absent (缺席) and loses by forfeit, which counts toward 罰停. Programs are
 //! always present.
 //!
-//! [`view`] is what the pages read, [`director`] the director's steps and the players'
+//! [`mod@view`] is what the pages read, [`director`] the director's steps and the players'
 //! registration, [`rounds`] the start of a round, arrival and absence.
 
 use std::time::Duration;

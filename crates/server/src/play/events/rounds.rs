@@ -396,7 +396,7 @@ async fn absence_timer(play: &Play, id: i64, round: u32) {
     }
 }
 
-/// Decides round `round`'s absences now (see [`absence_timer`]).
+/// Decides round `round`'s absences now (what the round's absence timer runs).
 ///
 /// # Errors
 /// On a storage failure.
