@@ -29,7 +29,7 @@ const en = {
   started_at: "started {t}", not_started: "not started", absent_at: "a player not arrived by {t} is absent (缺席)",
   checked: "checked in", watch: "Watch", boards_link: "Demonstration boards (傳譜)",
   standings: "Standings", place: "Place", main: "Main (主分)", mcmahon: "McMahon", wins: "Won", losses: "Lost",
-  forfeits: "Forfeits (裁定)", crosstable: "Crosstable", exports: "Exports", csv: "Results (CSV)", egf: "EGF results (.h)",
+  forfeits: "Forfeits (裁定)", crosstable: "Crosstable", cross_svg: "As a picture (SVG)", cross_html: "By round (HTML)", bracket: "Bracket", exports: "Exports", csv: "Results (CSV)", egf: "EGF results (.h)",
   sgf: "Every game (SGF)", register_btn: "Register for this event", registered: "Registered: the director approves registrations.",
   you_entrant: "You are entrant {name}.", checkin_btn: "Check in for round {n}", checked_wait: "Checked in for round {n}: your game starts when the round starts.",
   your_game: "Go to your game (round {n})", direct: "Director's page", log_in_register: "Log in to register.",
@@ -46,7 +46,7 @@ const en = {
   start_round: "Start round {n}", not_checked: "Not checked in for round {n}", everyone_checked: "Everyone of round {n} has checked in.",
   decision: "A referee's decision", dec_result: "Result (B+R, W+F:takeback, B+F:defiance, void, B+3…)", change: "Change a result the game has",
   clear: "Clear the result", decide: "Record the decision", close_event: "Close the event", log: "The event's log",
-  when: "When", action: "Action", old: "Before", new_v: "After", done: "Done.",
+  when: "When", action: "Action", round_col: "Round", old: "Before", new_v: "After", done: "Done.",
   create_intro: "Paste the agreement (the TOML file of `ingo tournament create`). The server checks it the same way and names the first bad field.",
   create_btn: "Create the event", event_page: "Event page",
   // demonstration boards
@@ -71,7 +71,7 @@ const zh = {
   started_at: "{t} 開賽", not_started: "尚未開賽", absent_at: "{t} 前未到者為缺席",
   checked: "已報到", watch: "觀戰", boards_link: "傳譜",
   standings: "名次", place: "名次", main: "主分", mcmahon: "麥克馬洪分", wins: "勝", losses: "負",
-  forfeits: "裁定", crosstable: "對陣表", exports: "匯出", csv: "成績（CSV）", egf: "EGF 成績（.h）",
+  forfeits: "裁定", crosstable: "對陣表", cross_svg: "圖（SVG）", cross_html: "依輪次（HTML）", bracket: "淘汰表", exports: "匯出", csv: "成績（CSV）", egf: "EGF 成績（.h）",
   sgf: "全部棋譜（SGF）", register_btn: "報名參加此比賽", registered: "已報名：待裁判長核准。",
   you_entrant: "你是參賽者 {name}。", checkin_btn: "第 {n} 輪報到", checked_wait: "已於第 {n} 輪報到：開賽即開始對局。",
   your_game: "前往你的對局（第 {n} 輪）", direct: "裁判長頁面", log_in_register: "登入後即可報名。",
@@ -87,7 +87,7 @@ const zh = {
   start_round: "第 {n} 輪開賽", not_checked: "第 {n} 輪尚未報到", everyone_checked: "第 {n} 輪全部已報到。",
   decision: "裁判判定", dec_result: "結果（B+R、W+F:takeback、B+F:defiance、void、B+3…）", change: "更正已有的結果",
   clear: "清除結果", decide: "記錄判定", close_event: "結束比賽", log: "比賽紀錄",
-  when: "時間", action: "事項", old: "原為", new_v: "改為", done: "完成。",
+  when: "時間", action: "事項", round_col: "輪次", old: "原為", new_v: "改為", done: "完成。",
   create_intro: "貼上賽約（`ingo tournament create` 的 TOML 檔）。伺服器以同樣方式檢查，並指出第一個有誤的欄位。",
   create_btn: "建立比賽", event_page: "比賽頁面",
   demo: "傳譜：第 {n} 輪", projector: "大螢幕", normal: "一般版面",
@@ -274,7 +274,7 @@ function roundTable(h, ev, r) {
         h("td", {}, String(p.board)), h("td", {}, who(p.black, p)), h("td", {}, p.white ? who(p.white, p) : h("i", {}, et("bye"))),
         h("td", {}, p.white ? String(p.handicap_passes) : ""), h("td", {}, p.white ? String(p.komi) : ""),
         h("td", { class: "result", title: resultWords(p.result) }, p.result || ""),
-        h("td", {}, p.game_id ? h("a", { href: `#/game/${p.game_id}`, class: "game-link" }, `#${p.game_id}`) : "")))))));
+        h("td", {}, p.game_id ? h("a", { href: `#/game/${p.game_id}`, class: "game-link", title: `#${p.game_id}` }, et("watch")) : "")))))));
 }
 
 function standingsCard(h, ev, st) {
@@ -303,10 +303,21 @@ function crosstableCard(h, ev, st) {
     return `${place.get(opp) ?? opp}${mark}${black ? "b" : "w"}`;
   };
   return h("section", { class: "card", id: "crosstable" }, h("h2", {}, et("crosstable")),
+    h("p", { class: "controls" },
+      h("a", { href: `/api/events/${ev.id}/crosstable.svg`, target: "_blank", rel: "noopener" }, et("cross_svg")),
+      h("a", { href: `/api/events/${ev.id}/crosstable.html`, target: "_blank", rel: "noopener" }, et("cross_html"))),
     h("div", { class: "scroll" }, h("table", { class: "ev-table cross" },
       h("thead", {}, h("tr", {}, h("th", {}, et("place")), h("th", {}, et("player")), ev.rounds.map((r) => h("th", {}, String(r.round))), h("th", {}, et("main")))),
       h("tbody", {}, st.map((s, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, s.player),
         ev.rounds.map((r) => h("td", {}, cell(s.player, r))), h("td", {}, String(s.main))))))));
+}
+
+/** A knockout's bracket, as the server draws it. */
+function bracketCard(h, ev) {
+  if (!/knockout/.test(ev.agreement.format) || !ev.rounds.length) return null;
+  const n = ev.rounds.map((r) => r.pairings.filter((p) => p.result).length).join(".");
+  return h("section", { class: "card", id: "bracket" }, h("h2", {}, et("bracket")),
+    h("img", { src: `/api/events/${ev.id}/bracket.svg?r=${n}`, alt: et("bracket"), class: "bracket-svg" }));
 }
 
 // ---------------------------------------------------------------- the event page
@@ -385,7 +396,7 @@ function eventPage(ctx, id) {
         h("a", { href: `/api/events/${id}/games.sgf`, download: `event-${id}.sgf`, class: "button", id: "export-sgf" }, et("sgf"))));
     body.replaceChildren(h("div", { class: "two" },
       h("div", {}, standingsCard(h, ev, st), rounds),
-      h("div", {}, agreementCard(h, ev), entrantsCard(h, ev), crosstableCard(h, ev, st), exp)));
+      h("div", {}, agreementCard(h, ev), entrantsCard(h, ev), crosstableCard(h, ev, st), bracketCard(h, ev), exp)));
   }
 
   const load = serial(async () => {
@@ -517,7 +528,7 @@ function directorPage(ctx, id) {
     const close = h("section", { class: "card" }, h("button", { class: "danger", id: "close-event", disabled: ev.status === "closed", onclick: () => act("POST", "/close", {}) }, et("close_event")));
     const logBox = h("section", { class: "card", id: "event-log" }, h("h2", {}, et("log")),
       h("div", { class: "scroll" }, h("table", { class: "ev-table" },
-        h("thead", {}, h("tr", {}, ["when", "action", "round", "board", "player", "old", "new_v", "reason"].map((k) => h("th", {}, k === "round" ? et("rounds") : et(k))))),
+        h("thead", {}, h("tr", {}, ["when", "action", "round_col", "board", "player", "old", "new_v", "reason"].map((k) => h("th", {}, et(k))))),
         h("tbody", {}, [...log].reverse().map((l) => h("tr", { "data-action": l.action },
           [time(l.at_ms), l.action, l.round ?? "", l.board ?? "", l.entrant ?? "", l.old ?? "", l.new ?? "", l.reason ?? ""].map((v) => h("td", {}, String(v)))))))));
     keeping(live, () => live.replaceChildren(h("div", { class: "two" }, h("div", {}, round, pairing, decision), h("div", {}, reg, ents, close, logBox))));

@@ -287,6 +287,46 @@ async fn an_event_is_run_from_its_pages_and_followed_live() {
         screenshot(&sp, "event").await;
         screenshot(&td, "demo-boards").await;
 
+        // The large-screen layout for a projector: the boards alone, larger.
+        click(&td, "#projector").await;
+        wait_until(
+            &td,
+            "the large-screen layout",
+            "return document.body.classList.contains('projector') && getComputedStyle(document.querySelector('header')).display === 'none' || null",
+        )
+        .await;
+        click(&td, "#projector").await;
+
+        // In Chinese, in the rule text's terms.
+        sp.find(css("#lang"))
+            .await
+            .unwrap()
+            .select_by_value("zh")
+            .await
+            .unwrap();
+        let agreement = wait_text(&sp, "the agreement in Chinese", "#agreement", "t.includes('賽制')").await;
+        for term in ["賽約", "採用規則", "對局時限", "處罰規則", "罰停", "瑞士制"] {
+            assert!(agreement.contains(term), "{term} in {agreement}");
+        }
+        wait_text(&sp, "the standings in Chinese", "#standings", "t.includes('主分')").await;
+
+        // On a phone: one column, nothing wider than the screen (the tables scroll).
+        let phone = driver.phone(390, 844).await;
+        phone
+            .goto(&format!("{}/#/event/{id}", app.base))
+            .await
+            .unwrap();
+        wait_css(&phone, "#standings tr[data-player='ann']").await;
+        let fits = phone
+            .execute(
+                "return document.documentElement.scrollWidth <= window.innerWidth",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(fits, json!(true), "the event page fits a phone's width");
+        phone.close().await.unwrap();
+
         // Each demonstration board opens its game.
         click(&td, &format!(".demo-card[data-board='{board}']")).await;
         wait_until(
