@@ -207,6 +207,13 @@ async fn an_event_is_run_from_its_pages_and_followed_live() {
         let sp = driver.browser(1280, 1400).await;
         sp.goto(&format!("{}/#/event/{id}", app.base)).await.unwrap();
         wait_css(&sp, &format!("#rounds tr[data-board='{board}']")).await;
+        // It follows the event's WebSocket (the poll is only the fallback).
+        wait_until(
+            &sp,
+            "the event's socket",
+            "return window.__ingoEvents.mode === 'socket' || null",
+        )
+        .await;
         td.goto(&format!("{}/#/event/{id}/round/1/boards", app.base))
             .await
             .unwrap();
