@@ -4,6 +4,7 @@
 import { t, tf, setLang, getLang, reasonText, tn } from "./i18n.js";
 import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
 import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, chime, stoneClick, describeControl, parseControl } from "./clock.js";
+import * as events from "./events.js";
 
 const main = document.getElementById("main");
 const session = { me: null };
@@ -106,6 +107,7 @@ function tell(kind, text, href, key = `${kind}:${href}:${text}`) {
   attention = text;
   showTitle();
   attentionBox.hidden = false;
+  attentionBox.dataset.href = href || "";
   attentionBox.replaceChildren(text, " ", href && location.hash !== href ? h("a", { href }, t("go_to_game")) : "");
   if (pref("ingo-alert-sound")) chime();
   if (pref("ingo-notify") && "Notification" in window && Notification.permission === "granted" && (document.hidden || !document.hasFocus())) {
@@ -228,6 +230,9 @@ async function logout() {
   route();
 }
 
+// What the event pages (events.js) use of this module.
+const eventCtx = { api, session, main, h };
+
 let cleanup = null;
 
 async function route() {
@@ -235,7 +240,10 @@ async function route() {
   header();
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   main.replaceChildren();
-  const page = { "": lobby, login: loginPage, game: gamePage, user: userPage, review: reviewPage, judge: judgePage }[parts[0]];
+  const page = { "": lobby, login: loginPage, game: gamePage, user: userPage, review: reviewPage, judge: judgePage,
+    event: (...a) => events.route(eventCtx, "event", ...a), events: (...a) => events.route(eventCtx, "events", ...a) }[parts[0]];
+  // Arrived where the last call for attention pointed: it is answered.
+  if (attentionBox.dataset.href === location.hash) attentionBox.hidden = true;
   watching.page = page ? parts[0] || "lobby" : "lobby";
   watching.game = parts[0] === "game" ? parts[1] : null;
   cleanup = (page ? await page(...parts.slice(1)) : lobby()) || null;
@@ -479,7 +487,7 @@ function lobby() {
   if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
     h("div", { class: "two" },
-      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, myFinished),
+      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, events.lobbyEvents(eventCtx), myFinished),
       h("div", {}, form, botForm)));
   refresh();
   const timer = setInterval(() => { refresh(); if (++ticks % 5 === 0) loadFinished(); }, 1000);

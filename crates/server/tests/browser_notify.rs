@@ -131,6 +131,16 @@ async fn an_accepted_challenge_and_the_turn_are_told_on_another_page() {
             .unwrap();
         let title = b.execute("return document.title", vec![]).await.unwrap();
         assert!(!title.as_str().unwrap().starts_with('●'), "{title}");
+        // Followed, the call for attention is answered and its line goes.
+        b.execute("document.querySelector('#attention a').click()", vec![])
+            .await
+            .unwrap();
+        wait_until(
+            &b,
+            "the game page, the line gone",
+            &format!("return location.hash === '#/game/{gid}' && document.getElementById('attention').hidden || null"),
+        )
+        .await;
         // The stone sound, chosen, is remembered.
         wait_css(&b, "#alerts").await.click().await.unwrap();
         wait_css(&b, "#stone-sound").await.click().await.unwrap();

@@ -415,7 +415,11 @@ pub fn egf_results(ev: &Event) -> String {
         let e = ev.entrants.iter().find(|e| e.name == st.player);
         // The EGF reads a grade on every line; a player of unknown rank is written as the
         // weakest grade ingo's ranks reach (級外, written 20k). A team member's rank is the
-        // member's.
+        // member's, the country the team's.
+        let team = ev
+            .entrants
+            .iter()
+            .find(|t| e.is_none() && t.members.iter().any(|m| m.name == st.player));
         let rank = e.and_then(|e| e.rank).or_else(|| {
             ev.entrants
                 .iter()
@@ -429,8 +433,12 @@ pub fn egf_results(ev: &Event) -> String {
             i + 1,
             egf_name(&st.player, e),
             egf_rank(rank.unwrap_or(Rank::BelowKyu)),
-            e.and_then(|e| e.country.as_deref()).unwrap_or("xx"),
+            e.or(team)
+                .and_then(|e| e.country.as_deref())
+                .unwrap_or("xx"),
+            // A team member's club is the team's, or the team itself.
             e.and_then(|e| e.club.as_deref())
+                .or_else(|| team.map(|t| t.club.as_deref().unwrap_or(&t.name)))
                 .map_or_else(|| "-".to_owned(), word),
             if a.format.kind == FormatKind::McMahon {
                 st.mcmahon

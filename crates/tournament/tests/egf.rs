@@ -284,8 +284,13 @@ fn every_format_is_exported_and_passes_the_validator() {
                 assert_eq!(lines[0].entries.len(), rounds + 1, "{text}");
             }
             "leitai" => {
+                // A member has the member's rank and the team as the club.
                 let b1 = &lines[place_of(&lines, &text, "B1")];
-                assert_eq!(b1.grade, "2d", "{text}");
+                assert_eq!(
+                    (b1.grade.as_str(), b1.club.as_str()),
+                    ("2d", "Blue"),
+                    "{text}"
+                );
             }
             "ten-game" => {
                 // After Ann's four wins the handicap is one grade, 4 points: Bo takes Black

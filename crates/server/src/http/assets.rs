@@ -52,6 +52,16 @@ pub const ASSETS: &[(&str, &str, &[u8])] = &[
         "text/css; charset=utf-8",
         include_bytes!("../../assets/style.css"),
     ),
+    (
+        "events.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../assets/events.js"),
+    ),
+    (
+        "events.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../assets/events.css"),
+    ),
 ];
 
 /// `Cache-Control` of the files under the current version: kept, never revalidated.
@@ -190,7 +200,15 @@ mod tests {
         let text = String::from_utf8_lossy(&page.bytes);
         let v = version();
         assert_eq!(v.len(), 12);
-        for file in ["style.css", "app.js", "i18n.js", "board.js", "clock.js"] {
+        for file in [
+            "style.css",
+            "app.js",
+            "i18n.js",
+            "board.js",
+            "clock.js",
+            "events.js",
+            "events.css",
+        ] {
             assert!(
                 text.contains(&format!("\"/assets/{v}/{file}\"")),
                 "{file} in {text}"

@@ -46,6 +46,8 @@ struct Me {
     name: String,
     rank: String,
     csrf: String,
+    /// Whether the account directs events (the operator's `directors`).
+    is_director: bool,
 }
 
 /// A finished game in a profile.
@@ -222,6 +224,7 @@ async fn start_session(
             name: user.name.clone(),
             rank: user.rank.clone(),
             csrf,
+            is_director: state.is_director(user),
         }),
     )
         .into_response();
@@ -399,8 +402,9 @@ async fn change_password(
     Ok(Json(Ended { ended }).into_response())
 }
 
-async fn me(user: User) -> Json<Me> {
+async fn me(State(state): State<AppState>, user: User) -> Json<Me> {
     Json(Me {
+        is_director: state.is_director(&user.user),
         id: user.user.id,
         name: user.user.name,
         rank: user.user.rank,

@@ -375,7 +375,7 @@ async fn verify_dummy(password: &str) -> Result<bool, GameError> {
 }
 
 /// The account `name` when `password` is its password. An unknown name is verified against a
-/// dummy hash of the same cost (`dummy_hash`) and answers `None`.
+/// dummy hash of the same cost (made once) and answers `None`.
 ///
 /// # Errors
 /// On a storage failure.

@@ -40,6 +40,7 @@ mod logins;
 mod pair;
 mod security;
 mod sessions;
+mod spectators;
 mod stale;
 mod websocket;
 

@@ -50,11 +50,18 @@ pub struct App {
 }
 
 pub async fn spawn_app() -> App {
+    spawn_app_with(|_| {}).await
+}
+
+/// As [`spawn_app`], with the configuration changed by `change` first (the directors of
+/// events, say).
+pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> App {
     let db = TestDb::sqlite().await.expect("a fresh SQLite database");
-    let config = Config {
+    let mut config = Config {
         database_url: db.url.clone(),
         ..Config::default()
     };
+    change(&mut config);
     let state = AppState::new(db.store.clone(), config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
