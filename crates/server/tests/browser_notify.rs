@@ -21,12 +21,13 @@ use browser_util::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
-/// Replaces the page's `Notification` by a recorder (`window.__notes`, each `[title, body]`),
+/// Replaces the page's `Notification` by a recorder (`window.__notes`, each `[title, body, the
+/// page's title then]`),
 /// allowed, and makes the page believe it is not in front.
 async fn stub_notifications(b: &Client) {
     b.execute(
         "window.__notes = [];
-         window.Notification = function (title, opts) { window.__notes.push([title, (opts || {}).body]); };
+         window.Notification = function (title, opts) { window.__notes.push([title, (opts || {}).body, document.title]); };
          window.Notification.permission = 'granted';
          window.Notification.requestPermission = async () => 'granted';
          document.hasFocus = () => false;",
@@ -36,13 +37,13 @@ async fn stub_notifications(b: &Client) {
     .unwrap();
 }
 
-/// Waits for a notification whose body holds `text`; the page's title then.
+/// Waits for a notification whose body holds `text`; the page's title when it was made.
 async fn wait_notified(b: &Client, text: &str) -> Value {
     wait_until(
         b,
         &format!("a notification {text:?}"),
         &format!(
-            "return (window.__notes || []).some((n) => (n[1] || '').includes({})) ? document.title : null",
+            "const n = (window.__notes || []).find((n) => (n[1] || '').includes({})); return n ? n[2] : null",
             json!(text)
         ),
     )
