@@ -7,7 +7,7 @@
 //! random games on 9×9 (legal moves only, as [`Game::play`] decides them), stopped after up to
 //! 160 moves, and early 19×19 boards.
 
-use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
+use ingo_player::endgame::{judge_end, Decided, EndgameConfig, Judgement, Status};
 use ingo_rules::{Board, Color, Game, Move, Point, Rules, Setup};
 use proptest::prelude::*;
 
@@ -46,7 +46,8 @@ fn random_game_on(size: usize, picks: &[u16], to_move: Color) -> Game {
 ///
 /// The board the fill starts from is the method's (docs/endgame.md, step 3): the final position
 /// with every string judged dead before the fill (held by its owner in fewer than half of the
-/// playouts, and not proved alive: step 2) turned into stones of its capturer. The fills are
+/// playouts, and not proved alive: step 2; or taken in a race at one liberty each) turned into
+/// stones of its capturer: every dead string that does not say it was taken in the fill. The fills are
 /// played on it in order by a [`Game`] under the game's rules, the side of each fill being the
 /// side to move (a side with nothing to fill passes, so a pass is played where the same side
 /// fills twice in a row; two passes would end the fill, so never two in a row); each must be
@@ -64,7 +65,7 @@ fn replay_fill(g: &Game, j: &Judgement) -> Result<Board, TestCaseError> {
     let dead_before: Vec<Point> = j
         .strings
         .iter()
-        .filter(|s| s.status == Status::Dead && !s.proved && s.held < 0.5)
+        .filter(|s| s.status == Status::Dead && s.how != Decided::TakenInFill)
         .flat_map(|s| s.stones.iter().copied())
         .collect();
     // Built stone by stone on an empty board (`set_stone` places on empty points only).
@@ -150,6 +151,16 @@ fn replay_fill(g: &Game, j: &Judgement) -> Result<Board, TestCaseError> {
             "string {:?} is dead but was neither judged dead nor captured by the fill",
             s.stones
         );
+        // A sampled verdict is the playouts': dead below one half.
+        if let Decided::Sampled(held) = s.how {
+            prop_assert_eq!(
+                dead,
+                held < 0.5,
+                "string {:?} sampled at {}",
+                s.stones,
+                held
+            );
+        }
     }
     Ok(rebuilt)
 }

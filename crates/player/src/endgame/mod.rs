@@ -409,14 +409,6 @@ fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[
         };
         removed.clear();
         board.play_unchecked(l, mover, &mut removed);
-        for &q in &removed {
-            if let Some(s) = strings.get_mut(string_of[grid.index(q)]) {
-                if !s.proved {
-                    s.status = Status::Dead;
-                    s.how = Decided::MutualAtari;
-                }
-            }
-        }
         // The strings of `mover` around the space the capture opens live when the space gives
         // two eyes whoever plays first there (the other side plays next): they won the race.
         if two_eyes(&board, &removed) {
@@ -425,13 +417,32 @@ fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[
                 .flat_map(|&q| board.neighbors(q))
                 .filter(|&q| board.color_at(q) == Some(mover))
                 .collect();
-            around.extend(saved);
+            around.extend(saved.iter().copied());
             for q in around {
                 if let Some(s) = strings.get_mut(string_of[grid.index(q)]) {
                     if s.status == Status::Dead {
                         s.status = Status::Alive;
                         s.how = Decided::SavedInRace;
                     }
+                }
+            }
+        }
+        // The race is one fight: the capture decides it only when the strings it saves are
+        // not dead all the same (a capture by strings that die afterwards settles nothing, and
+        // the two sides' strings are not both dead). Otherwise the playouts' verdicts stand.
+        let saved_dead = saved.iter().any(|&q| {
+            strings
+                .get(string_of[grid.index(q)])
+                .is_some_and(|s| s.status == Status::Dead)
+        });
+        if saved_dead {
+            return;
+        }
+        for &q in &removed {
+            if let Some(s) = strings.get_mut(string_of[grid.index(q)]) {
+                if !s.proved {
+                    s.status = Status::Dead;
+                    s.how = Decided::MutualAtari;
                 }
             }
         }
