@@ -334,6 +334,19 @@ async fn an_event_is_run_from_its_pages_and_followed_live() {
         assert_eq!(fits, json!(true), "the event page fits a phone's width");
         phone.close().await.unwrap();
 
+        // A player has no director's page, nor a link to it.
+        ann.goto(&format!("{}/#/event/{id}", app.base)).await.unwrap();
+        wait_css(&ann, "#standings").await;
+        let link = ann
+            .execute("return !!document.getElementById('direct-link')", vec![])
+            .await
+            .unwrap();
+        assert_eq!(link, json!(false), "no director's link for a player");
+        ann.goto(&format!("{}/#/event/{id}/direct", app.base))
+            .await
+            .unwrap();
+        wait_css(&ann, "#not-director").await;
+
         // Each demonstration board opens its game.
         click(&td, &format!(".demo-card[data-board='{board}']")).await;
         wait_until(
