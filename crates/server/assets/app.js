@@ -589,6 +589,9 @@ function gamePage(id) {
   const status = h("p", { id: "status", "aria-live": "polite" });
   const about = h("p", { id: "game-info", class: "game-info" }); // what the game is
   const panel = h("div", { id: "phase-panel" });
+  // A request to take back a move: the asker's button, the opponent's Grant and Decline (the
+  // server decides whether one may ask: none in an event's game, where its refusal is shown).
+  const undoBox = h("div", { id: "undo-box" });
   const countBox = h("div", { id: "count-box" });
   const chats = h("div", { class: "chats" });
   const chatLists = {};
@@ -653,7 +656,7 @@ function gamePage(id) {
     h("div", { class: "board-col" }, boardBox, controls, notice),
     // What the step needs stays beside the board: the dead stones, the result and the count
     // (on a phone, straight under it: style.css).
-    h("div", { class: "side-col" }, info.B, info.W, status, estimateText, panel, countBox, about, chats)));
+    h("div", { class: "side-col" }, info.B, info.W, status, undoBox, estimateText, panel, countBox, about, chats)));
 
   function dead() { return new Set((g && g.dead_stones && g.dead_stones.proposal) || []); }
 
@@ -954,6 +957,7 @@ function gamePage(id) {
     passBtn.disabled = !myTurn();
     resignBtn.disabled = !playing;
     controls.hidden = false;
+    renderUndo(last);
     panel.replaceChildren();
     if (g.phase === "suspended") {
       const d = g.dead_stones;
@@ -997,6 +1001,27 @@ function gamePage(id) {
     if (!cv) countBox.replaceChildren();
   }
 
+  /** An undo request's step: ask (after my own move), or grant or decline the opponent's. */
+  function renderUndo(last) {
+    const u = g.undo_request;
+    const send = (path) => async () => {
+      try { setState(await api("POST", `/api/games/${gid}/${path}`, {})); notice.textContent = ""; } catch (x) { notice.textContent = reasonText(x); }
+    };
+    const items = [];
+    if (u && g.phase === "playing") {
+      const text = u.by === myColor ? tf("undo_asked", { n: u.number }) : tf("undo_asks", { color: colorName(u.by), n: u.number });
+      items.push(h("p", { id: "undo-request", "data-number": String(u.number) }, text));
+      if (myColor && u.by !== myColor) {
+        items.push(h("div", { class: "controls" },
+          h("button", { id: "undo-accept", class: "primary", onclick: send("undo/accept") }, t("undo_grant")),
+          h("button", { id: "undo-decline", onclick: send("undo/decline") }, t("undo_decline"))));
+      }
+    } else if (!u && myColor && g.phase === "playing" && last && last.color === myColor) {
+      items.push(h("button", { id: "undo", onclick: send("undo") }, t("undo")));
+    }
+    undoBox.replaceChildren(...items);
+  }
+
   /** The state `state`, taken by the server when it came (`at`, performance.now() time). */
   function setState(state, at) {
     const first = !g;
@@ -1020,7 +1045,7 @@ function gamePage(id) {
 
   /** Whether `b` shows what `a` shows, but for the clocks (the socket's state on opening). */
   function sameState(a, b) {
-    const key = (x) => JSON.stringify([x.id, x.move_count, x.phase, x.board, x.dead_stones, x.result]);
+    const key = (x) => JSON.stringify([x.id, x.move_count, x.phase, x.board, x.dead_stones, x.result, x.undo_request]);
     return key(a) === key(b);
   }
 
@@ -1057,6 +1082,7 @@ function gamePage(id) {
     g.captures = m.captures;
     g.moves = [...g.moves, { number: m.number, color: m.color, move: m.move, at_ms: m.at_ms }];
     g.move_count = m.number;
+    g.undo_request = null; // a request lapses with the next move
     g.to_move = m.to_move || (m.color === "B" ? "W" : "B");
     if (m.phase) g.phase = m.phase;
     if (m.clocks) { g.clocks = m.clocks; received = performance.now(); }
