@@ -309,6 +309,13 @@ async fn online_swiss(db: TestDb) {
     let p = ev.path("/register");
     let r = ev.player("bo").post(&p, json!({})).await.unwrap();
     assert_eq!(r.status, 409, "registered twice: {:?}", r.body);
+    let p = ev.path("");
+    assert_eq!(get(ev.player("bo"), &p).await["registered"], true);
+    assert_eq!(get(&mut ev.td, &p).await["registered"], false);
+    assert_eq!(
+        get(&mut ev.td, &p).await["agreement"]["tie_breakers"],
+        json!(["A1", "A2", "B1", "B2"])
+    );
     let pending = ev.view().await["pending"].as_array().unwrap().len();
     assert_eq!(pending, 8);
     // The registrations waiting are the director's to see.

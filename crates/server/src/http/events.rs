@@ -118,13 +118,13 @@ async fn one(
     headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> Result<Json<EventView>, ApiError> {
-    let director = match session_token(&headers) {
-        Some(t) => user_of_token(&state, &t)
-            .await?
-            .is_some_and(|u| state.is_director(&u.user)),
-        None => false,
+    let viewer = match session_token(&headers) {
+        Some(t) => user_of_token(&state, &t).await?,
+        None => None,
     };
-    Ok(Json(events::view(&state.play, id, director).await?))
+    let director = viewer.as_ref().is_some_and(|u| state.is_director(&u.user));
+    let viewer = viewer.map(|u| u.user.id);
+    Ok(Json(events::view(&state.play, id, director, viewer).await?))
 }
 
 /// A registration names nobody, or the logged-in player: nobody registers someone else.

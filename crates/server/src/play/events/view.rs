@@ -91,6 +91,8 @@ pub struct AgreementView {
     pub time_control: String,
     /// 處罰規則: absences allowed before 罰停.
     pub allowed_absences: u32,
+    /// 計分: the keys after the main score, in order (`A1`, `A2`, `B1`, `B2`, `SOS`…).
+    pub tie_breakers: Vec<&'static str>,
     /// The agreement as the director wrote it (TOML).
     pub text: String,
 }
@@ -112,6 +114,8 @@ pub struct EventView {
     pub entrants: Vec<EntrantView>,
     /// Registrations waiting for the director (shown to the director only; empty for others).
     pub pending: Vec<PendingView>,
+    /// Whether the logged-in viewer has registered (waiting for approval) or is entered.
+    pub registered: bool,
     /// Rounds paired, in order.
     pub rounds: Vec<RoundView>,
 }
@@ -193,7 +197,12 @@ pub async fn list(play: &Play) -> Result<Vec<EventSummary>, GameError> {
 ///
 /// # Errors
 /// 404 for an unknown event; on a storage failure.
-pub async fn view(play: &Play, id: i64, director: bool) -> Result<EventView, GameError> {
+pub async fn view(
+    play: &Play,
+    id: i64,
+    director: bool,
+    viewer: Option<i64>,
+) -> Result<EventView, GameError> {
     let mut conn = play.store().pool().acquire().await.map_err(store_err)?;
     let s = online::status(&mut conn, id)
         .await?
@@ -227,9 +236,12 @@ pub async fn view(play: &Play, id: i64, director: bool) -> Result<EventView, Gam
                 .and_then(|a| names.get(&a).cloned()),
         })
         .collect();
+    let waiting = online::registrations(&mut conn, id).await?;
+    let registered = viewer.is_some_and(|v| {
+        waiting.iter().any(|r| r.account == v) || accounts.values().any(|a| *a == Some(v))
+    });
     let pending = if director {
-        online::registrations(&mut conn, id)
-            .await?
+        waiting
             .into_iter()
             .map(|r| PendingView {
                 name: r.name,
@@ -296,10 +308,12 @@ pub async fn view(play: &Play, id: i64, director: bool) -> Result<EventView, Gam
             komi: a.komi.as_f64(),
             time_control: a.time.to_string(),
             allowed_absences: a.allowed_absences,
+            tie_breakers: a.scoring.tie_breakers.iter().map(|t| t.name()).collect(),
             text: s.event.agreement.clone(),
         },
         entrants,
         pending,
+        registered,
         rounds,
     })
 }
