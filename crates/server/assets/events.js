@@ -337,13 +337,16 @@ function eventPage(ctx, id) {
     const mine = myEntrant(ev, session);
     const cur = ev.rounds[ev.rounds.length - 1];
     const p = mine && cur && cur.pairings.find((x) => x.black === mine.name || x.white === mine.name);
-    const key = JSON.stringify([!!session.me, ev.registration_open, mine, p, sessionStorage.getItem(registeredKey), getLang()]);
+    // The server says whether this account has registered; the browser's note covers the
+    // moment between the answer and the next read of the event.
+    const registered = ev.registered || !!sessionStorage.getItem(registeredKey);
+    const key = JSON.stringify([!!session.me, ev.registration_open, mine, p, registered, getLang()]);
     if (key === drawnActions) return;
     drawnActions = key;
     const out = [];
     if (ev.registration_open && !mine) {
       if (!session.me) out.push(h("p", {}, h("a", { href: "#/login" }, et("log_in_register"))));
-      else if (sessionStorage.getItem(registeredKey)) out.push(h("p", { id: "registered", class: "note" }, et("registered")));
+      else if (registered) out.push(h("p", { id: "registered", class: "note" }, et("registered")));
       else out.push(h("button", { id: "register-event", class: "primary", onclick: register }, et("register_btn")));
     }
     if (mine) out.push(h("p", {}, etf("you_entrant", { name: mine.name })));
