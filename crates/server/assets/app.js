@@ -186,9 +186,9 @@ async function watchTick() {
     }
     // The player's games in progress, asked every fourth tick; each one's state every tick.
     if (watching.ticks++ % 4 === 0) {
-      const me = session.me.name;
-      const live = await api("GET", "/api/games").catch(() => []);
-      watching.games = live.filter((x) => [x.black, x.white].some((n) => (n || "").split(" & ").includes(me))).map((x) => x.id).slice(0, 10);
+      // Those waiting for the player first, as the server orders them.
+      const mine = await api("GET", "/api/games/mine").catch(() => []);
+      watching.games = mine.map((x) => x.id).slice(0, 10);
     }
     for (const gid of watching.games) {
       if (String(gid) === watching.game) continue;
@@ -283,7 +283,7 @@ const TIME_CONTROLS = ["ing-pp:1h", "ing-pp:30m", "ing-pp:10m", "ing-pp:3h", "in
 const TC_PRESETS = [
   ["blitz", "byoyomi:5m+3x10s"], ["rapid", "byoyomi:20m+5x30s"], ["fischer", "fischer:10m+10s"],
   ["ing_short", "ing-pp:30m"], ["ing_hour", "ing-pp:1h"], ["ing_cup", "ing-pp:3h"],
-  ["ing_rs", "ing-rs:30m+3x30s"], ["untimed", "none"],
+  ["ing_rs", "ing-rs:30m+3x30s"], ["correspondence", "fischer:3d+3d[max 3d]"], ["untimed", "none"],
 ];
 
 /** A time control field: presets in words, the text box for the rest, and the words of what is typed. */
@@ -316,6 +316,8 @@ function lobby() {
   listErr.id = "challenges-error";
   const challenges = h("ul", { id: "challenges", class: "list" });
   const games = h("ul", { id: "live-games", class: "list" });
+  const yourList = h("ul", { id: "your-games", class: "list" });
+  const yours = h("div", { id: "your-games-box", hidden: !session.me }, h("h2", {}, t("your_games")), yourList);
   const mine = new Set(JSON.parse(sessionStorage.getItem("ingo-challenges") || "[]"));
   const sizes = [];
   for (let s = 9; s <= 19; s++) sizes.push(h("option", { value: s, selected: s === 19 }, `${s}×${s}`));
@@ -395,7 +397,11 @@ function lobby() {
 
   async function refresh() {
     let list, live;
-    try { [list, live] = await Promise.all([api("GET", "/api/challenges"), api("GET", "/api/games")]); } catch { return; }
+    let myGames = [];
+    try {
+      [list, live, myGames] = await Promise.all([api("GET", "/api/challenges"), api("GET", "/api/games"),
+        session.me ? api("GET", "/api/games/mine").catch(() => []) : []]);
+    } catch { return; }
     const open = new Set(list.map((c) => c.id));
     // A challenge of mine that is no longer open: accepted? Then go to its game.
     for (const id of mine) {
@@ -455,7 +461,7 @@ function lobby() {
     // The time control in words beside its text.
     const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
     // Drawn anew only when it changed: a button is not replaced under the finger that presses it.
-    const key = JSON.stringify([list, live, session.me && session.me.name, getLang()]);
+    const key = JSON.stringify([list, live, myGames, session.me && session.me.name, getLang()]);
     if (key === drawnKey) return;
     drawnKey = key;
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
@@ -464,6 +470,12 @@ function lobby() {
         : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
         words(c.time_control)),
       ...actions(c))) : [h("li", {}, t("none"))]));
+    // The player's own games, those waiting for them first (the server's order).
+    yours.hidden = !session.me;
+    yourList.replaceChildren(...(myGames.length ? myGames.map((g) => h("li", { "data-my-game": g.id, class: g.your_turn ? "your-turn" : "" },
+      h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${tf("move_n", { n: g.moves })}`),
+      " ", h("b", { class: "turn" }, g.your_turn ? t("your_turn") : t("their_turn")),
+      words(g.time_control))) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${t(`phase_${g.phase}`)}`), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
@@ -487,7 +499,7 @@ function lobby() {
   if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
     h("div", { class: "two" },
-      h("section", { id: "challenges-section" }, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, events.lobbyEvents(eventCtx), myFinished),
+      h("section", { id: "challenges-section" }, yours, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, events.lobbyEvents(eventCtx), myFinished),
       h("div", {}, form, botForm)));
   refresh();
   const timer = setInterval(() => { refresh(); if (++ticks % 5 === 0) loadFinished(); }, 1000);

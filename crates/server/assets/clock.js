@@ -146,22 +146,23 @@ export function fmtTime(ms) {
   return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 
-/** A duration in words' units: `3h`, `30m`, `1h30m`, `30s`, `1.5s`. */
+/** A duration in words' units: `3d`, `3h`, `30m`, `1h30m`, `30s`, `1.5s`. */
 export function fmtSpan(ms) {
   if (!ms) return "0s";
-  const h = Math.floor(ms / 3600000), m = Math.floor((ms % 3600000) / 60000), s = (ms % 60000) / 1000;
-  return `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${Math.round(s * 1000) / 1000}s` : ""}`;
+  const d = Math.floor(ms / 86400000);
+  const h = Math.floor((ms % 86400000) / 3600000), m = Math.floor((ms % 3600000) / 60000), s = (ms % 60000) / 1000;
+  return `${d ? `${d}d` : ""}${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${Math.round(s * 1000) / 1000}s` : ""}`;
 }
 
-/** Milliseconds of `1h30m`, `90s`, `500ms` or a bare number of seconds (the clock crate's text), or null. */
+/** Milliseconds of `3d`, `1h30m`, `90s`, `500ms` or a bare number of seconds (the clock crate's text), or null. */
 export function parseSpan(text) {
   const s = (text || "").trim();
   if (/^\d+$/.test(s)) return Number(s) * 1000;
-  const unit = { h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, ns: 0.000001 };
+  const unit = { d: 86400000, h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, ns: 0.000001 };
   let total = 0, rest = s;
   if (!rest) return null;
   while (rest) {
-    const m = /^(\d+)(ms|us|ns|h|m|s)/.exec(rest);
+    const m = /^(\d+)(ms|us|ns|d|h|m|s)/.exec(rest);
     if (!m) return null;
     total += Number(m[1]) * unit[m[2]];
     rest = rest.slice(m[0].length);

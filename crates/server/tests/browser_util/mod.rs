@@ -627,3 +627,33 @@ pub fn shading_expected(owners: &Value, board: &Value, dead: &[String]) -> Strin
     out.sort();
     out.join(" ")
 }
+
+/// A second server on the database of an [`App`] (a restart: its games rebuilt from the store
+/// alone, with nothing of the first server's memory).
+pub struct Restarted {
+    pub addr: SocketAddr,
+    pub base: String,
+    pub server: AppState,
+}
+
+impl App {
+    /// Starts another server on this app's database, opened anew from its URL.
+    pub async fn restart(&self) -> Restarted {
+        let store = ingo_store::Store::open(&self._db.url)
+            .await
+            .expect("the database opens again");
+        let config = Config {
+            database_url: self._db.url.clone(),
+            ..Config::default()
+        };
+        let state = AppState::new(store, config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(ingo_server::serve(listener, state.clone()));
+        Restarted {
+            addr,
+            base: format!("http://{addr}"),
+            server: state,
+        }
+    }
+}
