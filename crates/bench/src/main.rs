@@ -1663,8 +1663,15 @@ fn endgame_set(
     let mut spent = Duration::ZERO;
     let mut spent_cpu = Some(Duration::ZERO);
     for p in positions {
-        let abs = std::fs::canonicalize(&p.path)?;
-        let name = abs.to_string_lossy();
+        let mut abs = std::fs::canonicalize(&p.path)?;
+        // GTP cannot name a path with spaces: such a record is given to GNU Go as a copy.
+        if abs.to_string_lossy().contains(char::is_whitespace) {
+            let copy =
+                std::env::temp_dir().join(format!("ingo-bench-endgame-{}.sgf", std::process::id()));
+            std::fs::copy(&abs, &copy)?;
+            abs = copy;
+        }
+        let name = abs.to_string_lossy().into_owned();
         ensure!(
             !name.contains(char::is_whitespace),
             "{}: GTP cannot name a path with spaces",
