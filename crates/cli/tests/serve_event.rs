@@ -407,6 +407,8 @@ async fn online_swiss(db: TestDb) {
     // Board 1: Black takes a move back (悔著); the referee forfeits Black in play.
     ev.play(&r2[0].1.clone(), g(0), "C3").await;
     // No move is taken back by agreement in an event's game: 悔著 there is a forfeit.
+    let p = format!("/api/games/{}", g(0));
+    assert_eq!(get(&mut ev.td, &p).await["undo_allowed"], false);
     let p = format!("/api/games/{}/undo", g(0));
     let r = ev
         .player(&r2[0].1.clone())

@@ -1028,7 +1028,7 @@ function gamePage(id) {
           h("button", { id: "undo-accept", class: "primary", onclick: send("undo/accept") }, t("undo_grant")),
           h("button", { id: "undo-decline", onclick: send("undo/decline") }, t("undo_decline"))));
       }
-    } else if (!u && myColor && g.phase === "playing" && last && last.color === myColor) {
+    } else if (!u && g.undo_allowed !== false && myColor && g.phase === "playing" && last && last.color === myColor) {
       items.push(h("button", { id: "undo", onclick: send("undo") }, t("undo")));
     }
     undoBox.replaceChildren(...items);

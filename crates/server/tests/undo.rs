@@ -79,6 +79,7 @@ async fn undo(db: TestDb) {
     let (status, body) = post(&mut b, &path("/undo")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["undo_request"], json!({"by": "B", "number": 1}));
+    assert_eq!(body["undo_allowed"], true);
     let (status, body) = post(&mut b, &path("/undo/accept")).await;
     assert_eq!(
         (status, body["reason"].as_str()),

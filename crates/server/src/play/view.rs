@@ -259,6 +259,9 @@ pub struct GameView {
     /// A player's standing request to take back their last move, for the opponent to grant
     /// or decline.
     pub undo_request: Option<UndoView>,
+    /// Whether a move may be taken back by agreement (not in an event's game: 悔著 is a
+    /// forfeit there).
+    pub undo_allowed: bool,
 }
 
 /// A request to take back a move.
@@ -469,6 +472,7 @@ pub fn game(g: &LiveGame, now_ms: i64) -> GameView {
         team: team(g),
         proposals: None,
         estimate_allowed: g.estimate_allowed(),
+        undo_allowed: g.event().is_none(),
         undo_request: g.undo_request().and_then(|u| {
             Some(UndoView {
                 by: letter(g.color_of(u.user_id)?),
