@@ -458,6 +458,10 @@ function lobby() {
     // How the colours are chosen; a rematch names the challenger's.
     const colorsText = (c) => (c.handicap === "nigiri" ? t("nigiri") : c.handicap === "ranks" ? t("by_ranks")
       : tf("challenger_takes", { name: c.challenger, color: colorName(c.handicap === "black" ? "B" : "W") }));
+    // The rules by name, and a game's komi and handicap passes (讓手), as the game page says them.
+    const rulesText = (r) => (r === "ing" ? t("rules_ing") : tf("rules_other", { name: r }));
+    const gameTerms = (g) => [rulesText(g.rules), tf("komi_only", { komi: g.komi })]
+      .concat(g.handicap_passes > 0 ? [tf("handicap_passes", { n: g.handicap_passes })] : []).join(" · ");
     // The time control in words beside its text.
     const words = (tc) => { const k = parseControl(tc); return k ? h("small", { class: "tc-words" }, describeControl(k, tf)) : null; };
     // Drawn anew only when it changed: a button is not replaced under the finger that presses it.
@@ -466,8 +470,8 @@ function lobby() {
     drawnKey = key;
     challenges.replaceChildren(...(list.length ? list.map((c) => h("li", { "data-challenge": c.id },
       h("span", {}, c.seats
-        ? `${teamText(c)} · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}`
-        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${colorsText(c)} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
+        ? `${teamText(c)} · ${c.size}×${c.size} · ${rulesText(c.rules)} · ${colorsText(c)} · ${c.time_control}`
+        : `${c.challenger} (${c.challenger_rank}) · ${c.size}×${c.size} · ${rulesText(c.rules)} · ${colorsText(c)} · ${c.time_control}${c.opponent ? ` · → ${c.opponent}` : ""}`,
         words(c.time_control)),
       ...actions(c))) : [h("li", {}, t("none"))]));
     // The player's own games, those waiting for them first (the server's order).
@@ -478,6 +482,7 @@ function lobby() {
       words(g.time_control))) : [h("li", {}, t("none"))]));
     games.replaceChildren(...(live.length ? live.map((g) => h("li", {},
       h("a", { href: `#/game/${g.id}` }, `${g.black} – ${g.white} · ${g.size}×${g.size} · ${t(`phase_${g.phase}`)}`), " ",
+      h("small", { class: "terms" }, gameTerms(g)), words(g.time_control), " ",
       h("a", { href: `#/game/${g.id}`, class: "button" }, t("watch")))) : [h("li", {}, t("none"))]));
   }
   // The viewer's last finished games, with their opponents: asked as the lobby opens and every

@@ -468,3 +468,48 @@ async fn the_lobby_lists_my_finished_games_with_links_to_opponents() {
     })
     .await;
 }
+
+/// The lobby's lists say what each game is, as its page does: a challenge its rules, a game in
+/// play its rules, komi, handicap passes and time control in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_say_the_rules_komi_and_handicap() {
+    bounded(Duration::from_secs(120), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let alice = driver.browser(1280, 1000).await;
+        let bob = driver.browser(1280, 1000).await;
+        register(&alice, &app.base, "alice", "5d").await;
+        register(&bob, &app.base, "bob", "1k").await;
+        let form = challenge_form(&alice, &app.base).await;
+        select(&form, "size", "19").await;
+        select(&form, "handicap", "ranks").await;
+        submit(&form).await;
+        bob.goto(&format!("{}/#/", app.base)).await.unwrap();
+        let text = wait_until(
+            &bob,
+            "the challenge with its rules",
+            "const li = document.querySelector('[data-challenge]'); return li && li.textContent.includes(\"Ing's rules\") ? li.textContent : null",
+        )
+        .await;
+        assert!(text.as_str().unwrap().contains("19×19"), "{text}");
+        click_in_list(&bob, "[data-challenge] button.accept").await;
+        // A 5d against a 1k by ranks: White gives handicap passes, shown in the list of games.
+        let carol = driver.browser(1280, 1000).await;
+        carol.goto(&format!("{}/#/", app.base)).await.unwrap();
+        let line = wait_until(
+            &carol,
+            "the game with its terms",
+            "const e = document.querySelector('#live-games .terms'); return e ? e.parentElement.textContent : null",
+        )
+        .await;
+        let line = line.as_str().unwrap();
+        assert!(line.contains("Ing's rules"), "{line}");
+        assert!(line.contains("komi"), "{line}");
+        assert!(line.contains("handicap passes"), "{line}");
+        assert!(line.contains("penalty"), "the time control in words: {line}");
+        for b in [alice, bob, carol] {
+            b.close().await.unwrap();
+        }
+    })
+    .await;
+}

@@ -141,6 +141,12 @@ struct LiveGameItem {
     team: Option<String>,
     size: i64,
     rules: String,
+    /// Komi, in points.
+    komi: f64,
+    /// White's handicap passes.
+    handicap_passes: i64,
+    /// The time control as text.
+    time_control: String,
     phase: String,
     started_ms: i64,
 }
@@ -173,6 +179,9 @@ async fn live_list(State(state): State<AppState>) -> Result<Json<Vec<LiveGameIte
             team: kind,
             size: row.size,
             rules: row.preset,
+            komi: row.komi_halves as f64 / 2.0,
+            handicap_passes: row.handicap_passes,
+            time_control: row.time_control,
             phase: row.state.status,
             started_ms: row.started_ms,
         });
