@@ -143,6 +143,8 @@ export function fmtTime(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
   const two = (n) => String(n).padStart(2, "0");
+  // A correspondence clock holds days: `2d 23:59:59`, not `71:59:59`.
+  if (hh >= 24) return `${Math.floor(hh / 24)}d ${two(hh % 24)}:${two(mm)}:${two(ss)}`;
   return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 

@@ -104,6 +104,18 @@ async fn a_correspondence_game_is_listed_as_your_turn_and_outlives_a_server_rest
         assert_eq!(board_of(&b).await, "C3W D4B");
         let about = wait_css(&b, "#game-info").await.text().await.unwrap();
         assert!(about.contains("3d"), "the time control in words: {about}");
+        // The clocks hold days: shown as days, not as 72 hours.
+        let clocks = b
+            .execute(
+                "return Array.from(document.querySelectorAll('.clock .time')).map((e) => e.textContent)",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            clocks.as_array().unwrap().iter().any(|t| t.as_str().is_some_and(|t| t.contains("d "))),
+            "a clock of days: {clocks}"
+        );
         // And the game goes on there.
         click_point(&b, 9, "E5").await;
         wait_move_count(&b, 3).await;
