@@ -260,11 +260,13 @@ async fn set_rank(
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn withdraw(
-    State(state): State<AppState>,
+/// Withdraws (`back`: reinstates) the entrant the body names.
+async fn withdrawal(
+    state: AppState,
     user: User,
-    Path(id): Path<i64>,
-    Json(n): Json<Named>,
+    id: i64,
+    n: Named,
+    back: bool,
 ) -> Result<StatusCode, ApiError> {
     let director = state.is_director(&user.user);
     events::withdraw(
@@ -272,11 +274,20 @@ async fn withdraw(
         director,
         id,
         &n.name,
-        false,
+        back,
         n.reason.as_deref(),
     )
     .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn withdraw(
+    State(state): State<AppState>,
+    user: User,
+    Path(id): Path<i64>,
+    Json(n): Json<Named>,
+) -> Result<StatusCode, ApiError> {
+    withdrawal(state, user, id, n, false).await
 }
 
 async fn reinstate(
@@ -285,17 +296,7 @@ async fn reinstate(
     Path(id): Path<i64>,
     Json(n): Json<Named>,
 ) -> Result<StatusCode, ApiError> {
-    let director = state.is_director(&user.user);
-    events::withdraw(
-        &state.play,
-        director,
-        id,
-        &n.name,
-        true,
-        n.reason.as_deref(),
-    )
-    .await?;
-    Ok(StatusCode::NO_CONTENT)
+    withdrawal(state, user, id, n, true).await
 }
 
 /// A paired game, as the pairing answer lists it.

@@ -363,6 +363,20 @@ macro_rules! bind_state {
     };
 }
 
+/// Writes `state` and the next version in the caller's transaction, only on the version `base`
+/// the change was judged on; whether it was written (false: the copy was stale).
+pub(super) async fn write_state(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: i64,
+    base: i64,
+    state: &GameState,
+) -> Result<bool, sqlx::Error> {
+    let written = bind_state!(sqlx::query(update_game!()), game_id, base, state)
+        .execute(&mut **tx)
+        .await?;
+    Ok(written.rows_affected() == 1)
+}
+
 /// One move and the new state in one transaction made of one request to the database, the
 /// common case of [`append_moves`]: `$13` to `$16` the move. The state is written first, only
 /// on the version it was judged on (`RETURNING` says whether it was); the move only then
@@ -422,10 +436,7 @@ pub async fn append_moves(
         }
     }
     let mut tx = store.writes().begin().await?;
-    let written = bind_state!(sqlx::query(update_game!()), game_id, base, state)
-        .execute(&mut *tx)
-        .await?;
-    if written.rows_affected() != 1 {
+    if !write_state(&mut tx, game_id, base, state).await? {
         tx.rollback().await?;
         return Ok(Appended::Conflict);
     }

@@ -5,7 +5,7 @@ use sqlx::Row;
 
 use crate::{Store, StoreError};
 
-use super::games::Appended;
+use super::games::{write_state, Appended};
 use super::{writer, GameState};
 
 /// A player's standing request to take back move `move_number`.
@@ -92,39 +92,19 @@ pub async fn take_back(
 ) -> Result<Appended, StoreError> {
     let _writing = writer(store).await;
     let mut tx = store.writes().begin().await?;
-    let written = sqlx::query(
-        "UPDATE server_games SET status = $2, dead_proposal = $3, accepted_black = $4, \
-         accepted_white = $5, result = $6, end_reason = $7, dead = $8, penalty_black = $9, \
-         penalty_white = $10, ended_ms = $11, version = $12 + 1 WHERE id = $1 AND version = $12",
-    )
-    .bind(game_id)
-    .bind(&state.status)
-    .bind(&state.dead_proposal)
-    .bind(i64::from(state.accepted_black))
-    .bind(i64::from(state.accepted_white))
-    .bind(&state.result)
-    .bind(&state.end_reason)
-    .bind(&state.dead)
-    .bind(state.penalty_black)
-    .bind(state.penalty_white)
-    .bind(state.ended_ms)
-    .bind(base)
-    .execute(&mut *tx)
-    .await?;
-    if written.rows_affected() != 1 {
+    if !write_state(&mut tx, game_id, base, state).await? {
         tx.rollback().await?;
         return Ok(Appended::Conflict);
     }
-    for sql in [
-        "DELETE FROM server_moves WHERE game_id = $1 AND move_number >= $2",
-        "DELETE FROM server_undo_requests WHERE game_id = $1 AND $2 >= 0",
-    ] {
-        sqlx::query(sql)
-            .bind(game_id)
-            .bind(from)
-            .execute(&mut *tx)
-            .await?;
-    }
+    sqlx::query("DELETE FROM server_moves WHERE game_id = $1 AND move_number >= $2")
+        .bind(game_id)
+        .bind(from)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM server_undo_requests WHERE game_id = $1")
+        .bind(game_id)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(Appended::Committed)
 }

@@ -259,6 +259,8 @@ pub async fn view(
         .map(|g| ((g.round, g.board), g.game_id))
         .collect();
     let mut rounds: Vec<RoundView> = Vec::new();
+    // Who has checked in, read once a round (the games come in round order).
+    let mut checked: HashSet<String> = HashSet::new();
     for g in &ev.games {
         if rounds.last().is_none_or(|r| r.round != g.round) {
             let started = starts.get(&i64::from(g.round)).copied();
@@ -268,12 +270,12 @@ pub async fn view(
                 absent_at_ms: started.and_then(|t| absent_at(&ev.agreement.time, t)),
                 pairings: Vec::new(),
             });
+            checked = online::checkins(&mut conn, id, i64::from(g.round))
+                .await?
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
         }
-        let checked: HashSet<String> = online::checkins(&mut conn, id, i64::from(g.round))
-            .await?
-            .into_iter()
-            .map(|(n, _)| n)
-            .collect();
         let Some(round) = rounds.last_mut() else {
             continue;
         };
