@@ -868,33 +868,10 @@ async fn command(cmd: TCmd) -> anyhow::Result<()> {
                 e => e.into(),
             }
             };
-            let (action, changed) = match outcome {
-                None => (Action::Clear, ev.clear(round, board).map_err(hint)?),
-                Some(o) if change => (Action::Change, ev.change(round, board, o).map_err(hint)?),
-                Some(o) => {
-                    let mut changed = vec![Changed {
-                        round,
-                        board,
-                        old: None,
-                        new: Some(o),
-                    }];
-                    changed.extend(ev.enter(round, board, o).map_err(hint)?);
-                    (Action::Result, changed)
-                }
-            };
-            save_results(&mut tx, id, &ev, &changed).await?;
-            let text = |o: Option<Outcome>| o.map_or_else(|| "-".to_owned(), |o| o.to_string());
-            let mut entries = Vec::new();
-            if let Some((first, rest)) = changed.split_first() {
-                let mut e = LogEntry::game(action, round, board)
-                    .new_value(text(first.new))
-                    .reason(reason.as_deref());
-                if first.old.is_some() {
-                    e = e.old(text(first.old));
-                }
-                entries.push(e);
-                entries.extend(rest.iter().map(Changed::log));
-            }
+            let decided = ev.decide(round, board, outcome, change).map_err(hint)?;
+            let (action, changed) = (decided.action, &decided.changed);
+            save_results(&mut tx, id, &ev, changed).await?;
+            let entries = decided.log(reason.as_deref());
             append(&mut tx, id, &entries).await?;
             tx.commit().await?;
             match outcome {

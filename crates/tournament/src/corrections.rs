@@ -197,6 +197,35 @@ impl Changed {
     }
 }
 
+/// A director's decision on a game's result, as [`Event::decide`] made it: what was done and
+/// every game it changed, the decided game first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// `Result` (entered), `Change` or `Clear`.
+    pub action: Action,
+    /// The decided game, then what 罰停 changed after it.
+    pub changed: Vec<Changed>,
+}
+
+impl Decided {
+    /// The log's entries: the decision with its reason, then each change the rules made.
+    pub fn log(&self, reason: Option<&str>) -> Vec<LogEntry> {
+        let text = |o: Option<Outcome>| o.map_or_else(|| "-".to_owned(), |o| o.to_string());
+        let Some((first, rest)) = self.changed.split_first() else {
+            return Vec::new();
+        };
+        let mut e = LogEntry::game(self.action, first.round, first.board)
+            .new_value(text(first.new))
+            .reason(reason);
+        if first.old.is_some() {
+            e = e.old(text(first.old));
+        }
+        std::iter::once(e)
+            .chain(rest.iter().map(Changed::log))
+            .collect()
+    }
+}
+
 /// Why a round or an entrant cannot be corrected so.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -392,6 +421,37 @@ impl Event {
         }];
         out.extend(self.recompute_suspensions());
         Ok(out)
+    }
+
+    /// The director's decision on the result of the game at `round`, `board`: `result`
+    /// entered ([`Event::enter`]), or with `change` put in place of the one it has
+    /// ([`Event::change`]), or with `None` cleared ([`Event::clear`]).
+    ///
+    /// # Errors
+    ///
+    /// As the step taken.
+    pub fn decide(
+        &mut self,
+        round: u32,
+        board: u32,
+        result: Option<Outcome>,
+        change: bool,
+    ) -> Result<Decided, ResultError> {
+        let (action, changed) = match result {
+            None => (Action::Clear, self.clear(round, board)?),
+            Some(o) if change => (Action::Change, self.change(round, board, o)?),
+            Some(o) => {
+                let mut changed = vec![Changed {
+                    round,
+                    board,
+                    old: None,
+                    new: Some(o),
+                }];
+                changed.extend(self.enter(round, board, o)?);
+                (Action::Result, changed)
+            }
+        };
+        Ok(Decided { action, changed })
     }
 
     /// Clears the result of a game (to be played, or entered again), then works out again

@@ -49,7 +49,9 @@ pub use agreement::{
     Agreement, AgreementError, AuxForB, Format, FormatKind, GroupOrder, HandicapSystem,
     PairingRules, RuleSet, Scoring, TieBreak,
 };
-pub use corrections::{entrant_text, game_text, Action, Changed, CorrectionError, LogEntry};
+pub use corrections::{
+    entrant_text, game_text, Action, Changed, CorrectionError, Decided, LogEntry,
+};
 pub use entrant::{country_code, Entrant, EntrantKind, Member};
 pub use outcome::{ForfeitReason, Outcome, ParseOutcomeError, WinBy};
 pub use pairing::{group_scores, PairingOptions};

@@ -3,8 +3,7 @@
 use ingo_store::server::{self as db, UserRow};
 use ingo_store::tournament::{self as tdb, online};
 use ingo_tournament::{
-    Action, Agreement, Changed, Entrant, Game, LogEntry, Outcome, PairingError, PairingOptions,
-    ResultError,
+    Action, Agreement, Entrant, Game, LogEntry, Outcome, PairingError, PairingOptions, ResultError,
 };
 use serde::Deserialize;
 
@@ -439,40 +438,15 @@ pub async fn decide(play: &Play, director: bool, id: i64, d: &Decision) -> Resul
         }
         e => refused(e),
     };
-    let (action, changed) = match outcome {
-        None => (Action::Clear, ev.clear(round, board).map_err(result_error)?),
-        Some(o) if d.change => (
-            Action::Change,
-            ev.change(round, board, o).map_err(result_error)?,
-        ),
-        Some(o) => {
-            let mut changed = vec![Changed {
-                round,
-                board,
-                old: None,
-                new: Some(o),
-            }];
-            changed.extend(ev.enter(round, board, o).map_err(result_error)?);
-            (Action::Result, changed)
-        }
-    };
-    for c in &changed {
+    let decided = ev
+        .decide(round, board, outcome, d.change)
+        .map_err(result_error)?;
+    for c in &decided.changed {
         if let Ok(g) = ev.game(c.round, c.board) {
             tdb::write_result(tx.conn(), id, &tdb::game_row(g)).await?;
         }
     }
-    let text = |o: Option<Outcome>| o.map_or_else(|| "-".to_owned(), |o| o.to_string());
-    let mut entries = Vec::new();
-    if let Some((first, rest)) = changed.split_first() {
-        let mut e = LogEntry::game(action, round, board)
-            .new_value(text(first.new))
-            .reason(Some(&d.reason));
-        if first.old.is_some() {
-            e = e.old(text(first.old));
-        }
-        entries.push(e);
-        entries.extend(rest.iter().map(Changed::log));
-    }
+    let entries = decided.log(Some(&d.reason));
     append(&mut tx, id, &entries).await?;
     let game_id = online::event_games(tx.conn(), id)
         .await?
