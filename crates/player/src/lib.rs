@@ -40,6 +40,7 @@
 
 pub mod endgame;
 mod estimate;
+mod heavy;
 mod player;
 mod playout;
 mod rng;
@@ -48,12 +49,13 @@ mod time;
 mod tree;
 
 pub use estimate::{estimate_dead, DEAD_PLAYOUTS};
+pub use heavy::{self_atari_stones, shape_key, Shapes};
 /// Where the player reads the time (from `ingo-clock`, shared with the referee).
 pub use ingo_clock::TimeSource;
 pub use player::{
     Action, Budget, Candidate, Config, ConfigError, Decision, Player, RandomPlayer, Reason,
     ResignPolicy, SearchInfo,
 };
-pub use playout::playout;
+pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;
 pub use time::{TimeLeft, TimePolicy};

@@ -6,7 +6,7 @@ use std::time::Duration;
 use ingo_clock::{TimeSource, WallClock};
 use ingo_rules::{Game, Move, Phase};
 
-use crate::playout;
+use crate::playout::{self, PlayoutPolicy};
 use crate::rng::Rng;
 use crate::time::{TimeLeft, TimePolicy};
 use crate::tree::{self, Params, Tree};
@@ -87,6 +87,9 @@ pub struct Config {
     /// mid-game such a pass only loses a tempo, and without them the unsteady value of a
     /// rarely tried pass sometimes wins the vote by chance.
     pub pass_prior: f64,
+    /// The playout policy: light (uniform random, the default) or heavy (MoGo-style local
+    /// answers and shapes, about a third as many playouts a second; [`PlayoutPolicy`]).
+    pub playout: PlayoutPolicy,
 }
 
 impl Default for Config {
@@ -105,6 +108,7 @@ impl Default for Config {
             resign: None,
             score_weight: 0.02,
             pass_prior: 10.0,
+            playout: PlayoutPolicy::Light,
         }
     }
 }
@@ -179,6 +183,7 @@ impl Config {
             max_nodes: self.max_nodes,
             score_weight: self.score_weight as f32,
             pass_prior: self.pass_prior as f32,
+            playout: self.playout,
         }
     }
 }

@@ -1,10 +1,25 @@
-//! Light random playouts: uniform among the legal board plays that neither fill one's own eye nor
-//! commit suicide; a side with none passes; two consecutive passes (or a move cap) end the
-//! playout, which is then counted with every stone on the board alive.
+//! Playouts: light random ones, uniform among the legal board plays that neither fill one's own
+//! eye nor commit suicide, or heavy ones ([`PlayoutPolicy::Heavy`], `crate::heavy`); a side with
+//! no play passes; two consecutive passes (or a move cap) end the playout, which is then counted
+//! with every stone on the board alive.
 
 use ingo_rules::{Color, Game, Move, Phase, Point, Tally, MAX_SIZE};
 
 use crate::rng::Rng;
+
+/// How the moves of a playout are chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PlayoutPolicy {
+    /// Uniform among the legal board plays that neither fill one's own eye nor commit suicide
+    /// ([`playout`]).
+    #[default]
+    Light,
+    /// MoGo-style heavy playouts: save one's own strings the last move put in atari, capture
+    /// the opponent's in atari around it, play the vital point of a three-point eye space, 3×3
+    /// hane, cut and edge shapes around the last two moves, and otherwise the light policy
+    /// without the self-atari of three stones or more ([`playout_with`]).
+    Heavy,
+}
 
 /// Random draws tried before falling back to an exact scan. Early in a playout nearly every point
 /// is acceptable, so one draw usually suffices; late in it most empty points are eyes, and the
@@ -37,7 +52,7 @@ pub(crate) fn is_candidate(game: &Game, p: Point, color: Color) -> bool {
 /// the acceptable ones; after [`QUICK_TRIES`] rejections the rest is sampled without replacement
 /// (swap-remove), which is uniform too, so the mixture is. (Scanning from a random start would
 /// favour points that follow long runs of unacceptable ones, such as the point after an eye.)
-fn pick(
+pub(crate) fn pick(
     game: &mut Game,
     rng: &mut Rng,
     mut accept: impl FnMut(&mut Game, Point) -> bool,
@@ -97,7 +112,17 @@ pub(crate) fn choose_random(game: &Game, rng: &mut Rng) -> Option<Point> {
 /// The playout ends at two consecutive passes (the suspension of play: with every stone left on
 /// the board counted alive, as after four passes under Ing, "連續四次虛手" ) or after
 /// [`MOVES_PER_POINT`] moves per point.
-pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color, Point)) -> Tally {
+pub(crate) fn run(game: &mut Game, rng: &mut Rng, on_play: impl FnMut(Color, Point)) -> Tally {
+    run_with(game, rng, PlayoutPolicy::Light, on_play)
+}
+
+/// [`run`] with the moves chosen by `policy`.
+pub(crate) fn run_with(
+    game: &mut Game,
+    rng: &mut Rng,
+    policy: PlayoutPolicy,
+    mut on_play: impl FnMut(Color, Point),
+) -> Tally {
     let cap = MOVES_PER_POINT * game.board().area();
     // `handicap_pass_due` reads the history, so ask only while it can still be true: once it is
     // false on White's turn (White played a stone, or used up the passes) it stays false.
@@ -112,7 +137,10 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color,
         let played = if handicap_pass {
             None
         } else {
-            play_random(game, rng)
+            match policy {
+                PlayoutPolicy::Light => play_random(game, rng),
+                PlayoutPolicy::Heavy => crate::heavy::play_heavy(game, rng),
+            }
         };
         match played {
             Some(p) => on_play(color, p),
@@ -148,6 +176,31 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, mut on_play: impl FnMut(Color,
 /// ```
 pub fn playout(game: &mut Game, rng: &mut Rng) -> Tally {
     run(game, rng, |_, _| {})
+}
+
+/// Plays a playout of `policy` from `game` (changed in place) and counts the result as
+/// [`playout`] does; [`PlayoutPolicy::Light`] is [`playout`] itself.
+///
+/// ```
+/// use ingo_player::{playout_with, PlayoutPolicy, Rng};
+/// use ingo_rules::{Game, Rules, Setup};
+///
+/// let mut game = Game::new(Setup::empty(9).unwrap(), Rules::ing());
+/// let tally = playout_with(&mut game, &mut Rng::new(1), PlayoutPolicy::Heavy);
+/// assert_eq!(tally.area.black + tally.area.white + tally.shared, 81);
+/// ```
+pub fn playout_with(game: &mut Game, rng: &mut Rng, policy: PlayoutPolicy) -> Tally {
+    run_with(game, rng, policy, |_, _| {})
+}
+
+/// The board play `policy` would make for the player to move in `game` (`None`: it would pass),
+/// without changing `game`: the first move of a playout from here.
+pub fn policy_move(game: &Game, rng: &mut Rng, policy: PlayoutPolicy) -> Option<Point> {
+    let mut scratch = game.clone();
+    match policy {
+        PlayoutPolicy::Light => play_random(&mut scratch, rng),
+        PlayoutPolicy::Heavy => crate::heavy::play_heavy(&mut scratch, rng),
+    }
 }
 
 #[cfg(test)]

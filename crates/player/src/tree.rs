@@ -19,6 +19,7 @@ pub(crate) struct Params {
     pub max_nodes: usize,
     pub score_weight: f32,
     pub pass_prior: f32,
+    pub playout: crate::PlayoutPolicy,
 }
 
 /// The reward of a counted position for Black, in 0..=1: mostly the win (by the count, so the
@@ -314,7 +315,7 @@ impl Tree {
             Some(r) => r,
             None => {
                 let (seq, width) = (&mut self.seq, self.width);
-                let score = playout::run(game, rng, |c, p| {
+                let score = playout::run_with(game, rng, params.playout, |c, p| {
                     seq.push((c, Tree::index(width, p) as u16));
                 });
                 black_reward(&score, game.board().area(), params.score_weight)
@@ -386,6 +387,7 @@ mod tests {
             max_nodes: 10_000,
             score_weight: 0.02,
             pass_prior: 10.0,
+            playout: crate::PlayoutPolicy::Light,
         };
         let mut rng = Rng::new(5);
         for _ in 0..200 {

@@ -1,0 +1,735 @@
+//! Heavy playouts, in the manner of MoGo (Gelly, Wang, Munos and Teytaud, "Modification of UCT
+//! with Patterns in Monte-Carlo Go", 2006) and Pachi's "moggy" policy: each move of a playout
+//! answers the last moves before it plays at random.
+//!
+//! The policy, in order of priority, for the player to move:
+//!
+//! 1. **Escape**: when the last move put strings of the player in atari, capture an opponent
+//!    string in atari next to one of them, or extend on its liberty when that gives the string
+//!    three liberties or more, or two that a ladder does not take ([`crate::tactics::Reader::ladder`],
+//!    read with a small budget; undecided counts as escaped).
+//! 2. **Capture**: an opponent string in atari on or around the last move (the biggest first).
+//! 3. **Nakade**: an empty space of three points next to the last move, bounded by stones of
+//!    one colour: its vital point (the one touching the other two), which kills an opponent's
+//!    eye space or makes two eyes of the player's own.
+//! 4. **Shape**: a 3×3 pattern ([`Shapes`]) around the last or the second-last move (MoGo's hane,
+//!    cut and edge patterns, in Pachi's variants), chosen at random among those matched.
+//! 5. **Random**: uniform among the legal plays that fill no eye of the player's own, are not
+//!    suicide and are not the self-atari of three stones or more.
+//!
+//! No move of any step is a self-atari of three stones or more ([`self_atari_stones`]). A
+//! self-atari of one or two stones is allowed: it is a throw-in, or a nakade of a two-point
+//! space, and the opponent's capture leaves at most two empty points, which make no two eyes
+//! by themselves; refusing them would leave eyes that random play cannot take away. Simple, and
+//! on the side of playing such moves: some of them only give stones away.
+//!
+//! Ing's rules everywhere: every move is played through [`Game::play`], which refuses what Ing
+//! forbids (single-stone suicide, retaking a hot stone, the cycle bans), and the policy never
+//! chooses block suicide (legal under Ing, "塊子自盡…不禁著", but it only gives stones away).
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+use ingo_rules::{Board, Cell, Color, Game, Move, Point};
+
+use crate::playout::{is_candidate, pick};
+use crate::rng::Rng;
+use crate::tactics::{Limits, Reader, Verdict};
+
+/// The bounds of the ladder reading of an escape: a ladder across a 19×19 board is about 62
+/// plies and as many nodes; beyond this the escape is taken as working.
+const LADDER_LIMITS: Limits = Limits {
+    nodes: 160,
+    depth: 80,
+    escape_liberties: 3,
+};
+
+thread_local! {
+    /// One reader per thread, so that a playout reads ladders without allocating.
+    static READER: RefCell<Reader> = RefCell::new(Reader::new());
+}
+
+/// The eight neighbours of a point as (column, row) offsets, in the order of the 3×3 key:
+/// north-west, north, north-east, west, east, south-west, south, south-east.
+const AROUND: [(isize, isize); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// The positions in [`AROUND`] of the four orthogonal neighbours (north, west, east, south),
+/// whose atari is part of the key.
+const ORTHOGONAL: [usize; 4] = [1, 3, 4, 6];
+
+/// The point `(col, row)` of `board`, `None` off the board.
+#[inline]
+fn at(board: &Board, col: isize, row: isize) -> Option<Point> {
+    if col < 0 || row < 0 || col as usize >= board.width() || row as usize >= board.height() {
+        return None;
+    }
+    Point::new(col as usize, row as usize)
+}
+
+/// The on-board points of the 3×3 block around `p` (without `p`).
+fn around(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
+    let (c, r) = (p.col() as isize, p.row() as isize);
+    AROUND
+        .iter()
+        .filter_map(move |&(dc, dr)| at(board, c + dc, r + dr))
+}
+
+/// The key of the 3×3 block around the empty point `p` for `me` to move: two bits per neighbour
+/// in the order of [`AROUND`] (0 empty, 1 a stone of `me`, 2 an opponent's stone, 3 off the
+/// board), then one bit per orthogonal neighbour (bits 16 to 19, north, west, east, south) set
+/// when the stone there is in atari. 20 bits in all.
+pub fn shape_key(board: &Board, p: Point, me: Color) -> u32 {
+    let (c, r) = (p.col() as isize, p.row() as isize);
+    let mut key = 0u32;
+    for (k, &(dc, dr)) in AROUND.iter().enumerate() {
+        let code = match at(board, c + dc, r + dr) {
+            None => 3,
+            Some(q) => match board.get(q) {
+                Cell::Empty => 0,
+                Cell::Edge => 3,
+                Cell::Black | Cell::White => {
+                    if let Some(o) = ORTHOGONAL.iter().position(|&x| x == k) {
+                        if board.in_atari(q) {
+                            key |= 1 << (16 + o);
+                        }
+                    }
+                    if board.color_at(q) == Some(me) {
+                        1
+                    } else {
+                        2
+                    }
+                }
+            },
+        };
+        key |= code << (2 * k);
+    }
+    key
+}
+
+/// A 3×3 pattern as written: three rows of three characters, the centre `.` (the move), and
+/// whether it holds only when X is to move.
+///
+/// `X`, `O`: a stone of either colour (X one colour, O the other; unless the pattern is for X to
+/// move only, it holds with the colours swapped too); `Y`, `Q`: an X or O stone not in atari
+/// (on a diagonal, where the key has no atari bit, any X or O stone); `x`, `o`: anything but an
+/// X or an O stone (the edge included); `.`: empty; `#`: off the board; `?`: anything.
+struct Pattern {
+    rows: [&'static str; 3],
+    x_to_move: bool,
+}
+
+/// MoGo's patterns (Gelly et al. 2006, figures 2 to 5) in the variants of Pachi's moggy policy
+/// (`playout/moggy.c`), X being either colour unless marked.
+const PATTERNS: [Pattern; 15] = [
+    // Hane: enclosing hane.
+    Pattern {
+        rows: ["XOX", "...", "???"],
+        x_to_move: false,
+    },
+    // Hane: non-cutting hane.
+    Pattern {
+        rows: ["YO.", "...", "?.?"],
+        x_to_move: false,
+    },
+    // Hane: magari.
+    Pattern {
+        rows: ["XO?", "X..", "x.?"],
+        x_to_move: false,
+    },
+    // Hane: thin hane, X to move.
+    Pattern {
+        rows: ["XOO", "...", "?.?"],
+        x_to_move: true,
+    },
+    // Katatsuke or diagonal attachment.
+    Pattern {
+        rows: [".Q.", "Y..", "..."],
+        x_to_move: false,
+    },
+    // Cut 1 (kiri): unprotected cut.
+    Pattern {
+        rows: ["XO?", "O.o", "?o?"],
+        x_to_move: false,
+    },
+    // Cut 1: peeped cut.
+    Pattern {
+        rows: ["XO?", "O.X", "???"],
+        x_to_move: false,
+    },
+    // Cut 2 (de).
+    Pattern {
+        rows: ["?X?", "O.O", "ooo"],
+        x_to_move: false,
+    },
+    // Cut keima.
+    Pattern {
+        rows: ["OX?", "o.O", "???"],
+        x_to_move: false,
+    },
+    // Edge: chase.
+    Pattern {
+        rows: ["X.?", "O.?", "##?"],
+        x_to_move: false,
+    },
+    // Edge: block a cut.
+    Pattern {
+        rows: ["OX?", "X.O", "###"],
+        x_to_move: false,
+    },
+    // Edge: block a connection.
+    Pattern {
+        rows: ["?X?", "x.O", "###"],
+        x_to_move: false,
+    },
+    // Edge: sagari.
+    Pattern {
+        rows: ["?XQ", "x.x", "###"],
+        x_to_move: false,
+    },
+    // Edge: throw-in, X to move.
+    Pattern {
+        rows: ["?OX", "o.O", "?##"],
+        x_to_move: true,
+    },
+    // Edge: cut.
+    Pattern {
+        rows: ["?OY", "Y.O", "###"],
+        x_to_move: false,
+    },
+];
+
+/// The 3×3 shapes of the heavy policy as a table over [`shape_key`]: one bit per key, every
+/// pattern of [`PATTERNS`] expanded over its wildcards, the eight symmetries of the square and
+/// (unless it is for X to move only) both colourings. 2^20 bits, 128 KiB, built once.
+pub struct Shapes {
+    bits: Box<[u64]>,
+}
+
+impl Shapes {
+    /// The table, built on first use.
+    pub fn get() -> &'static Shapes {
+        static SHAPES: OnceLock<Shapes> = OnceLock::new();
+        SHAPES.get_or_init(Shapes::build)
+    }
+
+    /// Whether the key matches one of the patterns.
+    #[inline]
+    pub fn matches(&self, key: u32) -> bool {
+        let k = key as usize;
+        self.bits[k >> 6] >> (k & 63) & 1 != 0
+    }
+
+    fn build() -> Shapes {
+        let mut bits = vec![0u64; (1 << 20) / 64].into_boxed_slice();
+        for pat in &PATTERNS {
+            let grid: Vec<Vec<u8>> = pat.rows.iter().map(|r| r.bytes().collect()).collect();
+            for sym in 0..8 {
+                // `me` plays X; and, unless the pattern is X's only, O.
+                for x_is_me in [true, false] {
+                    if pat.x_to_move && !x_is_me {
+                        continue;
+                    }
+                    // Allowed (code, atari) pairs per neighbour of the key.
+                    let mut allowed: [Vec<(u32, u32)>; 8] = Default::default();
+                    for (k, &(dc, dr)) in AROUND.iter().enumerate() {
+                        let (sc, sr) = untransform(sym, dc, dr);
+                        let ch = grid[(sr + 1) as usize][(sc + 1) as usize];
+                        allowed[k] = cell_options(ch, x_is_me, ORTHOGONAL.contains(&k));
+                    }
+                    expand(&allowed, 0, 0, &mut bits);
+                }
+            }
+        }
+        Shapes { bits }
+    }
+}
+
+/// The pattern offset that symmetry `sym` carries to the key offset `(dc, dr)`: one of the
+/// eight maps of the square (swap the axes or not, then mirror either).
+fn untransform(sym: u8, dc: isize, dr: isize) -> (isize, isize) {
+    let (mut c, mut r) = if sym & 4 != 0 { (dr, dc) } else { (dc, dr) };
+    if sym & 1 != 0 {
+        c = -c;
+    }
+    if sym & 2 != 0 {
+        r = -r;
+    }
+    (c, r)
+}
+
+/// The (code, atari bit) pairs a pattern character allows at one neighbour; `orthogonal`: the
+/// key has an atari bit there.
+fn cell_options(ch: u8, x_is_me: bool, orthogonal: bool) -> Vec<(u32, u32)> {
+    let (x, o) = if x_is_me { (1, 2) } else { (2, 1) };
+    let any_atari = |code: u32| -> Vec<(u32, u32)> {
+        if orthogonal && (code == 1 || code == 2) {
+            vec![(code, 0), (code, 1)]
+        } else {
+            vec![(code, 0)]
+        }
+    };
+    let codes: Vec<(u32, u32)> = match ch {
+        b'X' => any_atari(x),
+        b'O' => any_atari(o),
+        b'Y' => vec![(x, 0)],
+        b'Q' => vec![(o, 0)],
+        b'x' => [0, o, 3].iter().flat_map(|&c| any_atari(c)).collect(),
+        b'o' => [0, x, 3].iter().flat_map(|&c| any_atari(c)).collect(),
+        b'.' => vec![(0, 0)],
+        b'#' => vec![(3, 0)],
+        _ => [0, 1, 2, 3].iter().flat_map(|&c| any_atari(c)).collect(),
+    };
+    codes
+}
+
+/// Sets the bit of every key that the options from neighbour `k` on allow, `key` holding the
+/// choices before it.
+fn expand(allowed: &[Vec<(u32, u32)>; 8], k: usize, key: u32, bits: &mut [u64]) {
+    if k == 8 {
+        bits[(key >> 6) as usize] |= 1 << (key & 63);
+        return;
+    }
+    let atari_bit = ORTHOGONAL.iter().position(|&x| x == k);
+    for &(code, atari) in &allowed[k] {
+        let mut next = key | code << (2 * k);
+        if let Some(o) = atari_bit {
+            next |= atari << (16 + o);
+        }
+        expand(allowed, k + 1, next, bits);
+    }
+}
+
+/// How many stones of `me` a play on the empty point `p` would leave in atari: the size of the
+/// string it makes when that string has exactly one liberty and the play captures nothing; 0
+/// otherwise (two liberties or more, a capture, or suicide, which has none).
+pub fn self_atari_stones(board: &Board, p: Point, me: Color) -> usize {
+    let mut libs: [Option<Point>; 2] = [None, None];
+    let add = |l: Point, libs: &mut [Option<Point>; 2]| -> bool {
+        if l == p || libs.contains(&Some(l)) {
+            return false;
+        }
+        if libs[0].is_none() {
+            libs[0] = Some(l);
+            false
+        } else {
+            libs[1] = Some(l);
+            true
+        }
+    };
+    let mut heads: [Option<Point>; 4] = [None; 4];
+    let mut stones = 1;
+    for q in board.neighbors(p) {
+        match board.color_at(q) {
+            None => {
+                if add(q, &mut libs) {
+                    return 0;
+                }
+            }
+            Some(c) if c == me => {
+                let h = board.string_head(q);
+                if heads.contains(&h) {
+                    continue;
+                }
+                if let Some(slot) = heads.iter_mut().find(|s| s.is_none()) {
+                    *slot = h;
+                }
+                stones += board.string_size(q);
+                for l in board.liberties_upto(q, 3) {
+                    if add(l, &mut libs) {
+                        return 0;
+                    }
+                }
+            }
+            Some(_) => {
+                if board.atari_liberty(q) == Some(p) {
+                    return 0;
+                }
+            }
+        }
+    }
+    if libs[0].is_some() {
+        stones
+    } else {
+        0
+    }
+}
+
+/// The distinct liberties (counted up to three) that the string made by `me` playing on `p`
+/// would have; a capture counts as three (it gives liberties and usually saves).
+fn liberties_after(board: &Board, p: Point, me: Color) -> usize {
+    let mut libs: [Option<Point>; 3] = [None; 3];
+    let mut n = 0;
+    let mut add = |l: Point| {
+        if l != p && !libs[..n].contains(&Some(l)) && n < 3 {
+            libs[n] = Some(l);
+            n += 1;
+        }
+    };
+    for q in board.neighbors(p) {
+        match board.color_at(q) {
+            None => add(q),
+            Some(c) if c == me => board.liberties_upto(q, 4).into_iter().for_each(&mut add),
+            Some(_) => {
+                if board.atari_liberty(q) == Some(p) {
+                    return 3;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Whether the policy may play `p` at all: a candidate of the light policy (no own eye filled,
+/// no suicide) that is not the self-atari of three stones or more. Ko legality is left to
+/// [`Game::play`].
+#[inline]
+fn acceptable(board: &Board, p: Point, me: Color) -> bool {
+    board.get(p) == Cell::Empty
+        && !board.is_eye_or_suicide(p, me)
+        && self_atari_stones(board, p, me) < 3
+}
+
+/// Plays `p` if the policy accepts it and the rules allow it.
+fn try_play(game: &mut Game, p: Point, me: Color) -> bool {
+    acceptable(game.board(), p, me) && game.play(Move::Play(p)).is_ok()
+}
+
+/// Tries the points of `cands` in a random order; plays and returns the first accepted.
+fn try_random_order(
+    game: &mut Game,
+    rng: &mut Rng,
+    cands: &mut [Point],
+    me: Color,
+) -> Option<Point> {
+    let mut m = cands.len();
+    while m > 0 {
+        let i = rng.below(m as u32) as usize;
+        let p = cands[i];
+        if try_play(game, p, me) {
+            return Some(p);
+        }
+        m -= 1;
+        cands.swap(i, m);
+    }
+    None
+}
+
+/// Step 1: save the strings of `me` that the last move (on `last`) put in atari.
+fn escape(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Point> {
+    let board = game.board();
+    let mut targets: [Option<Point>; 4] = [None; 4];
+    let mut n = 0;
+    for q in board.neighbors(last) {
+        if board.color_at(q) == Some(me) && board.in_atari(q) {
+            let h = board.string_head(q);
+            if !targets[..n].contains(&h) {
+                targets[n] = h;
+                n += 1;
+            }
+        }
+    }
+    for t in targets[..n].iter().flatten().copied() {
+        let board = game.board();
+        // Capture an opponent string in atari touching the target.
+        let mut caps: Vec<Point> = Vec::new();
+        for s in board.string_stones(t) {
+            for q in board.neighbors(s) {
+                if board.color_at(q) == Some(me.opponent()) {
+                    if let Some(l) = board.atari_liberty(q) {
+                        if !caps.contains(&l) {
+                            caps.push(l);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(p) = try_random_order(game, rng, &mut caps, me) {
+            return Some(p);
+        }
+        let board = game.board();
+        let Some(lib) = board.atari_liberty(t) else {
+            continue;
+        };
+        let libs = liberties_after(board, lib, me);
+        let works = match libs {
+            0 | 1 => false,
+            2 => READER.with(|r| {
+                r.borrow_mut()
+                    .ladder(board, t, false, &LADDER_LIMITS)
+                    .map_or(true, |reading| reading.verdict != Verdict::Yes)
+            }),
+            _ => true,
+        };
+        if works && try_play(game, lib, me) {
+            return Some(lib);
+        }
+    }
+    None
+}
+
+/// Step 2: capture an opponent string in atari on or around `last`, the biggest first.
+fn capture(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Point> {
+    let board = game.board();
+    let mut cands: [(usize, Point); 9] = [(0, last); 9];
+    let mut n = 0;
+    for q in std::iter::once(last).chain(around(board, last)) {
+        if board.color_at(q) != Some(me.opponent()) {
+            continue;
+        }
+        if let Some(l) = board.atari_liberty(q) {
+            if !cands[..n].iter().any(|&(_, x)| x == l) {
+                cands[n] = (board.string_size(q), l);
+                n += 1;
+            }
+        }
+    }
+    let cands = &mut cands[..n];
+    // Biggest first, ties in a random order.
+    for c in cands.iter_mut() {
+        c.0 = c.0 * 1024 + rng.below(1024) as usize;
+    }
+    cands.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+    cands
+        .iter()
+        .map(|&(_, p)| p)
+        .find(|&p| try_play(game, p, me))
+}
+
+/// The vital point of the empty region containing `e` when it has exactly three points and
+/// every stone around it is of one colour.
+fn nakade_point(board: &Board, e: Point) -> Option<Point> {
+    let mut region: [Option<Point>; 4] = [None; 4];
+    region[0] = Some(e);
+    let mut n = 1;
+    let mut i = 0;
+    let mut wall: Option<Color> = None;
+    while i < n {
+        let Some(p) = region[i] else { break };
+        i += 1;
+        for q in board.neighbors(p) {
+            match board.color_at(q) {
+                None => {
+                    if !region[..n].contains(&Some(q)) {
+                        if n == 4 {
+                            return None;
+                        }
+                        region[n] = Some(q);
+                        n += 1;
+                    }
+                }
+                Some(c) => match wall {
+                    None => wall = Some(c),
+                    Some(w) if w != c => return None,
+                    Some(_) => {}
+                },
+            }
+        }
+    }
+    if n != 3 || wall.is_none() {
+        return None;
+    }
+    let pts = [region[0]?, region[1]?, region[2]?];
+    pts.iter().copied().find(|&p| {
+        board
+            .neighbors(p)
+            .filter(|q| pts.contains(q) && *q != p)
+            .count()
+            == 2
+    })
+}
+
+/// Step 3: the vital point of a three-point space next to `last`.
+fn nakade(game: &mut Game, last: Point, me: Color) -> Option<Point> {
+    let board = game.board();
+    let mut seen: [Option<Point>; 4] = [None; 4];
+    let mut n = 0;
+    for e in board.neighbors(last) {
+        if board.get(e) != Cell::Empty {
+            continue;
+        }
+        if let Some(v) = nakade_point(board, e) {
+            if !seen[..n].contains(&Some(v)) {
+                seen[n] = Some(v);
+                n += 1;
+            }
+        }
+    }
+    seen[..n]
+        .iter()
+        .flatten()
+        .copied()
+        .find(|&v| try_play(game, v, me))
+}
+
+/// Step 4: a 3×3 shape around the last and second-last moves.
+fn shape(game: &mut Game, rng: &mut Rng, recent: [Option<Point>; 2], me: Color) -> Option<Point> {
+    let shapes = Shapes::get();
+    let board = game.board();
+    let mut cands: [Point; 16] = [board.empty_point(0); 16];
+    let mut n = 0;
+    for m in recent.iter().flatten() {
+        for q in around(board, *m) {
+            if board.get(q) == Cell::Empty
+                && !cands[..n].contains(&q)
+                && shapes.matches(shape_key(board, q, me))
+            {
+                cands[n] = q;
+                n += 1;
+            }
+        }
+    }
+    try_random_order(game, rng, &mut cands[..n], me)
+}
+
+/// Plays the heavy policy's move for the player to move and returns it; `None` (the game
+/// unchanged) when the policy has no board play to make.
+pub(crate) fn play_heavy(game: &mut Game, rng: &mut Rng) -> Option<Point> {
+    let me = game.to_move();
+    if game.board().empty_count() == 0 {
+        return None;
+    }
+    let mut recent: [Option<Point>; 2] = [None, None];
+    for (slot, m) in recent.iter_mut().zip(game.history().rev()) {
+        if let Move::Play(p) = m.mv {
+            *slot = Some(p);
+        }
+    }
+    // The last move's stone, unless it was removed (block suicide).
+    let last = recent[0].filter(|&p| game.board().color_at(p) == Some(me.opponent()));
+    if let Some(l) = last {
+        if let Some(p) = escape(game, rng, l, me) {
+            return Some(p);
+        }
+        if let Some(p) = capture(game, rng, l, me) {
+            return Some(p);
+        }
+        if let Some(p) = nakade(game, l, me) {
+            return Some(p);
+        }
+    }
+    if let Some(p) = shape(game, rng, recent, me) {
+        return Some(p);
+    }
+    pick(game, rng, |g, p| {
+        is_candidate(g, p, me)
+            && self_atari_stones(g.board(), p, me) < 3
+            && g.play(Move::Play(p)).is_ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use ingo_rules::{Rules, Setup};
+
+    use super::*;
+
+    fn board(ascii: &str) -> Board {
+        Board::from_ascii(ascii).expect("test diagram")
+    }
+
+    fn pt(b: &Board, s: &str) -> Point {
+        Point::from_gtp(s, b.width(), b.height()).expect("vertex")
+    }
+
+    #[test]
+    fn self_atari_counts_the_stones_left_in_atari() {
+        let b = board(
+            "
+            . . . . .
+            . O O O .
+            O X X X O
+            . O . O .
+            . . . . .",
+        );
+        // The three Black stones have C2 alone: Black on C2 leaves four stones on C1.
+        assert_eq!(self_atari_stones(&b, pt(&b, "C2"), Color::Black), 4);
+        // White on C2 captures them: not self-atari.
+        assert_eq!(self_atari_stones(&b, pt(&b, "C2"), Color::White), 0);
+        // A lone Black stone on A2 has A1 alone.
+        assert_eq!(self_atari_stones(&b, pt(&b, "A2"), Color::Black), 1);
+        // On A1 it has A2 and B1.
+        assert_eq!(self_atari_stones(&b, pt(&b, "A1"), Color::Black), 0);
+        // Suicide leaves nothing in atari (it is refused elsewhere).
+        let b = board(
+            "
+            . O .
+            O . .
+            . . .",
+        );
+        assert_eq!(self_atari_stones(&b, pt(&b, "A3"), Color::Black), 0);
+    }
+
+    #[test]
+    fn the_shape_table_matches_a_hane_in_every_orientation() {
+        let shapes = Shapes::get();
+        // Enclosing hane "XOX / ... / ???" with Black stones on the corners of the top row and
+        // White between them: the point below White matches, for either colour to move.
+        let b = board(
+            "
+            . . . . .
+            . X O X .
+            . . . . .
+            . . . . .
+            . . . . .",
+        );
+        let p = pt(&b, "C3");
+        assert!(shapes.matches(shape_key(&b, p, Color::Black)));
+        assert!(shapes.matches(shape_key(&b, p, Color::White)));
+        // Rotated a quarter turn: X, O, X down a column.
+        let b = board(
+            "
+            . . . . .
+            . X . . .
+            . O . . .
+            . X . . .
+            . . . . .",
+        );
+        assert!(shapes.matches(shape_key(&b, pt(&b, "C3"), Color::White)));
+        // An empty neighbourhood matches nothing.
+        let b = Board::new(5).expect("size");
+        assert!(!shapes.matches(shape_key(&b, pt(&b, "C3"), Color::Black)));
+    }
+
+    #[test]
+    fn the_vital_point_of_a_three_point_space() {
+        // A White straight three D1-C1-B1 closed by White stones: its vital point is C1.
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . . . . .
+            O O O O O
+            O . . . O",
+        );
+        assert_eq!(nakade_point(&b, pt(&b, "B1")), Some(pt(&b, "C1")));
+        // A four-point space has none.
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . . . . .
+            O O O O O
+            . . . . O",
+        );
+        assert_eq!(nakade_point(&b, pt(&b, "B1")), None);
+    }
+
+    #[test]
+    fn heavy_playouts_end() {
+        let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
+        let mut rng = Rng::new(2);
+        let tally =
+            crate::playout::run_with(&mut g, &mut rng, crate::PlayoutPolicy::Heavy, |_, _| {});
+        assert_eq!(tally.area.black + tally.area.white + tally.shared, 81);
+        assert!(g.move_count() > 40);
+    }
+}
