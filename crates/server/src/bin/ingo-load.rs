@@ -196,6 +196,11 @@ impl ChildServer {
         Ok(ChildServer { child, addr })
     }
 
+    /// The processor time the server has used, in ms (see [`cpu_ms`]).
+    fn cpu_ms(&self) -> Option<u64> {
+        cpu_ms(&self.child.id().to_string())
+    }
+
     /// The server's resident memory, in KiB (`VmRSS` of `/proc/PID/status`).
     fn rss_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
@@ -246,22 +251,26 @@ async fn spectate(
     drop(permit);
     ready.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut at = vec![0u64; moves];
-    let mut seen = 0;
-    while seen < moves {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let Ok(msg) = tokio::time::timeout(left, ws.next()).await else {
-            break;
-        };
-        let Some(msg) = msg else { break };
-        if let Message::Text(t) = msg? {
-            if let Some(n) = move_number(t.as_str()) {
-                if (1..=moves).contains(&n) && at[n - 1] == 0 {
-                    at[n - 1] = (epoch.elapsed().as_micros() as u64).max(1);
-                    received[n - 1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    seen += 1;
+    // One timer for the whole watch, not one a message: ten thousand spectators read every
+    // move, and this process shares the server's cores.
+    let watch = async {
+        let mut seen = 0;
+        while seen < moves {
+            let Some(msg) = ws.next().await else { break };
+            if let Message::Text(t) = msg? {
+                if let Some(n) = move_number(t.as_str()) {
+                    if (1..=moves).contains(&n) && at[n - 1] == 0 {
+                        at[n - 1] = (epoch.elapsed().as_micros() as u64).max(1);
+                        received[n - 1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        seen += 1;
+                    }
                 }
             }
         }
+        anyhow::Ok(())
+    };
+    if let Ok(r) = tokio::time::timeout_at(deadline.into(), watch).await {
+        r?;
     }
     let _ = ws.close(None).await;
     Ok(at)
@@ -372,6 +381,8 @@ async fn spectators(args: &Args, n: usize) -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss1: Vec<Option<u64>> = servers.iter().map(ChildServer::rss_kib).collect();
     let list = quiet_moves(moves);
+    let cpu0: Vec<Option<u64>> = servers.iter().map(ChildServer::cpu_ms).collect();
+    let self0 = cpu_ms("self");
     let (mut sent_at, mut acked_at) = (Vec::new(), Vec::new());
     for (i, mv) in list.iter().enumerate() {
         let ws = if i % 2 == 0 { &mut bws } else { &mut wws };
@@ -390,6 +401,23 @@ async fn spectators(args: &Args, n: usize) -> anyhow::Result<()> {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
+    // The processor time of the moves' deliveries: the servers', and this process's (the
+    // players and the spectators' reading).
+    let cpu1: Vec<Option<u64>> = servers.iter().map(ChildServer::cpu_ms).collect();
+    let self1 = cpu_ms("self");
+    let per_delivery = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (Some(a), Some(b)) => format!(
+            "{:.1}",
+            b.saturating_sub(a) as f64 * 1000.0 / (n * moves).max(1) as f64
+        ),
+        _ => "?".into(),
+    };
+    let server_us: Vec<String> = cpu0
+        .iter()
+        .zip(&cpu1)
+        .map(|(a, b)| per_delivery(*a, *b))
+        .collect();
+    let client_us = per_delivery(self0, self1);
     let mut last = vec![0u64; moves];
     let (mut delivered, mut failed) = (0usize, 0usize);
     let mut all = Vec::new();
@@ -440,7 +468,8 @@ async fn spectators(args: &Args, n: usize) -> anyhow::Result<()> {
          delivered={delivered}/{expected} failed_spectators={failed} connect_s={connect_s:.1} \
          last_from_send_p50_ms={:.1} last_from_send_p99_ms={:.1} last_from_send_max_ms={:.1} \
          last_from_ack_p99_ms={:.1} every_delivery_p99_ms={:.1} rss_kib_before={} rss_kib_after={} \
-         kib_per_spectator={} loadavg={}",
+         kib_per_spectator={} server_cpu_us_per_delivery={} client_cpu_us_per_delivery={client_us} \
+         loadavg={}",
         if url.starts_with("postgres") {
             "Postgres"
         } else {
@@ -461,6 +490,7 @@ async fn spectators(args: &Args, n: usize) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join(","),
         per_spectator.join(","),
+        server_us.join(","),
         loadavg(),
     );
     if delivered < expected {
@@ -562,6 +592,20 @@ fn cpu_seconds() -> Option<f64> {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
+}
+
+/// The processor time (user and system, every thread) process `pid` (or `self`) has used, in
+/// ms: fields 14 and 15 of `/proc/PID/stat`, in Linux's clock ticks of 10 ms (`USER_HZ` is 100
+/// on every architecture Linux exposes to user space). A figure that does not depend on what
+/// else the machine runs, beside the latencies that do.
+fn cpu_ms(pid: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut f = rest.split_whitespace().skip(11);
+    let utime: u64 = f.next()?.parse().ok()?;
+    let stime: u64 = f.next()?.parse().ok()?;
+    Some((utime + stime) * 10)
 }
 
 fn loadavg() -> String {
