@@ -4,7 +4,9 @@
 import { t, tf, setLang, getLang, reasonText, tn } from "./i18n.js";
 import { BoardView, placeMove, moveNumbers, parsePoint } from "./board.js";
 import { clockAt, fmtTime, fmtSpan, soundOn, setSound, beep, chime, stoneClick, describeControl, parseControl } from "./clock.js";
-import * as events from "./events.js";
+// The event pages' module (and its style) are fetched when first needed, not by every page.
+let eventsModule = null;
+const events = () => (eventsModule ||= import("./events.js"));
 
 const main = document.getElementById("main");
 const session = { me: null };
@@ -241,7 +243,8 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   main.replaceChildren();
   const page = { "": lobby, login: loginPage, game: gamePage, user: userPage, review: reviewPage, judge: judgePage,
-    event: (...a) => events.route(eventCtx, "event", ...a), events: (...a) => events.route(eventCtx, "events", ...a) }[parts[0]];
+    event: async (...a) => (await events()).route(eventCtx, "event", ...a),
+    events: async (...a) => (await events()).route(eventCtx, "events", ...a) }[parts[0]];
   // Arrived where the last call for attention pointed: it is answered.
   if (attentionBox.dataset.href === location.hash) attentionBox.hidden = true;
   watching.page = page ? parts[0] || "lobby" : "lobby";
@@ -307,6 +310,13 @@ function timeControlField(value) {
   input.addEventListener("input", say);
   say();
   return h("label", {}, t("time_control"), select, input, words);
+}
+
+/** The lobby's list of events: a place held until the event module has come. */
+function lobbyEvents() {
+  const place = h("div", { class: "events-place" });
+  events().then((m) => place.append(m.lobbyEvents(eventCtx))).catch(() => {});
+  return place;
 }
 
 function lobby() {
@@ -504,7 +514,7 @@ function lobby() {
   if (!session.me) main.append(h("p", { class: "note" }, h("a", { href: "#/login" }, t("login")), " · ", t("not_logged")));
   main.append(
     h("div", { class: "two" },
-      h("section", { id: "challenges-section" }, yours, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, events.lobbyEvents(eventCtx), myFinished),
+      h("section", { id: "challenges-section" }, yours, h("h2", {}, t("open_challenges")), challenges, listErr, h("h2", {}, t("live_games")), games, lobbyEvents(), myFinished),
       h("div", {}, form, botForm)));
   refresh();
   const timer = setInterval(() => { refresh(); if (++ticks % 5 === 0) loadFinished(); }, 1000);

@@ -8,6 +8,10 @@ import { getLang, tf as appTf, reasonText } from "./i18n.js";
 import { BoardView, placeMove } from "./board.js";
 import { describeControl, parseControl } from "./clock.js";
 
+// This module's style, beside it under the same version (app.js imports the module when a page
+// first needs it, so the other pages load neither).
+document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("./events.css", import.meta.url).href }));
+
 // ---------------------------------------------------------------- words
 
 const en = {

@@ -206,14 +206,21 @@ mod tests {
             "i18n.js",
             "board.js",
             "clock.js",
-            "events.js",
-            "events.css",
         ] {
             assert!(
                 text.contains(&format!("\"/assets/{v}/{file}\"")),
                 "{file} in {text}"
             );
         }
+        // The event pages' module and style come only when a page needs them: app.js imports
+        // the module beside it, which links its style beside itself (so under the version).
+        assert!(!text.contains("events."), "{text}");
+        let file = |name: &str| {
+            let f = catalog().files.iter().find(|f| f.name == name).expect(name);
+            String::from_utf8_lossy(&f.bytes).into_owned()
+        };
+        assert!(file("app.js").contains("import(\"./events.js\")"));
+        assert!(file("events.js").contains("new URL(\"./events.css\", import.meta.url)"));
         assert!(!text.contains("\"/assets/app.js\""), "{text}");
     }
 
