@@ -200,13 +200,7 @@ mod tests {
         let text = String::from_utf8_lossy(&page.bytes);
         let v = version();
         assert_eq!(v.len(), 12);
-        for file in [
-            "style.css",
-            "app.js",
-            "i18n.js",
-            "board.js",
-            "clock.js",
-        ] {
+        for file in ["style.css", "app.js", "i18n.js", "board.js", "clock.js"] {
             assert!(
                 text.contains(&format!("\"/assets/{v}/{file}\"")),
                 "{file} in {text}"

@@ -22,15 +22,12 @@
 //! does): a page of another site can open a socket with the member's cookie, but must not read.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -127,14 +124,11 @@ pub async fn upgrade(
 /// Plane), with the envelope, fits in 16 KiB. A move is far shorter.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 
-/// The socket's sending half, shared by its two tasks (below).
-type Sink = tokio::sync::Mutex<SplitSink<WebSocket, Message>>;
-
-async fn send(sink: &mut SplitSink<WebSocket, Message>, v: &impl Serialize) -> bool {
+async fn send(socket: &mut WebSocket, v: &impl Serialize) -> bool {
     let Ok(text) = serde_json::to_string(v) else {
         return false;
     };
-    sink.send(Message::Text(text.into())).await.is_ok()
+    socket.send(Message::Text(text.into())).await.is_ok()
 }
 
 /// The whole state with the chat `viewer` may read: a socket's first message.
@@ -153,19 +147,10 @@ async fn full_state(state: &AppState, id: i64, viewer: Viewer) -> Option<StateEv
     })
 }
 
-/// A socket's life: its first state, then the game's events out, and (in a task of its own)
-/// what the client sends in.
-///
-/// Two tasks, not one `select!` over both: a task woken by an event polls every branch again,
-/// and polling the socket's read zeroes its read buffer each time (tungstenite's `read_in`),
-/// ten thousand times a move with ten thousand spectators, who never send anything. The reader
-/// is woken only when the client sends. It holds the sending half while it handles a message
-/// and answers, so that a player's `ack` still comes before the events of its move, as when
-/// one task did both.
 async fn run(
     state: AppState,
     id: i64,
-    socket: WebSocket,
+    mut socket: WebSocket,
     actor: Option<(i64, String)>,
     viewer: Viewer,
 ) {
@@ -173,74 +158,46 @@ async fn run(
     let Some(first) = full_state(&state, id, viewer).await else {
         return;
     };
-    let (mut sink, stream) = socket.split();
-    if !send(&mut sink, &first).await {
+    if !send(&mut socket, &first).await {
         return;
     }
-    let sink = Arc::new(Sink::new(sink));
-    let mut reader = tokio::spawn(read(
-        state.clone(),
-        id,
-        stream,
-        Arc::clone(&sink),
-        actor,
-        viewer,
-    ));
     loop {
-        let event = tokio::select! {
-            ev = events.recv() => ev,
-            // The client closed the socket, or its reader stopped: so does this.
-            _ = &mut reader => return,
-        };
-        let mut out = sink.lock().await;
-        match event {
-            Ok(event) => {
-                if !viewer.reads(event.audience) {
-                    continue;
+        // The game's events first, and only when none is waiting the socket's read: a task
+        // woken by an event that polled the read as well would zero the read's 4 KiB buffer
+        // (tungstenite's `read_in`) for nothing, ten thousand times a move with ten thousand
+        // spectators, who never send anything.
+        tokio::select! {
+            biased;
+            ev = events.recv() => match ev {
+                Ok(event) => {
+                    if !viewer.reads(event.audience) {
+                        continue;
+                    }
+                    if socket.send(Message::Text(event.text.as_ref().into())).await.is_err() {
+                        return;
+                    }
                 }
-                if out
-                    .send(Message::Text(event.text.as_ref().into()))
-                    .await
-                    .is_err()
-                {
-                    break;
+                Err(RecvError::Lagged(_)) => {
+                    // Too slow a reader: start it again from the whole state.
+                    let Some(s) = full_state(&state, id, viewer).await else { return };
+                    if !send(&mut socket, &s).await {
+                        return;
+                    }
                 }
-            }
-            Err(RecvError::Lagged(_)) => {
-                // Too slow a reader: start it again from the whole state.
-                let Some(s) = full_state(&state, id, viewer).await else {
-                    break;
+                Err(RecvError::Closed) => return,
+            },
+            msg = socket.recv() => {
+                let text = match msg {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(_)) => continue,
                 };
-                if !send(&mut out, &s).await {
-                    break;
+                let reply = handle(&state, id, actor.as_ref(), viewer, text.as_str()).await;
+                if let Some(r) = reply {
+                    if !send(&mut socket, &r).await {
+                        return;
+                    }
                 }
-            }
-            Err(RecvError::Closed) => break,
-        }
-    }
-    reader.abort();
-}
-
-/// What the client sends, each message handled and answered in turn, until it closes.
-async fn read(
-    state: AppState,
-    id: i64,
-    mut stream: SplitStream<WebSocket>,
-    sink: Arc<Sink>,
-    actor: Option<(i64, String)>,
-    viewer: Viewer,
-) {
-    while let Some(msg) = stream.next().await {
-        let text = match msg {
-            Ok(Message::Text(t)) => t,
-            Ok(Message::Close(_)) | Err(_) => return,
-            Ok(_) => continue,
-        };
-        let mut out = sink.lock().await;
-        let reply = handle(&state, id, actor.as_ref(), viewer, text.as_str()).await;
-        if let Some(r) = reply {
-            if !send(&mut out, &r).await {
-                return;
             }
         }
     }
