@@ -106,11 +106,18 @@ function tell(kind, text, href, key = `${kind}:${href}:${text}`) {
   if (toldKeys.has(key)) return;
   toldKeys.add(key);
   perf.told.push({ kind, text, href });
+  // The same call again (one's turn, move after move, in a window looked away from) changes
+  // nothing on the page: the line under the header is not redrawn, nor the page laid out again.
+  const link = !!href && location.hash !== href;
+  const same = attention === text && !attentionBox.hidden && attentionBox.dataset.href === (href || "") && attentionBox.dataset.link === String(link);
   attention = text;
-  showTitle();
-  attentionBox.hidden = false;
-  attentionBox.dataset.href = href || "";
-  attentionBox.replaceChildren(text, " ", href && location.hash !== href ? h("a", { href }, t("go_to_game")) : "");
+  if (!same) {
+    showTitle();
+    attentionBox.hidden = false;
+    attentionBox.dataset.href = href || "";
+    attentionBox.dataset.link = String(link);
+    attentionBox.replaceChildren(text, " ", link ? h("a", { href }, t("go_to_game")) : "");
+  }
   if (pref("ingo-alert-sound")) chime();
   if (pref("ingo-notify") && "Notification" in window && Notification.permission === "granted" && (document.hidden || !document.hasFocus())) {
     try {
