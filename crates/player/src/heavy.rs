@@ -37,10 +37,12 @@ use crate::rng::Rng;
 use crate::tactics::{Limits, Reader, Verdict};
 
 /// The bounds of the ladder reading of an escape: a ladder across a 19×19 board is about 62
-/// plies and as many nodes; beyond this the escape is taken as working.
+/// plies and as many nodes, so the longest are not read to the end and count as escapes
+/// (each ply of the reading copies a board: 48 plies cost about as much as the rest of a
+/// 19×19 playout move).
 const LADDER_LIMITS: Limits = Limits {
-    nodes: 160,
-    depth: 80,
+    nodes: 48,
+    depth: 48,
     escape_liberties: 3,
 };
 
@@ -75,14 +77,6 @@ fn at(board: &Board, col: isize, row: isize) -> Option<Point> {
     Point::new(col as usize, row as usize)
 }
 
-/// The on-board points of the 3×3 block around `p` (without `p`).
-fn around(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let (c, r) = (p.col() as isize, p.row() as isize);
-    AROUND
-        .iter()
-        .filter_map(move |&(dc, dr)| at(board, c + dc, r + dr))
-}
-
 /// The key of the 3×3 block around the empty point `p` for `me` to move: two bits per neighbour
 /// in the order of [`AROUND`] (0 empty, 1 a stone of `me`, 2 an opponent's stone, 3 off the
 /// board), then one bit per orthogonal neighbour (bits 16 to 19, north, west, east, south) set
@@ -113,6 +107,82 @@ pub fn shape_key(board: &Board, p: Point, me: Color) -> u32 {
         key |= code << (2 * k);
     }
     key
+}
+
+/// The 5×5 block around a point as the heavy policy reads it, once per move: the code of each
+/// cell for `me` to move (as in [`shape_key`]: 0 empty, 1 own stone, 2 opponent's, 3 off the
+/// board), which stones are in atari, and the points. Row by row from the north-west corner;
+/// the centre is cell 12.
+struct Window {
+    codes: [u8; 25],
+    atari: u32,
+    points: [Option<Point>; 25],
+}
+
+impl Window {
+    /// The cell of offset `(dc, dr)` from the centre (both in -2..=2).
+    #[inline]
+    const fn cell(dc: isize, dr: isize) -> usize {
+        ((dr + 2) * 5 + dc + 2) as usize
+    }
+
+    fn new(board: &Board, centre: Point, me: Color) -> Window {
+        let (c, r) = (centre.col() as isize, centre.row() as isize);
+        let mut w = Window {
+            codes: [3; 25],
+            atari: 0,
+            points: [None; 25],
+        };
+        for dr in -2..=2 {
+            for dc in -2..=2 {
+                let i = Window::cell(dc, dr);
+                let Some(q) = at(board, c + dc, r + dr) else {
+                    continue;
+                };
+                w.points[i] = Some(q);
+                w.codes[i] = match board.get(q) {
+                    Cell::Empty => 0,
+                    Cell::Edge => 3,
+                    Cell::Black | Cell::White => {
+                        if board.in_atari(q) {
+                            w.atari |= 1 << i;
+                        }
+                        if board.color_at(q) == Some(me) {
+                            1
+                        } else {
+                            2
+                        }
+                    }
+                };
+            }
+        }
+        w
+    }
+
+    /// [`shape_key`] of the neighbour `k` of the centre (in the order of [`AROUND`]).
+    #[inline]
+    fn key(&self, k: usize) -> u32 {
+        let (kc, kr) = AROUND[k];
+        let mut key = 0u32;
+        for (j, &(dc, dr)) in AROUND.iter().enumerate() {
+            let i = Window::cell(kc + dc, kr + dr);
+            key |= u32::from(self.codes[i]) << (2 * j);
+        }
+        for (o, &j) in ORTHOGONAL.iter().enumerate() {
+            let (dc, dr) = AROUND[j];
+            let i = Window::cell(kc + dc, kr + dr);
+            key |= (self.atari >> i & 1) << (16 + o);
+        }
+        key
+    }
+
+    /// The point, code and atari of the neighbour `k` of the centre.
+    #[inline]
+    fn near(&self, k: usize) -> (Option<Point>, u8, bool) {
+        let (dc, dr) = AROUND[k];
+        let i = Window::cell(dc, dr);
+        (self.points[i], self.codes[i], self.atari >> i & 1 != 0)
+    }
 }
 
 /// A 3×3 pattern as written: three rows of three characters, the centre `.` (the move), and
@@ -424,12 +494,12 @@ fn try_random_order(
 }
 
 /// Step 1: save the strings of `me` that the last move (on `last`) put in atari.
-fn escape(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Point> {
+fn escape(game: &mut Game, rng: &mut Rng, win: &Window, me: Color) -> Option<Point> {
     let board = game.board();
     let mut targets: [Option<Point>; 4] = [None; 4];
     let mut n = 0;
-    for q in board.neighbors(last) {
-        if board.color_at(q) == Some(me) && board.in_atari(q) {
+    for k in ORTHOGONAL {
+        if let (Some(q), 1, true) = win.near(k) {
             let h = board.string_head(q);
             if !targets[..n].contains(&h) {
                 targets[n] = h;
@@ -477,14 +547,16 @@ fn escape(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Poin
 }
 
 /// Step 2: capture an opponent string in atari on or around `last`, the biggest first.
-fn capture(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Point> {
+fn capture(game: &mut Game, rng: &mut Rng, last: Point, win: &Window) -> Option<Point> {
+    let me = game.to_move();
     let board = game.board();
     let mut cands: [(usize, Point); 9] = [(0, last); 9];
     let mut n = 0;
-    for q in std::iter::once(last).chain(around(board, last)) {
-        if board.color_at(q) != Some(me.opponent()) {
+    let centre = (Some(last), 2, win.atari >> 12 & 1 != 0);
+    for (q, code, atari) in std::iter::once(centre).chain((0..8).map(|k| win.near(k))) {
+        let (Some(q), 2, true) = (q, code, atari) else {
             continue;
-        }
+        };
         if let Some(l) = board.atari_liberty(q) {
             if !cands[..n].iter().any(|&(_, x)| x == l) {
                 cands[n] = (board.string_size(q), l);
@@ -570,24 +642,33 @@ fn nakade(game: &mut Game, last: Point, me: Color) -> Option<Point> {
         .find(|&v| try_play(game, v, me))
 }
 
-/// Step 4: a 3×3 shape around the last and second-last moves.
-fn shape(game: &mut Game, rng: &mut Rng, recent: [Option<Point>; 2], me: Color) -> Option<Point> {
+/// Step 4: a 3×3 shape around the last and second-last moves (`wins`: their windows).
+fn shape(game: &mut Game, rng: &mut Rng, wins: [Option<&Window>; 2], me: Color) -> Option<Point> {
     let shapes = Shapes::get();
-    let board = game.board();
-    let mut cands: [Point; 16] = [board.empty_point(0); 16];
+    let mut cands: [Option<Point>; 16] = [None; 16];
     let mut n = 0;
-    for m in recent.iter().flatten() {
-        for q in around(board, *m) {
-            if board.get(q) == Cell::Empty
-                && !cands[..n].contains(&q)
-                && shapes.matches(shape_key(board, q, me))
-            {
-                cands[n] = q;
-                n += 1;
+    for w in wins.iter().flatten() {
+        for k in 0..8 {
+            if let (Some(q), 0, _) = w.near(k) {
+                if !cands[..n].contains(&Some(q)) && shapes.matches(w.key(k)) {
+                    cands[n] = Some(q);
+                    n += 1;
+                }
             }
         }
     }
-    try_random_order(game, rng, &mut cands[..n], me)
+    let mut m = n;
+    while m > 0 {
+        let i = rng.below(m as u32) as usize;
+        if let Some(p) = cands[i] {
+            if try_play(game, p, me) {
+                return Some(p);
+            }
+        }
+        m -= 1;
+        cands.swap(i, m);
+    }
+    None
 }
 
 /// Plays the heavy policy's move for the player to move and returns it; `None` (the game
@@ -603,20 +684,23 @@ pub(crate) fn play_heavy(game: &mut Game, rng: &mut Rng) -> Option<Point> {
             *slot = Some(p);
         }
     }
+    let board = game.board();
+    let wins = recent.map(|m| m.map(|p| Window::new(board, p, me)));
     // The last move's stone, unless it was removed (block suicide).
-    let last = recent[0].filter(|&p| game.board().color_at(p) == Some(me.opponent()));
-    if let Some(l) = last {
-        if let Some(p) = escape(game, rng, l, me) {
-            return Some(p);
-        }
-        if let Some(p) = capture(game, rng, l, me) {
-            return Some(p);
-        }
-        if let Some(p) = nakade(game, l, me) {
-            return Some(p);
+    if let (Some(l), Some(w)) = (recent[0], &wins[0]) {
+        if w.codes[12] == 2 {
+            if let Some(p) = escape(game, rng, w, me) {
+                return Some(p);
+            }
+            if let Some(p) = capture(game, rng, l, w) {
+                return Some(p);
+            }
+            if let Some(p) = nakade(game, l, me) {
+                return Some(p);
+            }
         }
     }
-    if let Some(p) = shape(game, rng, recent, me) {
+    if let Some(p) = shape(game, rng, [wins[0].as_ref(), wins[1].as_ref()], me) {
         return Some(p);
     }
     pick(game, rng, |g, p| {
@@ -697,6 +781,26 @@ mod tests {
         // An empty neighbourhood matches nothing.
         let b = Board::new(5).expect("size");
         assert!(!shapes.matches(shape_key(&b, pt(&b, "C3"), Color::Black)));
+    }
+
+    #[test]
+    fn window_keys_are_the_shape_keys() {
+        let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
+        let mut rng = Rng::new(9);
+        for _ in 0..60 {
+            let _ = crate::playout::play_random(&mut g, &mut rng);
+        }
+        let b = g.board();
+        for centre in b.points() {
+            for me in [Color::Black, Color::White] {
+                let w = Window::new(b, centre, me);
+                for k in 0..8 {
+                    if let (Some(q), 0, _) = w.near(k) {
+                        assert_eq!(w.key(k), shape_key(b, q, me), "{centre:?} {k}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
