@@ -58,4 +58,4 @@ pub use player::{
 };
 pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;
-pub use time::{TimeLeft, TimePolicy};
+pub use time::{MoveClock, TimeLeft, TimePolicy};

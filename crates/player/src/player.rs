@@ -8,7 +8,7 @@ use ingo_rules::{Game, Move, Phase};
 
 use crate::playout::{self, PlayoutPolicy};
 use crate::rng::Rng;
-use crate::time::{TimeLeft, TimePolicy};
+use crate::time::{self, MoveClock, TimeLeft, TimePolicy};
 use crate::tree::{self, Params, Tree};
 
 /// How much search one move gets: a number of playouts, a time (on the wall clock, or on the
@@ -50,7 +50,29 @@ pub struct ResignPolicy {
     pub below: f64,
     /// ...and the search made at least this many playouts, so that the estimate means something.
     pub min_playouts: u64,
+    /// ...and the estimated loss is at least this many points (the mean margin of a few
+    /// playouts after the best move, [`ResignPolicy::resigns`]).
+    pub min_margin: f64,
+    /// ...and the game is past its opening: this share of the board's points in moves played
+    /// or stones on the board.
+    pub opening: f64,
 }
+
+impl Default for ResignPolicy {
+    /// Below 10% after 2,000 playouts, a loss of 15 points or more, past the first fifth of the
+    /// board (72 moves on 19×19, 16 on 9×9).
+    fn default() -> Self {
+        ResignPolicy {
+            below: 0.10,
+            min_playouts: 2_000,
+            min_margin: 15.0,
+            opening: 0.2,
+        }
+    }
+}
+
+/// Playouts after the best move that estimate the margin of a resignation.
+const RESIGN_PLAYOUTS: u32 = 64;
 
 /// The player's settings. [`Config::default`] suits a 9×9 to 19×19 game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -153,6 +175,11 @@ impl Config {
             ("rave_equiv", self.rave_equiv),
             ("first_play_urgency", self.first_play_urgency),
             ("time.byo_fraction", self.time.byo_fraction),
+            ("time.opening", self.time.opening),
+            ("time.middle", self.time.middle),
+            ("time.late", self.time.late),
+            ("time.stop_share", self.time.stop_share),
+            ("time.dominance", self.time.dominance),
             ("score_weight", self.score_weight),
             ("pass_prior", self.pass_prior),
         ] {
@@ -391,11 +418,24 @@ impl Player {
             return pass(Reason::Winning, 1.0);
         }
         let mut limits = self.config.budget;
-        let allotted = time_left.map(|t| self.config.time.allot(&t, game.board().empty_count()));
+        let allotted = time_left.map(|left| {
+            self.config.time.allot_move(&MoveClock {
+                left,
+                empty_points: game.board().empty_count(),
+                points: game.board().area(),
+                move_number: game.move_count(),
+            })
+        });
         if let Some(a) = allotted {
             limits.time = Some(limits.time.map_or(a, |t| t.min(a)));
         }
-        let (tree, playouts) = self.search(game, limits, start);
+        // A forced move (one board play, beside the pass) needs no time.
+        if let Some(n) = self.config.time.forced_budget(board_plays(game)) {
+            limits.playouts = Some(limits.playouts.map_or(n, |p| p.min(n)));
+        }
+        // With a clock, the time a search saves stays on it.
+        let clock = allotted.and(limits.time);
+        let (tree, playouts) = self.search(game, limits, start, clock);
         let root_best = tree.best_child(0);
         let candidates = candidates(&tree);
         let (mv, visits, win_rate) = match root_best {
@@ -407,10 +447,20 @@ impl Player {
             // root), but a pass is always legal.
             None => (Move::Pass, 0, 0.5),
         };
-        let resign = self
-            .config
-            .resign
-            .is_some_and(|r| playouts >= r.min_playouts && win_rate < r.below);
+        let progress = game
+            .move_count()
+            .max(game.board().area() - game.board().empty_count());
+        let resign = self.config.resign.is_some_and(|r| {
+            r.resigns(win_rate, playouts, progress, game.board().area(), || {
+                time::estimate_margin(
+                    game,
+                    mv,
+                    &mut self.rng,
+                    self.config.playout,
+                    RESIGN_PLAYOUTS,
+                )
+            })
+        });
         Decision {
             action: if resign {
                 Action::Resign
@@ -436,7 +486,15 @@ impl Player {
     }
 
     /// Runs the search from `game` within `limits`; returns the tree and the playouts made.
-    fn search(&mut self, game: &Game, limits: Budget, start: Duration) -> (Tree, u64) {
+    /// `clock`: the search's time when a clock sets it (the early stop of
+    /// [`TimePolicy::can_stop`] then applies).
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: Budget,
+        start: Duration,
+        clock: Option<Duration>,
+    ) -> (Tree, u64) {
         let params = self.config.params();
         let mut tree = Tree::new(game);
         let mut done: u64 = 0;
@@ -453,7 +511,7 @@ impl Player {
             }
             if self.config.early_stop && done.is_multiple_of(64) && done >= 256 {
                 let remaining = remaining(limits, done, elapsed);
-                if decided(&tree, remaining) {
+                if decided(&tree, &self.config.time, remaining, elapsed, clock) {
                     break;
                 }
             }
@@ -475,9 +533,16 @@ fn remaining(limits: Budget, done: u64, elapsed: Duration) -> u64 {
     by_count.min(by_time)
 }
 
-/// Whether the most visited root move stays the most visited even if every remaining playout
-/// went to the runner-up.
-fn decided(tree: &Tree, remaining: u64) -> bool {
+/// Whether the search may stop ([`TimePolicy::can_stop`]): the most visited root move stays the
+/// most visited even if every remaining playout went to the runner-up, or on the clock it
+/// dominates.
+fn decided(
+    tree: &Tree,
+    policy: &TimePolicy,
+    remaining: u64,
+    elapsed: Duration,
+    clock: Option<Duration>,
+) -> bool {
     let (mut first, mut second) = (0u64, 0u64);
     for c in tree.children(0) {
         let v = u64::from(tree.node(c).visits);
@@ -488,7 +553,7 @@ fn decided(tree: &Tree, remaining: u64) -> bool {
             second = v;
         }
     }
-    first > second.saturating_add(remaining)
+    policy.can_stop(first, second, remaining, elapsed, clock)
 }
 
 fn candidates(tree: &Tree) -> Vec<Candidate> {
@@ -511,6 +576,17 @@ fn candidates(tree: &Tree) -> Vec<Candidate> {
     out.sort_by_key(|c| std::cmp::Reverse(c.visits));
     out.truncate(10);
     out
+}
+
+/// The legal board plays of the player to move that neither fill its own eye nor are suicide,
+/// counted up to two.
+fn board_plays(game: &Game) -> usize {
+    let color = game.to_move();
+    game.board()
+        .empty_points()
+        .filter(|&p| playout::is_candidate(game, p, color) && game.is_legal(Move::Play(p)))
+        .take(2)
+        .count()
 }
 
 /// Whether the player to move has a legal board play that neither fills its own eye nor is
