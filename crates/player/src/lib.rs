@@ -49,7 +49,7 @@ mod time;
 mod tree;
 
 pub use estimate::{estimate_dead, DEAD_PLAYOUTS};
-pub use heavy::{self_atari_stones, shape_key, Shapes};
+pub use heavy::{ladder_captures, self_atari_stones, shape_key, Shapes};
 /// Where the player reads the time (from `ingo-clock`, shared with the referee).
 pub use ingo_clock::TimeSource;
 pub use player::{

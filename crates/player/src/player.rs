@@ -110,7 +110,8 @@ pub struct Config {
     /// rarely tried pass sometimes wins the vote by chance.
     pub pass_prior: f64,
     /// The playout policy: light (uniform random, the default) or heavy (MoGo-style local
-    /// answers and shapes, about a third as many playouts a second; [`PlayoutPolicy`]).
+    /// answers and shapes, about a fifth as many playouts a second on 19×19, a quarter on
+    /// 9×9; [`PlayoutPolicy`]).
     pub playout: PlayoutPolicy,
 }
 
