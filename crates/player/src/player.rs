@@ -1,5 +1,6 @@
 //! The player: configuration, the move decision and what the search found.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -102,6 +103,9 @@ pub struct Config {
     pub pass_when_winning: bool,
     /// When to resign; `None` (the default): never.
     pub resign: Option<ResignPolicy>,
+    /// Whether [`Player::ponder`] searches on the opponent's time (off by default); the next
+    /// [`Player::genmove`] then goes on from the opponent's move in that search.
+    pub ponder: bool,
     /// The weight of the margin in a playout's reward (the rest is the win): small, so that the
     /// search prefers bigger wins without giving up winning chances for points.
     pub score_weight: f64,
@@ -129,6 +133,7 @@ impl Default for Config {
             early_stop: true,
             pass_when_winning: true,
             resign: None,
+            ponder: false,
             score_weight: 0.02,
             pass_prior: 10.0,
             playout: PlayoutPolicy::Light,
@@ -330,6 +335,27 @@ pub struct Player {
     config: Config,
     rng: Rng,
     time: Arc<dyn TimeSource>,
+    pondered: Pondered,
+}
+
+/// The search [`Player::ponder`] made, with its root position. A clone of the player does not
+/// keep it (the tree can be large, and a clone is another player).
+#[derive(Default)]
+struct Pondered(Option<Box<(Game, Tree)>>);
+
+impl Clone for Pondered {
+    fn clone(&self) -> Pondered {
+        Pondered(None)
+    }
+}
+
+impl std::fmt::Debug for Pondered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(p) => write!(f, "Pondered({} nodes)", p.1.len()),
+            None => write!(f, "Pondered(none)"),
+        }
+    }
 }
 
 impl Player {
@@ -358,6 +384,7 @@ impl Player {
             config,
             rng: Rng::new(config.seed),
             time,
+            pondered: Pondered::default(),
         })
     }
 
@@ -386,6 +413,46 @@ impl Player {
         self.rng = Rng::new(seed);
     }
 
+    /// Searches `game`, where the opponent is to move, until `stop` is set or `max_playouts`
+    /// playouts are made, when [`Config::ponder`] is on (otherwise nothing: 0 playouts). The
+    /// next [`Player::genmove`], if its game is this one with one more move, goes on from that
+    /// move's part of this search: its playouts count toward that move's budget. A front calls
+    /// this on its own thread while it waits for the opponent, and sets `stop` when the move
+    /// comes. Returns the playouts made.
+    pub fn ponder(&mut self, game: &Game, stop: &AtomicBool, max_playouts: u64) -> u64 {
+        self.pondered = Pondered(None);
+        if !self.config.ponder || game.phase() == Phase::Ended {
+            return 0;
+        }
+        let params = self.config.params();
+        let mut tree = Tree::new(game);
+        let mut done = 0;
+        while done < max_playouts && !stop.load(Ordering::Relaxed) {
+            tree.iterate(game, &mut self.rng, &params);
+            done += 1;
+        }
+        self.pondered = Pondered(Some(Box::new((game.clone(), tree))));
+        done
+    }
+
+    /// The part of the pondered search that `game` reached: `game` is the pondered position
+    /// with one more move, which the search had tried. The pondered search is dropped either way.
+    fn take_pondered(&mut self, game: &Game) -> Option<Tree> {
+        let (root, tree) = *std::mem::take(&mut self.pondered).0?;
+        if game.move_count() != root.move_count() + 1
+            || game.setup() != root.setup()
+            || !root
+                .history()
+                .zip(game.history())
+                .all(|(a, b)| a.color == b.color && a.mv == b.mv)
+        {
+            return None;
+        }
+        let last = game.last_move()?.mv;
+        let child = tree.children(0).find(|&c| tree.node(c).mv == last)?;
+        (tree.node(child).visits > 0).then(|| tree.subtree(child, game))
+    }
+
     /// Chooses an action for the player to move in `game`.
     ///
     /// `time_left` is this player's clock, if there is one: the thinking time is then the lesser
@@ -398,6 +465,7 @@ impl Player {
             info: SearchInfo::without_search(reason, win_rate, time.now().saturating_sub(start)),
         };
         let me = game.to_move();
+        let pondered = self.take_pondered(game);
         if game.phase() == Phase::Ended {
             return pass(Reason::GameOver, 0.5);
         }
@@ -436,7 +504,12 @@ impl Player {
         }
         // With a clock, the time a search saves stays on it.
         let clock = allotted.and(limits.time);
-        let (tree, playouts) = self.search(game, limits, start, clock);
+        // The pondered playouts of this position count toward the budget.
+        if let (Some(t), Some(n)) = (&pondered, limits.playouts) {
+            let reused = u64::from(t.node(0).visits);
+            limits.playouts = Some(n.saturating_sub(reused).max(1));
+        }
+        let (tree, playouts) = self.search(game, limits, start, clock, pondered);
         let root_best = tree.best_child(0);
         let candidates = candidates(&tree);
         let (mv, visits, win_rate) = match root_best {
@@ -488,16 +561,17 @@ impl Player {
 
     /// Runs the search from `game` within `limits`; returns the tree and the playouts made.
     /// `clock`: the search's time when a clock sets it (the early stop of
-    /// [`TimePolicy::can_stop`] then applies).
+    /// [`TimePolicy::can_stop`] then applies); `from`: a tree to go on from (a pondered one).
     fn search(
         &mut self,
         game: &Game,
         limits: Budget,
         start: Duration,
         clock: Option<Duration>,
+        from: Option<Tree>,
     ) -> (Tree, u64) {
         let params = self.config.params();
-        let mut tree = Tree::new(game);
+        let mut tree = from.unwrap_or_else(|| Tree::new(game));
         let mut done: u64 = 0;
         loop {
             tree.iterate(game, &mut self.rng, &params);

@@ -186,6 +186,27 @@ impl Tree {
         out
     }
 
+    /// A tree whose root is the node `id` of this one, with all of its subtree (renumbered,
+    /// statistics kept); `game` is that node's position. Pondering uses it: the search made on
+    /// the opponent's time goes on from the move the opponent played.
+    pub fn subtree(&self, id: usize, game: &Game) -> Tree {
+        let mut t = Tree::new(game);
+        t.nodes[0] = self.nodes[id].clone();
+        let mut stack = vec![(id, 0usize)];
+        while let Some((old, new)) = stack.pop() {
+            let children = self.children(old);
+            let start = t.nodes.len();
+            t.nodes.extend_from_slice(&self.nodes[children.clone()]);
+            t.nodes[new].first_child = start as u32;
+            for (k, c) in children.enumerate() {
+                if self.nodes[c].n_children > 0 {
+                    stack.push((c, start + k));
+                }
+            }
+        }
+        t
+    }
+
     /// Creates the children of `id`, whose position is `game`: every legal board play that does
     /// not fill the mover's own eye and is not suicide, and the pass.
     fn expand(&mut self, id: usize, game: &Game, params: &Params) {
