@@ -117,6 +117,38 @@ pub struct Config {
     /// answers and shapes, about a fifth as many playouts a second on 19×19, a quarter on
     /// 9×9; [`PlayoutPolicy`]).
     pub playout: PlayoutPolicy,
+    /// On which boards the move patterns learned from records ([`crate::patterns`]) bias the
+    /// search: [`PatternPriors::Large`] (13×13 and larger, the default), always, or never (the
+    /// search as before the patterns, to measure them).
+    pub pattern_priors: PatternPriors,
+    /// The most virtual AMAF wins a pattern prior gives a move (the likeliest move of a node
+    /// gets this many; a move of pattern probability `p` gets `prior_equiv · √(p / p_max)`).
+    pub prior_equiv: f64,
+    /// Playouts through a node before its children get their pattern priors (the root gets
+    /// them at once): rating every legal move costs about two light 19×19 playouts.
+    pub prior_visits: u32,
+}
+
+/// Where the pattern priors of [`Config::pattern_priors`] apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternPriors {
+    /// Never: the search without them.
+    Off,
+    /// On boards of 13×13 and larger (the patterns were learned from 19×19 and 13×13 records).
+    Large,
+    /// On every board.
+    Always,
+}
+
+impl PatternPriors {
+    /// Whether the priors apply on a board `width × height`.
+    pub fn applies(self, width: usize, height: usize) -> bool {
+        match self {
+            PatternPriors::Off => false,
+            PatternPriors::Large => width.min(height) >= 13,
+            PatternPriors::Always => true,
+        }
+    }
 }
 
 impl Default for Config {
@@ -137,6 +169,9 @@ impl Default for Config {
             score_weight: 0.02,
             pass_prior: 10.0,
             playout: PlayoutPolicy::Light,
+            pattern_priors: PatternPriors::Large,
+            prior_equiv: 400.0,
+            prior_visits: 8,
         }
     }
 }
@@ -188,6 +223,7 @@ impl Config {
             ("time.dominance", self.time.dominance),
             ("score_weight", self.score_weight),
             ("pass_prior", self.pass_prior),
+            ("prior_equiv", self.prior_equiv),
         ] {
             if !value.is_finite() || value < 0.0 {
                 return Err(ConfigError::BadParameter { name, value });
@@ -207,7 +243,19 @@ impl Config {
         Ok(())
     }
 
-    fn params(&self) -> Params {
+    /// The tree's parameters for a search on `game`'s board.
+    fn params(&self, game: &Game) -> Params {
+        let board = game.board();
+        let priors = self
+            .pattern_priors
+            .applies(board.width(), board.height())
+            .then(|| crate::patterns::Patterns::builtin().ok())
+            .flatten()
+            .map(|patterns| tree::PriorParams {
+                patterns,
+                equiv: self.prior_equiv as f32,
+                visits: self.prior_visits,
+            });
         Params {
             exploration: self.exploration as f32,
             rave_equiv: self.rave_equiv as f32,
@@ -217,6 +265,7 @@ impl Config {
             score_weight: self.score_weight as f32,
             pass_prior: self.pass_prior as f32,
             playout: self.playout,
+            priors,
         }
     }
 }
@@ -424,7 +473,7 @@ impl Player {
         if !self.config.ponder || game.phase() == Phase::Ended {
             return 0;
         }
-        let params = self.config.params();
+        let params = self.config.params(game);
         let mut tree = Tree::new(game);
         let mut done = 0;
         while done < max_playouts && !stop.load(Ordering::Relaxed) {
@@ -570,7 +619,7 @@ impl Player {
         clock: Option<Duration>,
         from: Option<Tree>,
     ) -> (Tree, u64) {
-        let params = self.config.params();
+        let params = self.config.params(game);
         let mut tree = from.unwrap_or_else(|| Tree::new(game));
         let mut done: u64 = 0;
         loop {
