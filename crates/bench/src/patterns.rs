@@ -309,9 +309,8 @@ fn agree(a: &AgreeArgs, out: &mut impl Write) -> anyhow::Result<()> {
         .iter()
         .filter(|g| patterns::held_out(&g.name, cfg.seed, cfg.held_out_percent))
     {
-        let moves: Vec<_> = tg.game.history().map(|m| (m.color, m.mv)).collect();
-        for k in 10..moves.len().min(200) {
-            all.push((tg, k, moves[k].1));
+        for (k, m) in tg.game.history().enumerate().take(200).skip(10) {
+            all.push((tg, k, m.mv));
         }
     }
     ensure!(!all.is_empty(), "no held-out position");
