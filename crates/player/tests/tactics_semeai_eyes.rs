@@ -270,3 +270,48 @@ fn the_vital_point_of_an_unsettled_eye_is_its_owners_when_it_moves() {
         RaceOutcome::SecondWins
     );
 }
+
+/// A bent four in the corner is no pair of eyes under Ing's rules: it is played out as a ko
+/// ("提證死活": nothing is dead or alive by its shape), which the count does not read; it
+/// counts as one eye of five liberties without a vital point. Away from the corner the bent
+/// four is two eyes (the string cannot be taken).
+#[test]
+fn a_bent_four_in_the_corner_is_one_eye_in_a_race() {
+    let corner = Board::from_ascii(
+        "
+        . . . . . . .
+        . . . . . . .
+        O O O . . . .
+        X X O . . . .
+        . X O O . . .
+        . X X O . . .
+        . . X O . . .",
+    )
+    .expect("a diagram");
+    let at = |b: &Board, name: &str| Point::from_gtp(name, b.width(), b.height()).expect("vertex");
+    let r = capture_race_with_eyes(&corner, at(&corner, "A4"), at(&corner, "A5")).expect("a race");
+    assert_eq!(
+        r.first_eye,
+        RaceEye::One {
+            points: 4,
+            liberties: 5,
+            vital: None
+        }
+    );
+    assert_eq!(r.first_outside, 0);
+    // The same shape on the side, one column in: two eyes.
+    let side = Board::from_ascii(
+        "
+        . . . . . . .
+        . . . . . . .
+        O O O O . . .
+        X X X O . . .
+        X . X O O . .
+        X . X X O . .
+        X . . X O . .",
+    )
+    .expect("a diagram");
+    let r = capture_race_with_eyes(&side, at(&side, "B4"), at(&side, "B5")).expect("a race");
+    assert_eq!(r.first_outside, 0);
+    assert_eq!(r.first_eye, RaceEye::Alive);
+}

@@ -212,7 +212,9 @@ pub struct EyeRace {
 /// whose empty region (the empty points connected to it) touches no stone but the string's
 /// own is in an eye of that string; one such region is one eye, worth [`eye_liberties`]; two
 /// such regions, or one that gives two eyes whoever plays first (straight, bent and zigzag
-/// fours, and spaces past six points), make the string uncapturable.
+/// fours, and spaces past six points), make the string uncapturable. A bent four touching a
+/// corner point is one eye (five liberties, no vital point): under Ing's rules it is played
+/// out as a ko, which the count does not read.
 ///
 /// The race is then solved as a game on the counts, with either side to move: a move fills an
 /// outside liberty of the other string, a shared liberty, or a point of the other string's
@@ -343,7 +345,22 @@ fn string_eye(board: &Board, stones: &[Point], libs: &[Point]) -> (RaceEye, usiz
     let Some(one) = eyes.first() else {
         return (RaceEye::None, 0);
     };
+    // A bent four touching a corner point is played out as a ko under Ing's rules (nothing
+    // is dead or alive by its shape: "提證死活"), which the count does not read: one eye.
+    let corner = |p: &Point| {
+        (p.col() == 0 || p.col() + 1 == board.width())
+            && (p.row() == 0 || p.row() + 1 == board.height())
+    };
     let eye = match (eye_liberties(one.len()), super::eye_space(one)) {
+        (Some(liberties), Ok(space))
+            if space.shape == super::EyeShape::BentFour && one.iter().any(corner) =>
+        {
+            RaceEye::One {
+                points: one.len(),
+                liberties,
+                vital: None,
+            }
+        }
         (Some(liberties), Ok(space)) => match space.status {
             super::EyeStatus::OneEye => RaceEye::One {
                 points: one.len(),
