@@ -73,6 +73,10 @@ struct CorpusArgs {
     /// Threads.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Only the records whose path below the corpus starts with this (`aeb-pro/` for the
+    /// professional games); the split of a record does not depend on it.
+    #[arg(long, default_value = "")]
+    only: String,
 }
 
 #[derive(Args)]
@@ -119,7 +123,7 @@ pub fn run(args: &PatternsArgs, out: &mut impl Write) -> anyhow::Result<()> {
 
 /// The records of `dir` of the given sizes, replayed under Ing's rules, named by their path
 /// below `dir` (`#N` added for the N-th game of a collection, from 2).
-pub fn load(dir: &Path, sizes: &[usize]) -> anyhow::Result<(Vec<TrainGame>, usize)> {
+pub fn load(dir: &Path, sizes: &[usize], only: &str) -> anyhow::Result<(Vec<TrainGame>, usize)> {
     ensure!(
         dir.is_dir(),
         "no corpus at {} (give --corpus DIR)",
@@ -135,6 +139,9 @@ pub fn load(dir: &Path, sizes: &[usize]) -> anyhow::Result<(Vec<TrainGame>, usiz
             .unwrap_or(&p)
             .to_string_lossy()
             .replace('\\', "/");
+        if !rel.starts_with(only) {
+            continue;
+        }
         let Ok(records) = ingo_sgf::parse_bytes(&bytes, &ReadOptions::default()) else {
             unusable += 1;
             continue;
@@ -204,7 +211,7 @@ fn report_eval(out: &mut impl Write, e: &patterns::Evaluation) -> anyhow::Result
 
 fn train(a: &TrainArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let start = Instant::now();
-    let (games, unusable) = load(&a.corpus.corpus, &a.corpus.sizes)?;
+    let (games, unusable) = load(&a.corpus.corpus, &a.corpus.sizes, &a.corpus.only)?;
     let loaded = start.elapsed();
     let cfg = TrainConfig {
         sample: a.sample,
@@ -246,7 +253,11 @@ fn train(a: &TrainArgs, out: &mut impl Write) -> anyhow::Result<()> {
             cfg.iterations,
             cfg.min_shape,
             cfg.min_diamond
-        ),
+        ) + &if a.corpus.only.is_empty() {
+            String::new()
+        } else {
+            format!(" --only {}", a.corpus.only)
+        },
         format!("Date: {} (ingo {})", today(), env!("CARGO_PKG_VERSION")),
         format!(
             "Records: {} replayed under Ing's rules ({} for training, {} held out by the seed's split);",
@@ -284,7 +295,7 @@ fn train(a: &TrainArgs, out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 fn eval(a: &EvalArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let (games, _) = load(&a.corpus.corpus, &a.corpus.sizes)?;
+    let (games, _) = load(&a.corpus.corpus, &a.corpus.sizes, &a.corpus.only)?;
     let owned;
     let patterns = match &a.weights {
         Some(p) => {
@@ -301,7 +312,7 @@ fn eval(a: &EvalArgs, out: &mut impl Write) -> anyhow::Result<()> {
 
 fn agree(a: &AgreeArgs, out: &mut impl Write) -> anyhow::Result<()> {
     use ingo_player::{Budget, Config, PatternPriors, Player};
-    let (games, _) = load(&a.corpus.corpus, &a.corpus.sizes)?;
+    let (games, _) = load(&a.corpus.corpus, &a.corpus.sizes, &a.corpus.only)?;
     let cfg = config(&a.corpus);
     // Every position from move 10 to 200 of the held-out records, then every k-th of them.
     let mut all = Vec::new();
