@@ -25,11 +25,12 @@ pub(crate) struct Params {
     pub priors: Option<PriorParams>,
 }
 
-/// How the move patterns ([`Patterns`]) bias the search: each child of a node gets, once the
-/// node has `visits` playouts (the root at once), `equiv · √(p / p_max)` virtual AMAF wins,
-/// rounded, where `p` is its pattern gamma and `p_max` the largest among the node's children
-/// (as Pachi's pattern prior gives virtual wins by the square root of the probability). The
-/// virtual wins weigh like real AMAF results and fade as real ones accumulate.
+/// How the move patterns ([`Patterns`]) bias the search: each board-play child of a node gets,
+/// once the node has `visits` playouts (the root at once), `equiv · √(p / p_max)` virtual AMAF
+/// wins, rounded, where `p` is its pattern gamma and `p_max` the largest among the node's
+/// children (as Pachi's pattern prior gives virtual wins by the square root of the
+/// probability). The virtual wins weigh like real AMAF results and fade as real ones
+/// accumulate. The pass gets none: AMAF never credits it, so they would never fade.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PriorParams {
     pub patterns: &'static Patterns,
@@ -415,7 +416,12 @@ impl Tree {
             .map(|n| buf.gamma[slot(n.mv)])
             .fold(0.0f32, f32::max);
         if best > 0.0 && best.is_finite() {
-            for child in &mut self.nodes[children] {
+            // Not the pass: AMAF never credits it, so virtual wins would never fade (and a pass
+            // that does not end play has its virtual losses, `Params::pass_prior`).
+            for child in self.nodes[children]
+                .iter_mut()
+                .filter(|c| c.mv != Move::Pass)
+            {
                 let wins = (prior.equiv * (buf.gamma[slot(child.mv)] / best).sqrt()).round();
                 child.amaf_visits += wins as u32;
                 child.amaf_wins += wins;
@@ -539,14 +545,20 @@ mod tests {
             "{:?}",
             of(best.0)
         );
-        // The least likely has (nearly) none: √(γ / γ_max) rounds to its share of 50.
-        let worst = ranked[ranked.len() - 1];
+        // The least likely board play has (nearly) none: √(γ / γ_max) rounds to its share.
+        let worst = *ranked
+            .iter()
+            .rev()
+            .find(|r| r.0 != Move::Pass)
+            .expect("a board play");
         let expect = (50.0 * (worst.1 / best.1).sqrt()).round() as u32;
         assert!(
             (expect..=expect + 1).contains(&of(worst.0).amaf_visits),
             "{:?} {expect}",
             of(worst.0)
         );
+        // The pass gets none: AMAF never credits it, so they would never fade.
+        assert_eq!(of(Move::Pass).amaf_visits, 0);
         // A tree without priors gives none.
         let mut plain = Tree::new(&game);
         plain.iterate(

@@ -457,3 +457,21 @@ fn training_is_deterministic_by_seed() {
     );
     assert!(e.top[0] <= e.top[1] && e.top[1] <= e.top[2] && e.top[2] <= e.positions);
 }
+
+#[test]
+fn the_player_with_priors_plays_on_the_empty_19x19_board() {
+    // The pass has no AMAF statistics, so virtual AMAF wins given to it never faded and made
+    // the player pass from the first move.
+    let game = Game::new(Setup::empty(19).expect("size"), Rules::ing());
+    let mut player = ingo_player::Player::new(ingo_player::Config {
+        budget: ingo_player::Budget::playouts(1000),
+        ..ingo_player::Config::default()
+    })
+    .expect("config");
+    let d = player.genmove(&game, None);
+    assert!(
+        matches!(d.mv(), Some(Move::Play(_))),
+        "{:?}",
+        d.info.candidates
+    );
+}
