@@ -14,8 +14,9 @@
 //! 3. **Nakade**: an empty space of three points next to the last move, bounded by stones of
 //!    one colour: its vital point (the one touching the other two), which kills an opponent's
 //!    eye space or makes two eyes of the player's own.
-//! 4. **Shape**: a 3×3 pattern ([`Shapes`]) around the last or the second-last move (MoGo's hane,
-//!    cut and edge patterns, in Pachi's variants), chosen at random among those matched.
+//! 4. **Shape**: a 3×3 pattern ([`Shapes`]) around the last move, or when none matches there
+//!    around the second-last move (MoGo's hane, cut and edge patterns, in Pachi's variants),
+//!    chosen at random among those matched.
 //! 5. **Random**: uniform among the legal plays that fill no eye of the player's own, are not
 //!    suicide and are not the self-atari of three stones or more.
 //!
@@ -773,22 +774,18 @@ fn nakade(game: &mut Game, win: &Window, me: Color) -> Option<Point> {
         .find(|&v| try_play(game, v, me))
 }
 
-/// Step 4: a 3×3 shape around the last and second-last moves (`wins`: their windows).
-fn shape(game: &mut Game, rng: &mut Rng, wins: [Option<&Window>; 2], me: Color) -> Option<Point> {
+/// Step 4: a 3×3 shape around a recent move (`w`: its window), chosen at random among those
+/// that match.
+fn shape(game: &mut Game, rng: &mut Rng, w: &Window, me: Color) -> Option<Point> {
     let shapes = Shapes::get();
     let board = game.board();
-    let mut cands: [Option<Point>; 16] = [None; 16];
+    let mut cands: [Option<Point>; 8] = [None; 8];
     let mut n = 0;
-    for w in wins.iter().flatten() {
-        for k in 0..8 {
-            if let (Some(q), 0) = w.near(k) {
-                if shapes.may_match(w.cells_key(k))
-                    && shapes.matches(w.key(board, k))
-                    && !cands[..n].contains(&Some(q))
-                {
-                    cands[n] = Some(q);
-                    n += 1;
-                }
+    for k in 0..8 {
+        if let (Some(q), 0) = w.near(k) {
+            if shapes.may_match(w.cells_key(k)) && shapes.matches(w.key(board, k)) {
+                cands[n] = Some(q);
+                n += 1;
             }
         }
     }
@@ -835,10 +832,15 @@ pub(crate) fn play_heavy(game: &mut Game, rng: &mut Rng) -> Option<Point> {
             }
         }
     }
-    let board = game.board();
-    let second_win = recent[1].map(|p| Window::new(board, p, me));
-    if let Some(p) = shape(game, rng, [last_win.as_ref(), second_win.as_ref()], me) {
+    if let Some(p) = last_win.and_then(|w| shape(game, rng, &w, me)) {
         return Some(p);
+    }
+    // The second-last move's window is read only when the last move's shapes gave nothing.
+    if let Some(m) = recent[1] {
+        let w = Window::new(game.board(), m, me);
+        if let Some(p) = shape(game, rng, &w, me) {
+            return Some(p);
+        }
     }
     pick(game, rng, |g, p| {
         is_candidate(g, p, me)
