@@ -518,7 +518,7 @@ fn liberties_after_but(board: &Board, p: Point, me: Color, but: Point) -> usize 
 /// instead breaks the ladder: escaped); three liberties or more escape, one is captured. With
 /// two, the chaser ataris on the one that leaves the defender's next extension the fewest
 /// liberties, never with a stone that would itself be in atari. A ladder longer than
-/// [`LADDER_PLIES`] counts as an escape. Kos are not judged: the board alone cannot say which
+/// 40 plies counts as an escape. Kos are not judged: the board alone cannot say which
 /// capture Ing's rules allow, and a playout checks its moves with [`Game::play`] anyway.
 pub fn ladder_captures(board: &Board, target: Point) -> bool {
     LADDER_SCRATCH.with(|cell| {
