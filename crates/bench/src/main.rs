@@ -32,6 +32,8 @@ use ingo_player::{Action, Budget, Config, Player, Rng};
 use ingo_rules::{Color, Game, KoRule, Rules, Setup};
 use ingo_sgf::{ReadOptions, ReplayMode};
 
+mod patterns;
+
 /// ingo's benchmarks, each checking its own result: playouts, the judge path, the player, memory,
 /// the end of game, and peers timed beside ingo.
 #[derive(Parser)]
@@ -76,6 +78,9 @@ enum BenchCmd {
     /// Light playouts of a peer library (the `goban` crate) beside ingo's, and the ratio (needs
     /// the `peer` feature: `cargo run --release -p ingo-bench --features peer -- peer`).
     Peer(PeerArgs),
+    /// Move patterns learned from a corpus (`patterns train`) and their prediction rate on
+    /// records held out (`patterns eval`).
+    Patterns(patterns::PatternsArgs),
 }
 
 /// The ko rule of a playout benchmark.
@@ -191,6 +196,9 @@ struct PlayerArgs {
     /// Seed of the player.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Search without the pattern priors (`Config::pattern_priors` off), to measure them.
+    #[arg(long)]
+    no_priors: bool,
 }
 
 #[derive(Args)]
@@ -348,6 +356,7 @@ pub fn run(args: BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         BenchCmd::Memory(a) => memory(&a, out),
         BenchCmd::Peer(a) => peer(&a, out),
         BenchCmd::Endgame(a) => endgame(&a, out),
+        BenchCmd::Patterns(a) => patterns::run(&a, out),
     }
 }
 
@@ -1090,6 +1099,11 @@ fn player(a: &PlayerArgs, out: &mut impl Write) -> anyhow::Result<()> {
         seed: a.seed,
         // Every move gets the whole budget, so that the playout count is known in advance.
         early_stop: false,
+        pattern_priors: if a.no_priors {
+            ingo_player::PatternPriors::Off
+        } else {
+            Config::default().pattern_priors
+        },
         ..Config::default()
     };
     let mut player = Player::new(config)?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use ingo_front::gtp::GtpFront;
-use ingo_player::{Budget, Config, Player, ResignPolicy};
+use ingo_player::{Budget, Config, Player, PlayoutPolicy, ResignPolicy};
 use ingo_rules::Rules;
 
 use crate::RuleArgs;
@@ -22,6 +22,8 @@ pub struct PlayerArgs {
     pub seed: u64,
     /// Whether it may resign.
     pub resign: bool,
+    /// Its playout policy.
+    pub playout: PlayoutPolicy,
 }
 
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
@@ -44,7 +46,9 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
         resign: args.resign.then_some(ResignPolicy {
             below: 0.02,
             min_playouts: 2_000.min(args.playouts),
+            ..ResignPolicy::default()
         }),
+        playout: args.playout,
         ..Config::default()
     };
     let player = Player::new(config)?;
@@ -74,9 +78,14 @@ pub struct GtpArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Never resign (by default the player resigns when its best move wins less than 2% of
-    /// at least 2,000 playouts, instead of playing out a lost game).
+    /// at least 2,000 playouts, past the opening and losing by 15 points or more by the
+    /// estimate of a few playouts, instead of playing out a lost game).
     #[arg(long)]
     no_resign: bool,
+    /// The playout policy: light (uniform random) or heavy (MoGo-style: atari escapes and
+    /// captures around the last move, nakade, 3×3 shapes, no self-atari of three stones).
+    #[arg(long, default_value = "light", value_parser = ["light", "heavy"])]
+    playout: String,
 }
 
 /// Runs `ingo gtp` with the flags of `args`.
@@ -89,6 +98,11 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
         time: args.time,
         seed: args.seed.unwrap_or_else(fresh_seed),
         resign: !args.no_resign,
+        playout: if args.playout == "heavy" {
+            PlayoutPolicy::Heavy
+        } else {
+            PlayoutPolicy::Light
+        },
     };
     serve(args.size as usize, args.rules.rules(), &player)?;
     Ok(ExitCode::SUCCESS)

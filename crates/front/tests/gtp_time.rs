@@ -9,13 +9,15 @@
 //! empty points, at least 20) plus 80% of one stone's share of the byo-yomi period; in
 //! byo-yomi, 80% of one stone's share; never more than the main time plus that share minus
 //! 0.5 s, never less than 5 ms. On the 5×5 board below a third of the empty points is at most
-//! 8, so 20 moves are expected.
+//! 8, so 20 moves are expected. The player's weighting of the main time by the stage of the
+//! game (`TimePolicy::stage_factor`, tested in `ingo-player`) is set flat here, so that the
+//! figures are the rule's alone.
 
 use std::time::Duration;
 
 use ingo_front::gtp::GtpFront;
 use ingo_gtp::Command;
-use ingo_player::{Budget, Config, Player};
+use ingo_player::{Budget, Config, Player, TimePolicy};
 use ingo_rules::Rules;
 
 fn front() -> GtpFront {
@@ -23,6 +25,12 @@ fn front() -> GtpFront {
     let player = Player::new(Config {
         budget: Budget::playouts(30),
         seed: 7,
+        time: TimePolicy {
+            opening: 1.0,
+            middle: 1.0,
+            late: 1.0,
+            ..TimePolicy::default()
+        },
         ..Config::default()
     })
     .expect("a valid player");

@@ -1,5 +1,8 @@
 //! Criterion benchmarks of the playout path: light random playouts from the empty board under
-//! Ing's ko rules and under simple ko, on 9×9 and 19×19, and counting a final position.
+//! Ing's ko rules and under simple ko, on 9×9 and 19×19, heavy playouts
+//! ([`PlayoutPolicy::Heavy`]) beside them under Ing's rules, and counting a final position.
+//! Before criterion runs, one pass of 200 playouts of each policy and size prints the playouts a
+//! second and the heavy/light ratio measured in the same run.
 //!
 //! They live here rather than in `ingo-rules` because the light policy is the player's
 //! ([`ingo_player::playout`]): benching a copy of it inside `ingo-rules` would measure a loop that
@@ -12,7 +15,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ingo_player::{playout, Rng};
+use std::time::Instant;
+
+use ingo_player::{playout, playout_with, PlayoutPolicy, Rng};
 use ingo_rules::{Color, Game, KoRule, Rules, Setup};
 
 fn rules(ko: KoRule) -> Rules {
@@ -21,13 +26,18 @@ fn rules(ko: KoRule) -> Rules {
 
 /// Total moves and Black's wins of `n` playouts from the empty board, seed 1.
 fn batch(size: usize, ko: KoRule, n: usize) -> (usize, usize) {
+    batch_with(size, ko, n, PlayoutPolicy::Light)
+}
+
+/// [`batch`] with the playouts of `policy`.
+fn batch_with(size: usize, ko: KoRule, n: usize, policy: PlayoutPolicy) -> (usize, usize) {
     let template = Game::new(Setup::empty(size).expect("size"), rules(ko));
     let mut rng = Rng::new(1);
     let (mut moves, mut wins) = (0, 0);
     let mut g = template.clone();
     for _ in 0..n {
         g.clone_from(&template);
-        let score = playout(&mut g, &mut rng);
+        let score = playout_with(&mut g, &mut rng, policy);
         moves += g.move_count();
         wins += usize::from(score.winner == Color::Black);
     }
@@ -55,6 +65,50 @@ fn playouts(c: &mut Criterion) {
                 });
             });
         }
+    }
+}
+
+/// (size, total moves, Black's wins) of 200 heavy playouts with seed 1 under Ing's rules.
+const HEAVY_BATCHES: [(usize, usize, usize); 2] = [
+    (9, HEAVY_9_MOVES, HEAVY_9_WINS),
+    (19, HEAVY_19_MOVES, HEAVY_19_WINS),
+];
+const HEAVY_9_MOVES: usize = 21_908;
+const HEAVY_9_WINS: usize = 74;
+const HEAVY_19_MOVES: usize = 91_553;
+const HEAVY_19_WINS: usize = 109;
+
+fn heavy(c: &mut Criterion) {
+    for (size, moves, wins) in HEAVY_BATCHES {
+        assert_eq!(
+            batch_with(size, KoRule::Ing, 200, PlayoutPolicy::Heavy),
+            (moves, wins),
+            "{size}x{size} heavy: the fixed-seed batch changed"
+        );
+    }
+    // The ratio in one run: 200 playouts of each policy, one after the other, on each size.
+    for size in [9, 19] {
+        let rate = |policy| {
+            let start = Instant::now();
+            black_box(batch_with(size, KoRule::Ing, 200, policy));
+            200.0 / start.elapsed().as_secs_f64()
+        };
+        let (light, heavy) = (rate(PlayoutPolicy::Light), rate(PlayoutPolicy::Heavy));
+        println!(
+            "{size}x{size}: light {light:.0} playouts/s, heavy {heavy:.0} playouts/s, heavy/light {:.3}",
+            heavy / light
+        );
+    }
+    for size in [9, 19] {
+        let template = Game::new(Setup::empty(size).expect("size"), Rules::ing());
+        let mut rng = Rng::new(1);
+        let mut g = template.clone();
+        c.bench_function(&format!("heavy_playout_{size}x{size}_ing"), |b| {
+            b.iter(|| {
+                g.clone_from(&template);
+                black_box(playout_with(&mut g, &mut rng, PlayoutPolicy::Heavy))
+            });
+        });
     }
 }
 
@@ -91,5 +145,5 @@ const COUNT_MARGIN_HALVES: i32 = -94;
 const COUNT_WINNER: Color = Color::White;
 const COUNT_PLIES: usize = 452;
 
-criterion_group!(benches, playouts, count);
+criterion_group!(benches, playouts, heavy, count);
 criterion_main!(benches);

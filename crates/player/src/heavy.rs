@@ -6,14 +6,17 @@
 //!
 //! 1. **Escape**: when the last move put strings of the player in atari, capture an opponent
 //!    string in atari next to one of them, or extend on its liberty when that gives the string
-//!    three liberties or more, or two that a ladder does not take ([`crate::tactics::Reader::ladder`],
-//!    read with a small budget; undecided counts as escaped).
+//!    three liberties or more, or two that a ladder does not take ([`ladder_captures`], a cheap
+//!    reading without backtracking that agrees with [`crate::tactics::Reader::ladder`] on 139
+//!    of 153 decided ladders of random 9×9 positions; each ply of the reader copies a board, and
+//!    it took a fifth of a 19×19 heavy playout's time).
 //! 2. **Capture**: an opponent string in atari on or around the last move (the biggest first).
 //! 3. **Nakade**: an empty space of three points next to the last move, bounded by stones of
 //!    one colour: its vital point (the one touching the other two), which kills an opponent's
 //!    eye space or makes two eyes of the player's own.
-//! 4. **Shape**: a 3×3 pattern ([`Shapes`]) around the last or the second-last move (MoGo's hane,
-//!    cut and edge patterns, in Pachi's variants), chosen at random among those matched.
+//! 4. **Shape**: a 3×3 pattern ([`Shapes`]) around the last move, or when none matches there
+//!    around the second-last move (MoGo's hane, cut and edge patterns, in Pachi's variants),
+//!    chosen at random among those matched.
 //! 5. **Random**: uniform among the legal plays that fill no eye of the player's own, are not
 //!    suicide and are not the self-atari of three stones or more.
 //!
@@ -34,19 +37,15 @@ use ingo_rules::{Board, Cell, Color, Game, Move, Point};
 
 use crate::playout::{is_candidate, pick};
 use crate::rng::Rng;
-use crate::tactics::{Limits, Reader, Verdict};
 
-/// The bounds of the ladder reading of an escape: a ladder across a 19×19 board is about 62
-/// plies and as many nodes; beyond this the escape is taken as working.
-const LADDER_LIMITS: Limits = Limits {
-    nodes: 160,
-    depth: 80,
-    escape_liberties: 3,
-};
+/// The most plies of the ladder reading of an escape ([`ladder_captures`]); a ladder longer
+/// than this counts as an escape.
+const LADDER_PLIES: usize = 40;
 
 thread_local! {
-    /// One reader per thread, so that a playout reads ladders without allocating.
-    static READER: RefCell<Reader> = RefCell::new(Reader::new());
+    /// The board a ladder is read on, and the stones its plays remove, one per thread.
+    static LADDER_SCRATCH: RefCell<(Option<Board>, Vec<Point>)> =
+        const { RefCell::new((None, Vec::new())) };
 }
 
 /// The eight neighbours of a point as (column, row) offsets, in the order of the 3×3 key:
@@ -75,18 +74,11 @@ fn at(board: &Board, col: isize, row: isize) -> Option<Point> {
     Point::new(col as usize, row as usize)
 }
 
-/// The on-board points of the 3×3 block around `p` (without `p`).
-fn around(board: &Board, p: Point) -> impl Iterator<Item = Point> + '_ {
-    let (c, r) = (p.col() as isize, p.row() as isize);
-    AROUND
-        .iter()
-        .filter_map(move |&(dc, dr)| at(board, c + dc, r + dr))
-}
-
-/// The key of the 3×3 block around the empty point `p` for `me` to move: two bits per neighbour
-/// in the order of [`AROUND`] (0 empty, 1 a stone of `me`, 2 an opponent's stone, 3 off the
-/// board), then one bit per orthogonal neighbour (bits 16 to 19, north, west, east, south) set
-/// when the stone there is in atari. 20 bits in all.
+/// The key of the 3×3 block around the empty point `p` for `me` to move: two bits per
+/// neighbour in the order north-west, north, north-east, west, east, south-west, south,
+/// south-east (0 empty, 1 a stone of `me`, 2 an opponent's stone, 3 off the board), then one
+/// bit per orthogonal neighbour (bits 16 to 19: north, west, east, south) set when the stone
+/// there is in atari. 20 bits in all.
 pub fn shape_key(board: &Board, p: Point, me: Color) -> u32 {
     let (c, r) = (p.col() as isize, p.row() as isize);
     let mut key = 0u32;
@@ -113,6 +105,109 @@ pub fn shape_key(board: &Board, p: Point, me: Color) -> u32 {
         key |= code << (2 * k);
     }
     key
+}
+
+/// The 5×5 block around a point as the heavy policy reads it, once per move: the code of each
+/// cell for `me` to move (as in [`shape_key`]: 0 empty, 1 own stone, 2 opponent's, 3 off the
+/// board) and the points, row by row from the north-west corner; the centre is cell 12.
+/// Ataris are read from the board only where a key needs them.
+struct Window {
+    codes: [u8; 25],
+    points: [Option<Point>; 25],
+}
+
+impl Window {
+    /// The cell of offset `(dc, dr)` from the centre (both in -2..=2).
+    #[inline]
+    const fn cell(dc: isize, dr: isize) -> usize {
+        ((dr + 2) * 5 + dc + 2) as usize
+    }
+
+    fn new(board: &Board, centre: Point, me: Color) -> Window {
+        let (c, r) = (centre.col() as isize, centre.row() as isize);
+        let mut w = Window {
+            codes: [3; 25],
+            points: [None; 25],
+        };
+        let own = match me {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        };
+        let (w_cols, h_rows) = (board.width() as isize, board.height() as isize);
+        for dr in -2..=2 {
+            let row = r + dr;
+            if row < 0 || row >= h_rows {
+                continue;
+            }
+            for dc in -2..=2 {
+                let col = c + dc;
+                if col < 0 || col >= w_cols {
+                    continue;
+                }
+                let Some(q) = Point::new(col as usize, row as usize) else {
+                    continue;
+                };
+                let i = Window::cell(dc, dr);
+                w.points[i] = Some(q);
+                let cell = board.get(q);
+                w.codes[i] = match cell {
+                    Cell::Empty => 0,
+                    Cell::Edge => 3,
+                    _ if cell == own => 1,
+                    _ => 2,
+                };
+            }
+        }
+        w
+    }
+
+    /// The number of empty cells next to the cell of offset `(dc, dr)` (within -1..=1).
+    #[inline]
+    fn empty_around(&self, dc: isize, dr: isize) -> usize {
+        [(0, -1), (-1, 0), (1, 0), (0, 1)]
+            .iter()
+            .filter(|&&(a, b)| self.codes[Window::cell(dc + a, dr + b)] == 0)
+            .count()
+    }
+
+    /// The 16 bits of [`shape_key`] that the cells give, for the neighbour `k` of the centre
+    /// (in the order of [`AROUND`]).
+    #[inline]
+    fn cells_key(&self, k: usize) -> u32 {
+        let (kc, kr) = AROUND[k];
+        let mut key = 0u32;
+        for (j, &(dc, dr)) in AROUND.iter().enumerate() {
+            let i = Window::cell(kc + dc, kr + dr);
+            key |= u32::from(self.codes[i]) << (2 * j);
+        }
+        key
+    }
+
+    /// [`shape_key`] of the neighbour `k` of the centre: [`Window::cells_key`] and the ataris of
+    /// its orthogonal neighbours, read from `board`.
+    #[inline]
+    fn key(&self, board: &Board, k: usize) -> u32 {
+        let (kc, kr) = AROUND[k];
+        let mut key = self.cells_key(k);
+        for (o, &j) in ORTHOGONAL.iter().enumerate() {
+            let (dc, dr) = AROUND[j];
+            let i = Window::cell(kc + dc, kr + dr);
+            if let (Some(q), 1 | 2) = (self.points[i], self.codes[i]) {
+                if board.in_atari(q) {
+                    key |= 1 << (16 + o);
+                }
+            }
+        }
+        key
+    }
+
+    /// The point and code of the neighbour `k` of the centre.
+    #[inline]
+    fn near(&self, k: usize) -> (Option<Point>, u8) {
+        let (dc, dr) = AROUND[k];
+        let i = Window::cell(dc, dr);
+        (self.points[i], self.codes[i])
+    }
 }
 
 /// A 3×3 pattern as written: three rows of three characters, the centre `.` (the move), and
@@ -208,10 +303,13 @@ const PATTERNS: [Pattern; 15] = [
 ];
 
 /// The 3×3 shapes of the heavy policy as a table over [`shape_key`]: one bit per key, every
-/// pattern of [`PATTERNS`] expanded over its wildcards, the eight symmetries of the square and
+/// pattern (MoGo's, in Pachi's variants) expanded over its wildcards, the eight symmetries of the square and
 /// (unless it is for X to move only) both colourings. 2^20 bits, 128 KiB, built once.
 pub struct Shapes {
     bits: Box<[u64]>,
+    /// The same over the 16 bits of the cells alone: set when some atari bits make a match.
+    /// 8 KiB, so that the common key that matches nothing is refused from the first level cache.
+    cells: Box<[u64]>,
 }
 
 impl Shapes {
@@ -224,8 +322,18 @@ impl Shapes {
     /// Whether the key matches one of the patterns.
     #[inline]
     pub fn matches(&self, key: u32) -> bool {
+        if !self.may_match(key & 0xFFFF) {
+            return false;
+        }
         let k = key as usize;
         self.bits[k >> 6] >> (k & 63) & 1 != 0
+    }
+
+    /// Whether some atari bits would make the 16 bits of cells `cells` match.
+    #[inline]
+    fn may_match(&self, cells: u32) -> bool {
+        let c = cells as usize;
+        self.cells[c >> 6] >> (c & 63) & 1 != 0
     }
 
     fn build() -> Shapes {
@@ -249,7 +357,17 @@ impl Shapes {
                 }
             }
         }
-        Shapes { bits }
+        let mut cells = vec![0u64; (1 << 16) / 64].into_boxed_slice();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let k = w * 64 + m.trailing_zeros() as usize;
+                let c = k & 0xFFFF;
+                cells[c >> 6] |= 1 << (c & 63);
+                m &= m - 1;
+            }
+        }
+        Shapes { bits, cells }
     }
 }
 
@@ -366,10 +484,15 @@ pub fn self_atari_stones(board: &Board, p: Point, me: Color) -> usize {
 /// The distinct liberties (counted up to three) that the string made by `me` playing on `p`
 /// would have; a capture counts as three (it gives liberties and usually saves).
 fn liberties_after(board: &Board, p: Point, me: Color) -> usize {
+    liberties_after_but(board, p, me, p)
+}
+
+/// [`liberties_after`] not counting the point `but` (where the opponent is about to play).
+fn liberties_after_but(board: &Board, p: Point, me: Color, but: Point) -> usize {
     let mut libs: [Option<Point>; 3] = [None; 3];
     let mut n = 0;
     let mut add = |l: Point| {
-        if l != p && !libs[..n].contains(&Some(l)) && n < 3 {
+        if l != p && l != but && !libs[..n].contains(&Some(l)) && n < 3 {
             libs[n] = Some(l);
             n += 1;
         }
@@ -386,6 +509,81 @@ fn liberties_after(board: &Board, p: Point, me: Color) -> usize {
         }
     }
     n
+}
+
+/// Whether a ladder captures the string on `target`, in atari with its side to move: the
+/// cheap reading of a playout, on one copy of the board and without backtracking.
+///
+/// The defender extends on its liberty (a chasing string in atari that it could capture
+/// instead breaks the ladder: escaped); three liberties or more escape, one is captured. With
+/// two, the chaser ataris on the one that leaves the defender's next extension the fewest
+/// liberties, never with a stone that would itself be in atari. A ladder longer than
+/// 40 plies counts as an escape. Kos are not judged: the board alone cannot say which
+/// capture Ing's rules allow, and a playout checks its moves with [`Game::play`] anyway.
+pub fn ladder_captures(board: &Board, target: Point) -> bool {
+    LADDER_SCRATCH.with(|cell| {
+        let mut scratch = cell.borrow_mut();
+        let (slot, removed) = &mut *scratch;
+        let b = match slot {
+            Some(b) => {
+                b.clone_from(board);
+                b
+            }
+            None => slot.insert(board.clone()),
+        };
+        read_ladder(b, removed, target)
+    })
+}
+
+fn read_ladder(b: &mut Board, removed: &mut Vec<Point>, target: Point) -> bool {
+    let Some(d) = b.color_at(target) else {
+        return false;
+    };
+    let a = d.opponent();
+    for _ in 0..LADDER_PLIES {
+        let Some(lib) = b.atari_liberty(target) else {
+            return false;
+        };
+        if chaser_in_atari(b, target, a) {
+            return false;
+        }
+        removed.clear();
+        if b.play_unchecked(lib, d, removed) {
+            return true;
+        }
+        let libs = b.liberties_upto(target, 3);
+        match libs.len() {
+            0 | 1 => return true,
+            2 => {}
+            _ => return false,
+        }
+        let mut best: Option<(usize, Point)> = None;
+        for (p, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if liberties_after(b, p, a) < 2 {
+                continue;
+            }
+            let escape = liberties_after_but(b, other, d, p);
+            if best.is_none_or(|(e, _)| escape < e) {
+                best = Some((escape, p));
+            }
+        }
+        match best {
+            Some((e, p)) if e <= 2 => {
+                removed.clear();
+                b.play_unchecked(p, a, removed);
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether a string of `attacker` next to the string on `target` is in atari.
+fn chaser_in_atari(b: &Board, target: Point, attacker: Color) -> bool {
+    b.string_stones(target).into_iter().any(|s| {
+        b.neighbors(s)
+            .any(|q| b.color_at(q) == Some(attacker) && b.in_atari(q))
+    })
 }
 
 /// Whether the policy may play `p` at all: a candidate of the light policy (no own eye filled,
@@ -424,12 +622,15 @@ fn try_random_order(
 }
 
 /// Step 1: save the strings of `me` that the last move (on `last`) put in atari.
-fn escape(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Point> {
+fn escape(game: &mut Game, rng: &mut Rng, win: &Window, me: Color) -> Option<Point> {
     let board = game.board();
     let mut targets: [Option<Point>; 4] = [None; 4];
     let mut n = 0;
-    for q in board.neighbors(last) {
-        if board.color_at(q) == Some(me) && board.in_atari(q) {
+    for k in ORTHOGONAL {
+        if let (Some(q), 1) = win.near(k) {
+            if !board.in_atari(q) {
+                continue;
+            }
             let h = board.string_head(q);
             if !targets[..n].contains(&h) {
                 targets[n] = h;
@@ -462,11 +663,7 @@ fn escape(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Poin
         let libs = liberties_after(board, lib, me);
         let works = match libs {
             0 | 1 => false,
-            2 => READER.with(|r| {
-                r.borrow_mut()
-                    .ladder(board, t, false, &LADDER_LIMITS)
-                    .map_or(true, |reading| reading.verdict != Verdict::Yes)
-            }),
+            2 => !ladder_captures(board, t),
             _ => true,
         };
         if works && try_play(game, lib, me) {
@@ -477,14 +674,16 @@ fn escape(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Poin
 }
 
 /// Step 2: capture an opponent string in atari on or around `last`, the biggest first.
-fn capture(game: &mut Game, rng: &mut Rng, last: Point, me: Color) -> Option<Point> {
+fn capture(game: &mut Game, rng: &mut Rng, last: Point, win: &Window) -> Option<Point> {
+    let me = game.to_move();
     let board = game.board();
     let mut cands: [(usize, Point); 9] = [(0, last); 9];
     let mut n = 0;
-    for q in std::iter::once(last).chain(around(board, last)) {
-        if board.color_at(q) != Some(me.opponent()) {
+    let centre = (Some(last), 2);
+    for (q, code) in std::iter::once(centre).chain((0..8).map(|k| win.near(k))) {
+        let (Some(q), 2) = (q, code) else {
             continue;
-        }
+        };
         if let Some(l) = board.atari_liberty(q) {
             if !cands[..n].iter().any(|&(_, x)| x == l) {
                 cands[n] = (board.string_size(q), l);
@@ -548,12 +747,17 @@ fn nakade_point(board: &Board, e: Point) -> Option<Point> {
 }
 
 /// Step 3: the vital point of a three-point space next to `last`.
-fn nakade(game: &mut Game, last: Point, me: Color) -> Option<Point> {
+fn nakade(game: &mut Game, win: &Window, me: Color) -> Option<Point> {
     let board = game.board();
     let mut seen: [Option<Point>; 4] = [None; 4];
     let mut n = 0;
-    for e in board.neighbors(last) {
-        if board.get(e) != Cell::Empty {
+    for k in ORTHOGONAL {
+        let (Some(e), 0) = win.near(k) else {
+            continue;
+        };
+        // A point of a three-point space has one or two empty neighbours.
+        let (dc, dr) = AROUND[k];
+        if !(1..=2).contains(&win.empty_around(dc, dr)) {
             continue;
         }
         if let Some(v) = nakade_point(board, e) {
@@ -570,24 +774,33 @@ fn nakade(game: &mut Game, last: Point, me: Color) -> Option<Point> {
         .find(|&v| try_play(game, v, me))
 }
 
-/// Step 4: a 3×3 shape around the last and second-last moves.
-fn shape(game: &mut Game, rng: &mut Rng, recent: [Option<Point>; 2], me: Color) -> Option<Point> {
+/// Step 4: a 3×3 shape around a recent move (`w`: its window), chosen at random among those
+/// that match.
+fn shape(game: &mut Game, rng: &mut Rng, w: &Window, me: Color) -> Option<Point> {
     let shapes = Shapes::get();
     let board = game.board();
-    let mut cands: [Point; 16] = [board.empty_point(0); 16];
+    let mut cands: [Option<Point>; 8] = [None; 8];
     let mut n = 0;
-    for m in recent.iter().flatten() {
-        for q in around(board, *m) {
-            if board.get(q) == Cell::Empty
-                && !cands[..n].contains(&q)
-                && shapes.matches(shape_key(board, q, me))
-            {
-                cands[n] = q;
+    for k in 0..8 {
+        if let (Some(q), 0) = w.near(k) {
+            if shapes.may_match(w.cells_key(k)) && shapes.matches(w.key(board, k)) {
+                cands[n] = Some(q);
                 n += 1;
             }
         }
     }
-    try_random_order(game, rng, &mut cands[..n], me)
+    let mut m = n;
+    while m > 0 {
+        let i = rng.below(m as u32) as usize;
+        if let Some(p) = cands[i] {
+            if try_play(game, p, me) {
+                return Some(p);
+            }
+        }
+        m -= 1;
+        cands.swap(i, m);
+    }
+    None
 }
 
 /// Plays the heavy policy's move for the player to move and returns it; `None` (the game
@@ -603,21 +816,31 @@ pub(crate) fn play_heavy(game: &mut Game, rng: &mut Rng) -> Option<Point> {
             *slot = Some(p);
         }
     }
+    let board = game.board();
+    let last_win = recent[0].map(|p| Window::new(board, p, me));
     // The last move's stone, unless it was removed (block suicide).
-    let last = recent[0].filter(|&p| game.board().color_at(p) == Some(me.opponent()));
-    if let Some(l) = last {
-        if let Some(p) = escape(game, rng, l, me) {
-            return Some(p);
-        }
-        if let Some(p) = capture(game, rng, l, me) {
-            return Some(p);
-        }
-        if let Some(p) = nakade(game, l, me) {
-            return Some(p);
+    if let (Some(l), Some(w)) = (recent[0], &last_win) {
+        if w.codes[12] == 2 {
+            if let Some(p) = escape(game, rng, w, me) {
+                return Some(p);
+            }
+            if let Some(p) = capture(game, rng, l, w) {
+                return Some(p);
+            }
+            if let Some(p) = nakade(game, w, me) {
+                return Some(p);
+            }
         }
     }
-    if let Some(p) = shape(game, rng, recent, me) {
+    if let Some(p) = last_win.and_then(|w| shape(game, rng, &w, me)) {
         return Some(p);
+    }
+    // The second-last move's window is read only when the last move's shapes gave nothing.
+    if let Some(m) = recent[1] {
+        let w = Window::new(game.board(), m, me);
+        if let Some(p) = shape(game, rng, &w, me) {
+            return Some(p);
+        }
     }
     pick(game, rng, |g, p| {
         is_candidate(g, p, me)
@@ -697,6 +920,107 @@ mod tests {
         // An empty neighbourhood matches nothing.
         let b = Board::new(5).expect("size");
         assert!(!shapes.matches(shape_key(&b, pt(&b, "C3"), Color::Black)));
+    }
+
+    #[test]
+    fn window_keys_are_the_shape_keys() {
+        let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
+        let mut rng = Rng::new(9);
+        for _ in 0..60 {
+            let _ = crate::playout::play_random(&mut g, &mut rng);
+        }
+        let b = g.board();
+        for centre in b.points() {
+            for me in [Color::Black, Color::White] {
+                let w = Window::new(b, centre, me);
+                for k in 0..8 {
+                    if let (Some(q), 0) = w.near(k) {
+                        assert_eq!(w.key(b, k), shape_key(b, q, me), "{centre:?} {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cheap_ladder_reads_a_ladder_and_its_breaker() {
+        // White C4 in atari runs along a staircase to the edge: captured.
+        let b = board(
+            "
+            . . . . . . .
+            . . . . . . .
+            . . X X . . .
+            . X O . . . .
+            . . X . . . .
+            . . . . . . .
+            . . . . . . .",
+        );
+        assert!(ladder_captures(&b, pt(&b, "C4")));
+        // A White stone on the ladder's path (F2) breaks it.
+        let b = board(
+            "
+            . . . . . . .
+            . . . . . . .
+            . . X X . . .
+            . X O . . . .
+            . . X . . . .
+            . . . . . O .
+            . . . . . . .",
+        );
+        let reader =
+            crate::tactics::ladder(&b, pt(&b, "C4"), false, &Default::default()).expect("a stone");
+        assert_eq!(reader.verdict, crate::tactics::Verdict::No);
+        assert!(!ladder_captures(&b, pt(&b, "C4")));
+        // A stone with three liberties after the extension escapes at once.
+        let b = board(
+            "
+            . . . . .
+            . . . . .
+            . X O . .
+            . . X . .
+            . . . . .",
+        );
+        assert!(!ladder_captures(&b, pt(&b, "C3")));
+    }
+
+    #[test]
+    fn the_cheap_ladder_agrees_with_the_tactical_reader() {
+        // Every string in atari of random 9x9 positions whose extension gives two liberties,
+        // where the reader (default limits) decides.
+        let (mut agree, mut total) = (0, 0);
+        for seed in 0..200 {
+            let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
+            let mut rng = Rng::new(seed);
+            for _ in 0..(20 + seed % 60) {
+                if crate::playout::play_random(&mut g, &mut rng).is_none() {
+                    let _ = g.play(Move::Pass);
+                }
+            }
+            let b = g.board();
+            for p in b.points() {
+                let Some(c) = b.color_at(p) else { continue };
+                if b.string_head(p) != Some(p) {
+                    continue;
+                }
+                let Some(lib) = b.atari_liberty(p) else {
+                    continue;
+                };
+                if liberties_after(b, lib, c) != 2 {
+                    continue;
+                }
+                let r = crate::tactics::ladder(b, p, false, &Default::default()).expect("stone");
+                if r.verdict == crate::tactics::Verdict::Unknown {
+                    continue;
+                }
+                total += 1;
+                agree += usize::from(
+                    (r.verdict == crate::tactics::Verdict::Yes) == ladder_captures(b, p),
+                );
+            }
+        }
+        println!("cheap ladder: {agree} of {total} agree with the reader");
+        assert!(total > 100, "{total}");
+        assert!(agree * 100 >= total * 90, "{agree} of {total}");
     }
 
     #[test]

@@ -11,6 +11,11 @@
 //!   estimate for an engine front.
 //! * [`endgame`]: the end of a game as a referee counts it (dead stones, seki, the neutral
 //!   points filled in turn, the count): [`endgame::judge_end`].
+//! * [`patterns`]: move features (3×3 and diamond shapes, captures, atari escapes, self-atari,
+//!   ataris with their ladders, distances to the last moves and the edge) and their
+//!   Bradley–Terry gammas learned from records (Coulom 2007), shipped compiled in
+//!   ([`patterns::Patterns::builtin`]); the tree uses them as priors on 13×13 and larger
+//!   ([`Config::pattern_priors`]).
 //! * [`tactics`]: tactical reading of one string: ladders, and its capture or rescue in a small
 //!   fight ([`tactics::Reader`]).
 //!
@@ -41,6 +46,7 @@
 pub mod endgame;
 mod estimate;
 mod heavy;
+pub mod patterns;
 mod player;
 mod playout;
 mod rng;
@@ -49,13 +55,13 @@ mod time;
 mod tree;
 
 pub use estimate::{estimate_dead, DEAD_PLAYOUTS};
-pub use heavy::{self_atari_stones, shape_key, Shapes};
+pub use heavy::{ladder_captures, self_atari_stones, shape_key, Shapes};
 /// Where the player reads the time (from `ingo-clock`, shared with the referee).
 pub use ingo_clock::TimeSource;
 pub use player::{
-    Action, Budget, Candidate, Config, ConfigError, Decision, Player, RandomPlayer, Reason,
-    ResignPolicy, SearchInfo,
+    Action, Budget, Candidate, Config, ConfigError, Decision, PatternPriors, Player, RandomPlayer,
+    Reason, ResignPolicy, SearchInfo,
 };
 pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;
-pub use time::{TimeLeft, TimePolicy};
+pub use time::{MoveClock, TimeLeft, TimePolicy};

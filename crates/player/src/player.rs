@@ -1,5 +1,6 @@
 //! The player: configuration, the move decision and what the search found.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use ingo_rules::{Game, Move, Phase};
 
 use crate::playout::{self, PlayoutPolicy};
 use crate::rng::Rng;
-use crate::time::{TimeLeft, TimePolicy};
+use crate::time::{self, MoveClock, TimeLeft, TimePolicy};
 use crate::tree::{self, Params, Tree};
 
 /// How much search one move gets: a number of playouts, a time (on the wall clock, or on the
@@ -50,7 +51,29 @@ pub struct ResignPolicy {
     pub below: f64,
     /// ...and the search made at least this many playouts, so that the estimate means something.
     pub min_playouts: u64,
+    /// ...and the estimated loss is at least this many points (the mean margin of a few
+    /// playouts after the best move, [`ResignPolicy::resigns`]).
+    pub min_margin: f64,
+    /// ...and the game is past its opening: this share of the board's points in moves played
+    /// or stones on the board.
+    pub opening: f64,
 }
+
+impl Default for ResignPolicy {
+    /// Below 10% after 2,000 playouts, a loss of 15 points or more, past the first fifth of the
+    /// board (72 moves on 19×19, 16 on 9×9).
+    fn default() -> Self {
+        ResignPolicy {
+            below: 0.10,
+            min_playouts: 2_000,
+            min_margin: 15.0,
+            opening: 0.2,
+        }
+    }
+}
+
+/// Playouts after the best move that estimate the margin of a resignation.
+const RESIGN_PLAYOUTS: u32 = 64;
 
 /// The player's settings. [`Config::default`] suits a 9×9 to 19×19 game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,6 +103,9 @@ pub struct Config {
     pub pass_when_winning: bool,
     /// When to resign; `None` (the default): never.
     pub resign: Option<ResignPolicy>,
+    /// Whether [`Player::ponder`] searches on the opponent's time (off by default); the next
+    /// [`Player::genmove`] then goes on from the opponent's move in that search.
+    pub ponder: bool,
     /// The weight of the margin in a playout's reward (the rest is the win): small, so that the
     /// search prefers bigger wins without giving up winning chances for points.
     pub score_weight: f64,
@@ -88,8 +114,41 @@ pub struct Config {
     /// rarely tried pass sometimes wins the vote by chance.
     pub pass_prior: f64,
     /// The playout policy: light (uniform random, the default) or heavy (MoGo-style local
-    /// answers and shapes, about a third as many playouts a second; [`PlayoutPolicy`]).
+    /// answers and shapes, about a fifth as many playouts a second on 19×19, a quarter on
+    /// 9×9; [`PlayoutPolicy`]).
     pub playout: PlayoutPolicy,
+    /// On which boards the move patterns learned from records ([`crate::patterns`]) bias the
+    /// search: [`PatternPriors::Large`] (13×13 and larger, the default), always, or never (the
+    /// search as before the patterns, to measure them).
+    pub pattern_priors: PatternPriors,
+    /// The most virtual AMAF wins a pattern prior gives a move (the likeliest move of a node
+    /// gets this many; a move of pattern probability `p` gets `prior_equiv · √(p / p_max)`).
+    pub prior_equiv: f64,
+    /// Playouts through a node before its children get their pattern priors (the root gets
+    /// them at once): rating every legal move costs about two light 19×19 playouts.
+    pub prior_visits: u32,
+}
+
+/// Where the pattern priors of [`Config::pattern_priors`] apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternPriors {
+    /// Never: the search without them.
+    Off,
+    /// On boards of 13×13 and larger (the patterns were learned from 19×19 and 13×13 records).
+    Large,
+    /// On every board.
+    Always,
+}
+
+impl PatternPriors {
+    /// Whether the priors apply on a board `width × height`.
+    pub fn applies(self, width: usize, height: usize) -> bool {
+        match self {
+            PatternPriors::Off => false,
+            PatternPriors::Large => width.min(height) >= 13,
+            PatternPriors::Always => true,
+        }
+    }
 }
 
 impl Default for Config {
@@ -106,9 +165,13 @@ impl Default for Config {
             early_stop: true,
             pass_when_winning: true,
             resign: None,
+            ponder: false,
             score_weight: 0.02,
             pass_prior: 10.0,
             playout: PlayoutPolicy::Light,
+            pattern_priors: PatternPriors::Large,
+            prior_equiv: 400.0,
+            prior_visits: 8,
         }
     }
 }
@@ -153,8 +216,14 @@ impl Config {
             ("rave_equiv", self.rave_equiv),
             ("first_play_urgency", self.first_play_urgency),
             ("time.byo_fraction", self.time.byo_fraction),
+            ("time.opening", self.time.opening),
+            ("time.middle", self.time.middle),
+            ("time.late", self.time.late),
+            ("time.stop_share", self.time.stop_share),
+            ("time.dominance", self.time.dominance),
             ("score_weight", self.score_weight),
             ("pass_prior", self.pass_prior),
+            ("prior_equiv", self.prior_equiv),
         ] {
             if !value.is_finite() || value < 0.0 {
                 return Err(ConfigError::BadParameter { name, value });
@@ -174,7 +243,19 @@ impl Config {
         Ok(())
     }
 
-    fn params(&self) -> Params {
+    /// The tree's parameters for a search on `game`'s board.
+    fn params(&self, game: &Game) -> Params {
+        let board = game.board();
+        let priors = self
+            .pattern_priors
+            .applies(board.width(), board.height())
+            .then(|| crate::patterns::Patterns::builtin().ok())
+            .flatten()
+            .map(|patterns| tree::PriorParams {
+                patterns,
+                equiv: self.prior_equiv as f32,
+                visits: self.prior_visits,
+            });
         Params {
             exploration: self.exploration as f32,
             rave_equiv: self.rave_equiv as f32,
@@ -184,6 +265,7 @@ impl Config {
             score_weight: self.score_weight as f32,
             pass_prior: self.pass_prior as f32,
             playout: self.playout,
+            priors,
         }
     }
 }
@@ -302,6 +384,27 @@ pub struct Player {
     config: Config,
     rng: Rng,
     time: Arc<dyn TimeSource>,
+    pondered: Pondered,
+}
+
+/// The search [`Player::ponder`] made, with its root position. A clone of the player does not
+/// keep it (the tree can be large, and a clone is another player).
+#[derive(Default)]
+struct Pondered(Option<Box<(Game, Tree)>>);
+
+impl Clone for Pondered {
+    fn clone(&self) -> Pondered {
+        Pondered(None)
+    }
+}
+
+impl std::fmt::Debug for Pondered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(p) => write!(f, "Pondered({} nodes)", p.1.len()),
+            None => write!(f, "Pondered(none)"),
+        }
+    }
 }
 
 impl Player {
@@ -330,6 +433,7 @@ impl Player {
             config,
             rng: Rng::new(config.seed),
             time,
+            pondered: Pondered::default(),
         })
     }
 
@@ -358,6 +462,46 @@ impl Player {
         self.rng = Rng::new(seed);
     }
 
+    /// Searches `game`, where the opponent is to move, until `stop` is set or `max_playouts`
+    /// playouts are made, when [`Config::ponder`] is on (otherwise nothing: 0 playouts). The
+    /// next [`Player::genmove`], if its game is this one with one more move, goes on from that
+    /// move's part of this search: its playouts count toward that move's budget. A front calls
+    /// this on its own thread while it waits for the opponent, and sets `stop` when the move
+    /// comes. Returns the playouts made.
+    pub fn ponder(&mut self, game: &Game, stop: &AtomicBool, max_playouts: u64) -> u64 {
+        self.pondered = Pondered(None);
+        if !self.config.ponder || game.phase() == Phase::Ended {
+            return 0;
+        }
+        let params = self.config.params(game);
+        let mut tree = Tree::new(game);
+        let mut done = 0;
+        while done < max_playouts && !stop.load(Ordering::Relaxed) {
+            tree.iterate(game, &mut self.rng, &params);
+            done += 1;
+        }
+        self.pondered = Pondered(Some(Box::new((game.clone(), tree))));
+        done
+    }
+
+    /// The part of the pondered search that `game` reached: `game` is the pondered position
+    /// with one more move, which the search had tried. The pondered search is dropped either way.
+    fn take_pondered(&mut self, game: &Game) -> Option<Tree> {
+        let (root, tree) = *std::mem::take(&mut self.pondered).0?;
+        if game.move_count() != root.move_count() + 1
+            || game.setup() != root.setup()
+            || !root
+                .history()
+                .zip(game.history())
+                .all(|(a, b)| a.color == b.color && a.mv == b.mv)
+        {
+            return None;
+        }
+        let last = game.last_move()?.mv;
+        let child = tree.children(0).find(|&c| tree.node(c).mv == last)?;
+        (tree.node(child).visits > 0).then(|| tree.subtree(child, game))
+    }
+
     /// Chooses an action for the player to move in `game`.
     ///
     /// `time_left` is this player's clock, if there is one: the thinking time is then the lesser
@@ -370,6 +514,7 @@ impl Player {
             info: SearchInfo::without_search(reason, win_rate, time.now().saturating_sub(start)),
         };
         let me = game.to_move();
+        let pondered = self.take_pondered(game);
         if game.phase() == Phase::Ended {
             return pass(Reason::GameOver, 0.5);
         }
@@ -391,11 +536,29 @@ impl Player {
             return pass(Reason::Winning, 1.0);
         }
         let mut limits = self.config.budget;
-        let allotted = time_left.map(|t| self.config.time.allot(&t, game.board().empty_count()));
+        let allotted = time_left.map(|left| {
+            self.config.time.allot_move(&MoveClock {
+                left,
+                empty_points: game.board().empty_count(),
+                points: game.board().area(),
+                move_number: game.move_count(),
+            })
+        });
         if let Some(a) = allotted {
             limits.time = Some(limits.time.map_or(a, |t| t.min(a)));
         }
-        let (tree, playouts) = self.search(game, limits, start);
+        // A forced move (one board play, beside the pass) needs no time.
+        if let Some(n) = self.config.time.forced_budget(board_plays(game)) {
+            limits.playouts = Some(limits.playouts.map_or(n, |p| p.min(n)));
+        }
+        // With a clock, the time a search saves stays on it.
+        let clock = allotted.and(limits.time);
+        // The pondered playouts of this position count toward the budget.
+        if let (Some(t), Some(n)) = (&pondered, limits.playouts) {
+            let reused = u64::from(t.node(0).visits);
+            limits.playouts = Some(n.saturating_sub(reused).max(1));
+        }
+        let (tree, playouts) = self.search(game, limits, start, clock, pondered);
         let root_best = tree.best_child(0);
         let candidates = candidates(&tree);
         let (mv, visits, win_rate) = match root_best {
@@ -407,10 +570,20 @@ impl Player {
             // root), but a pass is always legal.
             None => (Move::Pass, 0, 0.5),
         };
-        let resign = self
-            .config
-            .resign
-            .is_some_and(|r| playouts >= r.min_playouts && win_rate < r.below);
+        let progress = game
+            .move_count()
+            .max(game.board().area() - game.board().empty_count());
+        let resign = self.config.resign.is_some_and(|r| {
+            r.resigns(win_rate, playouts, progress, game.board().area(), || {
+                time::estimate_margin(
+                    game,
+                    mv,
+                    &mut self.rng,
+                    self.config.playout,
+                    RESIGN_PLAYOUTS,
+                )
+            })
+        });
         Decision {
             action: if resign {
                 Action::Resign
@@ -436,9 +609,18 @@ impl Player {
     }
 
     /// Runs the search from `game` within `limits`; returns the tree and the playouts made.
-    fn search(&mut self, game: &Game, limits: Budget, start: Duration) -> (Tree, u64) {
-        let params = self.config.params();
-        let mut tree = Tree::new(game);
+    /// `clock`: the search's time when a clock sets it (the early stop of
+    /// [`TimePolicy::can_stop`] then applies); `from`: a tree to go on from (a pondered one).
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: Budget,
+        start: Duration,
+        clock: Option<Duration>,
+        from: Option<Tree>,
+    ) -> (Tree, u64) {
+        let params = self.config.params(game);
+        let mut tree = from.unwrap_or_else(|| Tree::new(game));
         let mut done: u64 = 0;
         loop {
             tree.iterate(game, &mut self.rng, &params);
@@ -453,7 +635,7 @@ impl Player {
             }
             if self.config.early_stop && done.is_multiple_of(64) && done >= 256 {
                 let remaining = remaining(limits, done, elapsed);
-                if decided(&tree, remaining) {
+                if decided(&tree, &self.config.time, remaining, elapsed, clock) {
                     break;
                 }
             }
@@ -475,9 +657,16 @@ fn remaining(limits: Budget, done: u64, elapsed: Duration) -> u64 {
     by_count.min(by_time)
 }
 
-/// Whether the most visited root move stays the most visited even if every remaining playout
-/// went to the runner-up.
-fn decided(tree: &Tree, remaining: u64) -> bool {
+/// Whether the search may stop ([`TimePolicy::can_stop`]): the most visited root move stays the
+/// most visited even if every remaining playout went to the runner-up, or on the clock it
+/// dominates.
+fn decided(
+    tree: &Tree,
+    policy: &TimePolicy,
+    remaining: u64,
+    elapsed: Duration,
+    clock: Option<Duration>,
+) -> bool {
     let (mut first, mut second) = (0u64, 0u64);
     for c in tree.children(0) {
         let v = u64::from(tree.node(c).visits);
@@ -488,7 +677,7 @@ fn decided(tree: &Tree, remaining: u64) -> bool {
             second = v;
         }
     }
-    first > second.saturating_add(remaining)
+    policy.can_stop(first, second, remaining, elapsed, clock)
 }
 
 fn candidates(tree: &Tree) -> Vec<Candidate> {
@@ -511,6 +700,17 @@ fn candidates(tree: &Tree) -> Vec<Candidate> {
     out.sort_by_key(|c| std::cmp::Reverse(c.visits));
     out.truncate(10);
     out
+}
+
+/// The legal board plays of the player to move that neither fill its own eye nor are suicide,
+/// counted up to two.
+fn board_plays(game: &Game) -> usize {
+    let color = game.to_move();
+    game.board()
+        .empty_points()
+        .filter(|&p| playout::is_candidate(game, p, color) && game.is_legal(Move::Play(p)))
+        .take(2)
+        .count()
 }
 
 /// Whether the player to move has a legal board play that neither fills its own eye nor is

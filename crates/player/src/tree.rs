@@ -6,6 +6,7 @@
 
 use ingo_rules::{Color, Game, Move, Point, Tally};
 
+use crate::patterns::{Extractor, MoveFeatures, Patterns};
 use crate::playout;
 use crate::rng::Rng;
 
@@ -20,6 +21,21 @@ pub(crate) struct Params {
     pub score_weight: f32,
     pub pass_prior: f32,
     pub playout: crate::PlayoutPolicy,
+    /// Pattern priors for this search, or `None`.
+    pub priors: Option<PriorParams>,
+}
+
+/// How the move patterns ([`Patterns`]) bias the search: each board-play child of a node gets,
+/// once the node has `visits` playouts (the root at once), `equiv · √(p / p_max)` virtual AMAF
+/// wins, rounded, where `p` is its pattern gamma and `p_max` the largest among the node's
+/// children (as Pachi's pattern prior gives virtual wins by the square root of the
+/// probability). The virtual wins weigh like real AMAF results and fade as real ones
+/// accumulate. The pass gets none: AMAF never credits it, so they would never fade.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PriorParams {
+    pub patterns: &'static Patterns,
+    pub equiv: f32,
+    pub visits: u32,
 }
 
 /// The reward of a counted position for Black, in 0..=1: mostly the win (by the count, so the
@@ -49,7 +65,8 @@ pub(crate) struct Node {
     /// Black's reward, when play stops at this node: two consecutive passes suspend play and the
     /// position is counted as it stands, every stone alive.
     pub terminal: Option<f32>,
-    expanded: bool,
+    /// [`EXPANDED`] and [`PRIORS`].
+    flags: u8,
     n_children: u16,
     first_child: u32,
     pub visits: u32,
@@ -64,7 +81,7 @@ impl Node {
             mv,
             color,
             terminal,
-            expanded: false,
+            flags: 0,
             n_children: 0,
             first_child: 0,
             visits: 0,
@@ -84,6 +101,11 @@ impl Node {
         }
     }
 }
+
+/// [`Node::flags`]: the node's children exist.
+const EXPANDED: u8 = 1;
+/// [`Node::flags`]: its children have their pattern priors.
+const PRIORS: u8 = 2;
 
 /// Whether Black is to move right after one of White's handicap passes (讓手). Black passing
 /// there would make two passes in a row and suspend play, which handicap passes never mean to do
@@ -110,6 +132,8 @@ pub(crate) struct Tree {
     width: usize,
     /// Node ids from the root to the node evaluated in the current iteration.
     path: Vec<u32>,
+    /// The buffers of the pattern priors.
+    priors: PriorBuffers,
     /// Board plays of the current playout: (colour, point index).
     seq: Vec<(Color, u16)>,
     /// Per point, who played there first after the node being updated (0 none, 1 B, 2 W).
@@ -117,6 +141,16 @@ pub(crate) struct Tree {
     /// The game each iteration plays on, a copy of the root made with `clone_from` (which reuses
     /// its buffers: no allocation per iteration).
     scratch: Option<Box<Game>>,
+}
+
+/// The buffers [`Tree::set_priors`] reuses.
+#[derive(Default)]
+struct PriorBuffers {
+    extractor: Extractor,
+    features: Vec<MoveFeatures>,
+    rated: Vec<(Move, f32)>,
+    /// Per point (row by row), the pass last: the gamma of the move.
+    gamma: Vec<f32>,
 }
 
 fn code(c: Color) -> u8 {
@@ -134,6 +168,7 @@ impl Tree {
             nodes: vec![Node::new(Move::Pass, game.to_move().opponent(), None)],
             width: game.board().width(),
             path: Vec::new(),
+            priors: PriorBuffers::default(),
             seq: Vec::with_capacity(playout::MOVES_PER_POINT * area),
             first: vec![0; area],
             scratch: None,
@@ -186,6 +221,27 @@ impl Tree {
         out
     }
 
+    /// A tree whose root is the node `id` of this one, with all of its subtree (renumbered,
+    /// statistics kept); `game` is that node's position. Pondering uses it: the search made on
+    /// the opponent's time goes on from the move the opponent played.
+    pub fn subtree(&self, id: usize, game: &Game) -> Tree {
+        let mut t = Tree::new(game);
+        t.nodes[0] = self.nodes[id].clone();
+        let mut stack = vec![(id, 0usize)];
+        while let Some((old, new)) = stack.pop() {
+            let children = self.children(old);
+            let start = t.nodes.len();
+            t.nodes.extend_from_slice(&self.nodes[children.clone()]);
+            t.nodes[new].first_child = start as u32;
+            for (k, c) in children.enumerate() {
+                if self.nodes[c].n_children > 0 {
+                    stack.push((c, start + k));
+                }
+            }
+        }
+        t
+    }
+
     /// Creates the children of `id`, whose position is `game`: every legal board play that does
     /// not fill the mover's own eye and is not suicide, and the pass.
     fn expand(&mut self, id: usize, game: &Game, params: &Params) {
@@ -219,7 +275,7 @@ impl Tree {
         // At most one child per point plus the pass: 626 fits.
         let count = (self.nodes.len() - start) as u16;
         let n = &mut self.nodes[id];
-        n.expanded = true;
+        n.flags |= EXPANDED;
         n.first_child = start as u32;
         n.n_children = count;
     }
@@ -287,7 +343,7 @@ impl Tree {
             if self.nodes[id].terminal.is_some() {
                 break;
             }
-            if !self.nodes[id].expanded {
+            if self.nodes[id].flags & EXPANDED == 0 {
                 let room = self.nodes.len() + game.board().empty_count() < params.max_nodes;
                 if id != 0 && (self.nodes[id].visits < params.expand_visits || !room) {
                     break;
@@ -296,6 +352,12 @@ impl Tree {
             }
             if self.nodes[id].n_children == 0 {
                 break;
+            }
+            if let Some(prior) = &params.priors {
+                let n = &self.nodes[id];
+                if n.flags & PRIORS == 0 && (id == 0 || n.visits >= prior.visits) {
+                    self.set_priors(id, game, prior);
+                }
             }
             let c = self.select(id, params);
             self.path.push(c as u32);
@@ -325,6 +387,49 @@ impl Tree {
         self.backup(reward, params.rave_equiv > 0.0);
     }
 
+    /// Gives the children of `id`, whose position is `game`, their pattern priors (see
+    /// [`PriorParams`]). The patterns rate only moves the game's rules allow, and the children
+    /// are such moves already; a child the patterns did not rate gets nothing.
+    fn set_priors(&mut self, id: usize, game: &Game, prior: &PriorParams) {
+        let buf = &mut self.priors;
+        prior
+            .patterns
+            .rate(game, &mut buf.extractor, &mut buf.features, &mut buf.rated);
+        let width = self.width;
+        let pass_slot = game.board().area();
+        let slot = |mv: Move| match mv {
+            Move::Play(p) => Tree::index(width, p),
+            Move::Pass => pass_slot,
+        };
+        buf.gamma.clear();
+        buf.gamma.resize(pass_slot + 1, 0.0);
+        for &(mv, g) in &buf.rated {
+            buf.gamma[slot(mv)] = g;
+        }
+        let children = {
+            let n = &self.nodes[id];
+            let start = n.first_child as usize;
+            start..start + usize::from(n.n_children)
+        };
+        let best = self.nodes[children.clone()]
+            .iter()
+            .map(|n| buf.gamma[slot(n.mv)])
+            .fold(0.0f32, f32::max);
+        if best > 0.0 && best.is_finite() {
+            // Not the pass: AMAF never credits it, so virtual wins would never fade (and a pass
+            // that does not end play has its virtual losses, `Params::pass_prior`).
+            for child in self.nodes[children]
+                .iter_mut()
+                .filter(|c| c.mv != Move::Pass)
+            {
+                let wins = (prior.equiv * (buf.gamma[slot(child.mv)] / best).sqrt()).round();
+                child.amaf_visits += wins as u32;
+                child.amaf_wins += wins;
+            }
+        }
+        self.nodes[id].flags |= PRIORS;
+    }
+
     fn backup(&mut self, black_reward: f32, rave: bool) {
         let reward = |c: Color| match c {
             Color::Black => black_reward,
@@ -341,7 +446,7 @@ impl Tree {
                 let n = &mut self.nodes[id];
                 n.visits += 1;
                 n.wins += reward(n.color);
-                (n.mv, n.color, n.expanded)
+                (n.mv, n.color, n.flags & EXPANDED != 0)
             };
             // `first` now holds the plays made after this node: AMAF credits each child whose
             // point its player was first to play in the rest of the game.
@@ -388,6 +493,7 @@ mod tests {
             score_weight: 0.02,
             pass_prior: 10.0,
             playout: crate::PlayoutPolicy::Light,
+            priors: None,
         };
         let mut rng = Rng::new(5);
         for _ in 0..200 {
@@ -402,5 +508,127 @@ mod tests {
         let amaf: u32 = tree.children(0).map(|c| tree.node(c).amaf_visits).sum();
         assert!(amaf > 200);
         assert!(tree.len() > 26);
+    }
+
+    #[test]
+    fn pattern_priors_give_the_likeliest_child_the_most_virtual_wins() {
+        let game = Game::new(Setup::empty(13).expect("size"), Rules::ing());
+        let patterns = Patterns::builtin().expect("the shipped weights parse");
+        let params = Params {
+            exploration: 0.1,
+            rave_equiv: 1000.0,
+            first_play_urgency: 1.1,
+            expand_visits: 2,
+            max_nodes: 100_000,
+            score_weight: 0.02,
+            pass_prior: 10.0,
+            playout: crate::PlayoutPolicy::Light,
+            priors: Some(PriorParams {
+                patterns,
+                equiv: 50.0,
+                visits: 1_000_000,
+            }),
+        };
+        let mut tree = Tree::new(&game);
+        // One iteration: the root gets its priors before the first selection, and the playout
+        // credits real AMAF results on top.
+        tree.iterate(&game, &mut Rng::new(1), &params);
+        let root: Vec<&Node> = tree.children(0).map(|c| tree.node(c)).collect();
+        assert_eq!(root.len(), 13 * 13 + 1);
+        assert_ne!(tree.node(0).flags & PRIORS, 0);
+        let ranked = patterns.ranked(&game);
+        let best = ranked[0];
+        let of = |mv: Move| root.iter().find(|n| n.mv == mv).expect("a child");
+        // The likeliest move has the full 50 virtual wins (and maybe one real AMAF result).
+        assert!(
+            (50..=51).contains(&of(best.0).amaf_visits),
+            "{:?}",
+            of(best.0)
+        );
+        // The least likely board play has (nearly) none: √(γ / γ_max) rounds to its share.
+        let worst = *ranked
+            .iter()
+            .rev()
+            .find(|r| r.0 != Move::Pass)
+            .expect("a board play");
+        let expect = (50.0 * (worst.1 / best.1).sqrt()).round() as u32;
+        assert!(
+            (expect..=expect + 1).contains(&of(worst.0).amaf_visits),
+            "{:?} {expect}",
+            of(worst.0)
+        );
+        // The pass gets none: AMAF never credits it, so they would never fade.
+        assert_eq!(of(Move::Pass).amaf_visits, 0);
+        // A tree without priors gives none.
+        let mut plain = Tree::new(&game);
+        plain.iterate(
+            &game,
+            &mut Rng::new(1),
+            &Params {
+                priors: None,
+                ..params
+            },
+        );
+        assert_eq!(plain.node(0).flags & PRIORS, 0);
+        assert!(plain.children(0).all(|c| plain.node(c).amaf_visits <= 1));
+    }
+
+    #[test]
+    fn with_priors_the_tree_never_offers_a_move_ing_forbids() {
+        // Black has just taken the ko at C12; White may not retake at B12 at once (T1 of
+        // docs/rules.md). 13×13, where the priors apply by default.
+        let mut game = Game::new(
+            Setup {
+                board: ingo_rules::Board::from_ascii(
+                    "
+                    . X O . . . . . . . . . .
+                    X O . O . . . . . . . . .
+                    . X O . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .
+                    . . . . . . . . . . . . .",
+                )
+                .expect("diagram"),
+                to_move: Color::Black,
+                handicap_passes: 0,
+            },
+            Rules::ing(),
+        );
+        let p = |c, r| Point::new(c, r).expect("point");
+        game.play(Move::Play(p(2, 1))).expect("Black takes the ko");
+        let retake = Move::Play(p(1, 1));
+        assert!(!game.is_legal(retake));
+        let params = Params {
+            exploration: 0.1,
+            rave_equiv: 1000.0,
+            first_play_urgency: 1.1,
+            expand_visits: 2,
+            max_nodes: 100_000,
+            score_weight: 0.02,
+            pass_prior: 10.0,
+            playout: crate::PlayoutPolicy::Light,
+            priors: Some(PriorParams {
+                patterns: Patterns::builtin().expect("weights"),
+                equiv: 400.0,
+                visits: 8,
+            }),
+        };
+        let mut tree = Tree::new(&game);
+        let mut rng = Rng::new(3);
+        for _ in 0..300 {
+            tree.iterate(&game, &mut rng, &params);
+        }
+        assert!(tree.children(0).all(|c| tree.node(c).mv != retake));
+        assert!(tree.children(0).all(|c| game.is_legal(tree.node(c).mv)));
+        // No child anywhere was retired as a move the game refused.
+        assert!((0..tree.len())
+            .all(|id| tree.node(id).terminal.is_none() || tree.node(id).mv == Move::Pass));
     }
 }

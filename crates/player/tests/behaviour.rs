@@ -342,11 +342,15 @@ fn the_clock_allotment_bounds_the_search() {
     assert_eq!(policy.minimum, Duration::from_millis(5));
     assert_eq!(d.info.playouts, 5);
     assert!(d.mv().is_some_and(|m| game.is_legal(m)));
-    // Ten minutes: 600 s over 27 moves (81 empty points / 3) is far more than the budget, which
-    // then bounds the search: the lesser of the two.
+    // Ten minutes: 600 s over 27 moves (81 empty points / 3), of which the opening's share
+    // (`TimePolicy::opening`), is far more than the budget, which then bounds the search: the
+    // lesser of the two.
     let long = TimeLeft::absolute(Duration::from_secs(600));
     let d = ticking_player(Budget::time(Duration::from_millis(100))).genmove(&game, Some(long));
-    assert_eq!(d.info.allotted, Some(Duration::from_secs(600) / 27));
+    assert_eq!(
+        d.info.allotted,
+        Some((Duration::from_secs(600) / 27).mul_f64(policy.opening))
+    );
     assert_eq!(d.info.playouts, 100);
     // A playout budget with the clock: whichever ends first; here the 40 playouts.
     let both = Budget {
@@ -397,6 +401,7 @@ fn resigns_only_when_enabled_and_hopeless() {
         resign: Some(ResignPolicy {
             below: 0.05,
             min_playouts: 100,
+            ..ResignPolicy::default()
         }),
         ..Config::default()
     })

@@ -515,3 +515,53 @@ fn a_race_at_one_liberty_each_is_the_player_to_moves() {
         );
     }
 }
+
+/// A capture race with one eye against none is read, not sampled: Black's string A6 … F6 has
+/// one outside liberty (A7), the eye G6 and the two liberties A5 B5 it shares with White's
+/// string A4 … G4, C5 … E5, which has three outside liberties (A3 B3 C3). With one eye against
+/// none the shared liberties count for the eye (White cannot fill them without shortening
+/// itself, Black can): four against three, and Black wins whoever moves first
+/// (`tactics::capture_race_with_eyes`). White's string is dead and says it lost the race, with
+/// either player to move and whatever the seed of the playouts.
+#[test]
+fn a_race_of_one_eye_against_none_is_read() {
+    const RACE: &str = "
+        . . . . . . .
+        O O O O O O O
+        . O O O O X X
+        X X X X X X .
+        . . O O O X X
+        O O O O O O O
+        . . . X X X X
+        X X X X X X X
+        . . . . . . .";
+    for to_move in [Color::Black, Color::White] {
+        let g = game(RACE, to_move);
+        for seed in 1..=4u64 {
+            let config = EndgameConfig {
+                seed,
+                ..EndgameConfig::default()
+            };
+            let j = judge_end(&g, &config);
+            let at = |name: &str| {
+                j.strings
+                    .iter()
+                    .find(|s| s.stones.contains(&pts(&g, name)[0]))
+                    .expect("a stone")
+            };
+            let white = at("C5");
+            assert!(white.stones.contains(&pts(&g, "A4")[0]), "{white:?}");
+            assert_eq!(
+                white.status,
+                Status::Dead,
+                "{to_move} seed {seed}: {white:?}"
+            );
+            assert_eq!(
+                white.how,
+                Decided::LostRace,
+                "{to_move} seed {seed}: {white:?}"
+            );
+            assert_eq!(at("A6").status, Status::Alive, "{to_move} seed {seed}");
+        }
+    }
+}

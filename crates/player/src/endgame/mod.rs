@@ -10,7 +10,9 @@
 //! 2. **Search for the rest.** Playouts from the final position under the game's own rules
 //!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
 //!    stones into atari without capturing; a string that its owner holds at the end of fewer
-//!    than half of them is dead.
+//!    than half of them is dead. Then reading: closed capture races between two strings,
+//!    counted with their eyes ([`crate::tactics::capture_race_with_eyes`]), and races at one
+//!    liberty each, taken by the player to move.
 //! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
 //!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
 //!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
@@ -94,6 +96,14 @@ pub enum Decided {
     SavedInRace,
     /// Taken in the fill of the neutral points (a string left in atari).
     TakenInFill,
+    /// Read dead in a capture race between two strings, counted on their liberties (outside,
+    /// shared, and an eye's by its size: [`crate::tactics::capture_race_with_eyes`]), that it
+    /// loses whoever moves first.
+    LostRace,
+    /// Read alive: it wins a capture race whoever moves first ([`Decided::LostRace`] for the
+    /// other string), and the space of the stones it takes gives two eyes whoever plays there
+    /// next (the sampling had it dead).
+    WonRace,
     /// In seki: held in this share of the playouts, and next to a point the fill leaves
     /// shared.
     SharedPoints(f64),
@@ -114,6 +124,11 @@ impl Decided {
                 "read alive (saved by taking first in a race at one liberty each)".into()
             }
             Decided::TakenInFill => "taken in the fill".into(),
+            Decided::LostRace => "read dead (a capture race lost whoever moves first)".into(),
+            Decided::WonRace => {
+                "read alive (a capture race won whoever moves first, two eyes in the space taken)"
+                    .into()
+            }
             Decided::SharedPoints(held) => format!(
                 "sampled at {:.0}%, in seki next to points the fill leaves shared",
                 held * 100.0
@@ -123,7 +138,7 @@ impl Decided {
     }
 
     /// A name for machines: `proved`, `double_ko`, `sampled`, `mutual_atari`, `saved_in_race`,
-    /// `fill`, `shared`, `given`.
+    /// `fill`, `lost_race`, `won_race`, `shared`, `given`.
     pub fn name(&self) -> &'static str {
         match self {
             Decided::ProvedAlive => "proved",
@@ -132,6 +147,8 @@ impl Decided {
             Decided::MutualAtari => "mutual_atari",
             Decided::SavedInRace => "saved_in_race",
             Decided::TakenInFill => "fill",
+            Decided::LostRace => "lost_race",
+            Decided::WonRace => "won_race",
             Decided::SharedPoints(_) => "shared",
             Decided::Given => "given",
         }
@@ -380,9 +397,165 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         (status, proved[i], held, how)
     });
     if searched {
+        read_races(board, &grid, &mut strings, &string_of);
         settle_mutual_ataris(game, &mut strings, &string_of);
     }
     finish(game, config, &grid, strings, string_of)
+}
+
+/// Capture races between two adjacent strings of both colours that one of them loses whoever
+/// moves first, counted on their liberties with an eye of each
+/// ([`crate::tactics::capture_race_with_eyes`]): the loser is dead. Read only where the count
+/// is the whole race: neither string proved alive, each with at most eight liberties, and every
+/// empty region next to either string (other than an eye) made of liberties of the two
+/// strings only and closed by their stones and stones of the other side of the string it
+/// belongs to, whose strings have three liberties or more (filled at once, without an approach
+/// move, and no third string short of liberties).
+fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_of: &[usize]) {
+    use crate::tactics::{capture_race_with_eyes, RaceEye, RaceOutcome};
+    let mut lost = Vec::new();
+    for (ia, a) in strings.iter().enumerate() {
+        if a.proved || a.color != Color::Black {
+            continue;
+        }
+        let ha = a.stones[0];
+        if board.liberties_upto(ha, 9).len() > 8 {
+            continue;
+        }
+        let mut seen = Vec::new();
+        for q in a.stones.iter().flat_map(|&p| board.neighbors(p)) {
+            if board.color_at(q) != Some(Color::White) {
+                continue;
+            }
+            let ib = string_of[grid.index(q)];
+            if seen.contains(&ib) {
+                continue;
+            }
+            seen.push(ib);
+            let Some(b) = strings.get(ib) else {
+                continue;
+            };
+            if b.proved || board.liberties_upto(q, 9).len() > 8 {
+                continue;
+            }
+            if !race_is_closed(board, &a.stones, &b.stones) {
+                continue;
+            }
+            let Ok(r) = capture_race_with_eyes(board, ha, q) else {
+                continue;
+            };
+            // A string with two eyes or room of its own is no racer: the other string is then
+            // simply surrounded, which is the playouts' business (and its liberties may be
+            // those of a third string short of liberties, which the count does not see).
+            if r.first_eye == RaceEye::Alive || r.second_eye == RaceEye::Alive {
+                continue;
+            }
+            match (r.first_to_move, r.second_to_move) {
+                (RaceOutcome::FirstWins, RaceOutcome::FirstWins) => lost.push((ib, ia)),
+                (RaceOutcome::SecondWins, RaceOutcome::SecondWins) => lost.push((ia, ib)),
+                _ => {}
+            }
+        }
+    }
+    // The winner lives when the space it takes gives two eyes whoever plays there next (a
+    // string that loses another race aside); otherwise it keeps its verdict: a race won can
+    // leave it one eye (a nakade in the space it takes, as in a pyramid four). The race is one
+    // fight, as at one liberty each: when the winner is dead all the same, the race settles
+    // nothing and the playouts' verdicts stand. Else the loser is dead, and says so even when
+    // the playouts had it dead too: the reading is the firmer ground.
+    let losers: Vec<usize> = lost.iter().map(|&(l, _)| l).collect();
+    for &(loser, winner) in &lost {
+        let Some(space) = strings.get(loser).map(|s| s.stones.clone()) else {
+            continue;
+        };
+        if two_eyes(board, &space) && !losers.contains(&winner) {
+            if let Some(s) = strings.get_mut(winner) {
+                if s.status == Status::Dead && !s.proved {
+                    s.status = Status::Alive;
+                    s.how = Decided::WonRace;
+                }
+            }
+        }
+        if strings
+            .get(winner)
+            .is_some_and(|s| s.status == Status::Dead)
+        {
+            continue;
+        }
+        if let Some(s) = strings.get_mut(loser) {
+            s.status = Status::Dead;
+            s.how = Decided::LostRace;
+        }
+    }
+}
+
+/// Whether the race between the strings `a` and `b` is closed ([`read_races`]): every empty
+/// point next to either string lies in a region of empty points each of which is a liberty of
+/// `a` or `b`, and whose stones around are those of the two strings, or of the other side of
+/// a string it is a liberty of only, in strings with three liberties or more; or the region
+/// is bordered by one string alone (its eye, which the race counts).
+fn race_is_closed(board: &Board, a: &[Point], b: &[Point]) -> bool {
+    let libs_of = |stones: &[Point]| -> Vec<Point> {
+        let mut v: Vec<Point> = stones
+            .iter()
+            .flat_map(|&p| board.neighbors(p))
+            .filter(|&q| board.color_at(q).is_none())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (la, lb) = (libs_of(a), libs_of(b));
+    let ca = board.color_at(a[0]);
+    for &l in la.iter().chain(&lb) {
+        // The region of `l`.
+        let mut region = vec![l];
+        let mut i = 0;
+        while i < region.len() {
+            let p = region[i];
+            i += 1;
+            if region.len() > 16 {
+                return false;
+            }
+            for q in board.neighbors(p) {
+                if board.color_at(q).is_none() && !region.contains(&q) {
+                    region.push(q);
+                }
+            }
+        }
+        let only = |stones: &[Point]| {
+            region.iter().all(|&p| {
+                board
+                    .neighbors(p)
+                    .all(|q| board.color_at(q).is_none() || stones.contains(&q))
+            })
+        };
+        if only(a) || only(b) {
+            continue;
+        }
+        for &p in &region {
+            let (of_a, of_b) = (la.contains(&p), lb.contains(&p));
+            if !of_a && !of_b {
+                return false;
+            }
+            for q in board.neighbors(p) {
+                let Some(c) = board.color_at(q) else {
+                    continue;
+                };
+                if a.contains(&q) || b.contains(&q) {
+                    continue;
+                }
+                // A wall: of the other colour than every string the point is a liberty of,
+                // and not short of liberties.
+                let against_a = Some(c) != ca;
+                let ok = (!of_a || against_a) && (!of_b || !against_a);
+                if !ok || board.liberties_upto(q, 3).len() < 3 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// The most captures of races at one liberty each that [`settle_mutual_ataris`] reads, each

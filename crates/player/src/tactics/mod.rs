@@ -17,6 +17,9 @@
 //!   and vital (nakade) point.
 //! * [`capture_race`]: a race between two adjacent strings without eyes, solved on their
 //!   outside and shared liberties, with either side to move.
+//! * [`capture_race_with_eyes`]: the same race with an eye of either string counted by its
+//!   size ([`eye_liberties`]: the big-eye counts 1, 2, 3, 5, 8, 12), so one eye against none
+//!   (the shared liberties are the eye's, no seki) and the vital point of an unsettled eye.
 //!
 //! Every answer is a [`Verdict`] (`Yes`, `No`, `Unknown`) with the main line read and the nodes
 //! spent. The verdicts are relative to those candidate moves, as GNU Go's are: a target that
@@ -58,7 +61,9 @@ mod search;
 mod semeai;
 
 pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
-pub use semeai::{capture_race, Race, RaceOutcome};
+pub use semeai::{
+    capture_race, capture_race_with_eyes, eye_liberties, EyeRace, Race, RaceEye, RaceOutcome,
+};
 
 use ingo_rules::{Board, Color, Move, Point};
 
