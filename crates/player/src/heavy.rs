@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 
 use ingo_rules::{Board, Cell, Color, Game, Move, Point};
 
-use crate::playout::{is_candidate, pick};
+use crate::light::{is_candidate, pick};
 use crate::rng::Rng;
 
 /// The most plies of the ladder reading of an escape ([`ladder_captures`]); a ladder longer
@@ -927,7 +927,7 @@ mod tests {
         let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
         let mut rng = Rng::new(9);
         for _ in 0..60 {
-            let _ = crate::playout::play_random(&mut g, &mut rng);
+            let _ = crate::light::play_random(&mut g, &mut rng);
         }
         let b = g.board();
         for centre in b.points() {
@@ -992,7 +992,7 @@ mod tests {
             let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
             let mut rng = Rng::new(seed);
             for _ in 0..(20 + seed % 60) {
-                if crate::playout::play_random(&mut g, &mut rng).is_none() {
+                if crate::light::play_random(&mut g, &mut rng).is_none() {
                     let _ = g.play(Move::Pass);
                 }
             }
@@ -1045,15 +1045,5 @@ mod tests {
             . . . . O",
         );
         assert_eq!(nakade_point(&b, pt(&b, "B1")), None);
-    }
-
-    #[test]
-    fn heavy_playouts_end() {
-        let mut g = Game::new(Setup::empty(9).expect("size"), Rules::ing());
-        let mut rng = Rng::new(2);
-        let tally =
-            crate::playout::run_with(&mut g, &mut rng, crate::PlayoutPolicy::Heavy, |_, _| {});
-        assert_eq!(tally.area.black + tally.area.white + tally.shared, 81);
-        assert!(g.move_count() > 40);
     }
 }

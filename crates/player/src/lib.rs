@@ -46,6 +46,7 @@
 pub mod endgame;
 mod estimate;
 mod heavy;
+mod light;
 pub mod patterns;
 mod player;
 mod playout;
@@ -60,8 +61,8 @@ pub use heavy::{ladder_captures, self_atari_stones, shape_key, Shapes};
 pub use ingo_clock::TimeSource;
 pub use player::{
     Action, Budget, Candidate, Config, ConfigError, Decision, PatternPriors, Player, RandomPlayer,
-    Reason, ResignPolicy, SearchInfo,
+    Reason, SearchInfo,
 };
 pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;
-pub use time::{MoveClock, TimeLeft, TimePolicy};
+pub use time::{MoveClock, ResignPolicy, TimeLeft, TimePolicy};

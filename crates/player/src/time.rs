@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use ingo_rules::{Color, Game, Move};
 
-use crate::player::ResignPolicy;
 use crate::playout::{self, PlayoutPolicy};
 use crate::rng::Rng;
 
@@ -264,6 +263,35 @@ impl TimePolicy {
     /// compares it with the pass only), `None` (the budget as it is) otherwise.
     pub fn forced_budget(&self, board_plays: usize) -> Option<u64> {
         (board_plays == 1).then_some(self.forced_playouts.max(1))
+    }
+}
+
+/// When to resign. Resignation is an act, not a move ([`crate::Action::Resign`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResignPolicy {
+    /// Resign when the best move's value ([`crate::SearchInfo::win_rate`]) is below this (for example
+    /// 0.05).
+    pub below: f64,
+    /// ...and the search made at least this many playouts, so that the estimate means something.
+    pub min_playouts: u64,
+    /// ...and the estimated loss is at least this many points (the mean margin of a few
+    /// playouts after the best move, [`ResignPolicy::resigns`]).
+    pub min_margin: f64,
+    /// ...and the game is past its opening: this share of the board's points in moves played
+    /// or stones on the board.
+    pub opening: f64,
+}
+
+impl Default for ResignPolicy {
+    /// Below 10% after 2,000 playouts, a loss of 15 points or more, past the first fifth of the
+    /// board (72 moves on 19×19, 16 on 9×9).
+    fn default() -> Self {
+        ResignPolicy {
+            below: 0.10,
+            min_playouts: 2_000,
+            min_margin: 15.0,
+            opening: 0.2,
+        }
     }
 }
 
