@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use ingo_front::gtp::GtpFront;
-use ingo_player::{Budget, Config, Player, PlayoutPolicy, ResignPolicy};
+use ingo_player::{Budget, Config, PatternPriors, Player, PlayoutPolicy, ResignPolicy};
 use ingo_rules::Rules;
 
 use crate::RuleArgs;
@@ -24,6 +24,8 @@ pub struct PlayerArgs {
     pub resign: bool,
     /// Its playout policy.
     pub playout: PlayoutPolicy,
+    /// Where the tree takes the learned move patterns as priors.
+    pub priors: PatternPriors,
 }
 
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
@@ -49,6 +51,7 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
             ..ResignPolicy::default()
         }),
         playout: args.playout,
+        pattern_priors: args.priors,
         ..Config::default()
     };
     let player = Player::new(config)?;
@@ -86,6 +89,11 @@ pub struct GtpArgs {
     /// captures around the last move, nakade, 3×3 shapes, no self-atari of three stones).
     #[arg(long, default_value = "light", value_parser = ["light", "heavy"])]
     playout: String,
+    /// Where the search takes the move patterns learned from the corpus as priors: on boards of
+    /// 13×13 and larger (`large`), on every board (`always`), or never (`off`, the search
+    /// without them, to measure what they give).
+    #[arg(long, default_value = "large", value_parser = ["large", "always", "off"])]
+    priors: String,
 }
 
 /// Runs `ingo gtp` with the flags of `args`.
@@ -102,6 +110,11 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
             PlayoutPolicy::Heavy
         } else {
             PlayoutPolicy::Light
+        },
+        priors: match args.priors.as_str() {
+            "off" => PatternPriors::Off,
+            "always" => PatternPriors::Always,
+            _ => PatternPriors::Large,
         },
     };
     serve(args.size as usize, args.rules.rules(), &player)?;

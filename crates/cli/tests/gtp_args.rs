@@ -65,3 +65,57 @@ fn good_rule_flags_are_taken() {
     ]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+#[test]
+fn a_wrong_priors_value_names_the_values() {
+    let (code, err) = gtp(&["--priors", "foo"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("large"), "{err}");
+    assert!(err.contains("always"), "{err}");
+    assert!(err.contains("off"), "{err}");
+}
+
+/// `ingo gtp ARGS` answering `genmove b` on an empty 19×19 board: the move.
+fn first_move(args: &[&str]) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .arg("gtp")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ingo runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"boardsize 19\nclear_board\ngenmove b\nquit\n")
+        .expect("commands written");
+    let out = child.wait_with_output().expect("ingo ends");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.split("\n\n")
+        .filter_map(|r| r.strip_prefix("= "))
+        .map(str::trim)
+        .find(|r| !r.is_empty())
+        .unwrap_or_else(|| panic!("no move in {text:?}"))
+        .to_owned()
+}
+
+#[test]
+fn the_priors_switch_reaches_the_search() {
+    // The same seed and playouts, with and without the learned patterns' priors: the one
+    // difference between the two searches is the priors, so their first moves differ.
+    let base = ["--playouts", "300", "--seed", "3", "--no-resign"];
+    let with = first_move(&[&base[..], &["--priors", "large"]].concat());
+    let without = first_move(&[&base[..], &["--priors", "off"]].concat());
+    assert_ne!(with, without, "the same move with and without the priors");
+    // And the default is `large`.
+    assert_eq!(first_move(&base), with);
+}

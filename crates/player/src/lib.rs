@@ -1,12 +1,16 @@
 //! A Monte Carlo tree search player for Ing Chang-ki's rules of Go (應氏計點制), built on
 //! [`ingo_rules`], which stays the only judge of legality and of the count.
 //!
-//! * [`Player`]: UCT with RAVE over light random playouts; [`Player::genmove`] returns a
-//!   [`Decision`] (a move, or resignation when enabled) with [`SearchInfo`] statistics.
+//! * [`Player`]: UCT with RAVE over playouts, light random ones by default or heavy ones
+//!   ([`PlayoutPolicy::Heavy`]: atari escapes and captures around the last move, nakade, 3×3
+//!   shapes, no self-atari of three stones or more; [`Config::playout`]);
+//!   [`Player::genmove`] returns a [`Decision`] (a move, or resignation when enabled) with
+//!   [`SearchInfo`] statistics.
 //! * [`Budget`] (playouts and/or time per move), [`TimeLeft`] and [`TimePolicy`] (thinking time
 //!   from the clock), [`Config`]; [`TimeSource`], where the player reads the time (the wall
 //!   clock unless [`Player::with_time_source`] gives another).
-//! * [`playout`]: one random playout, counted; [`RandomPlayer`]: the playout policy as a player.
+//! * [`playout`]: one random playout, counted ([`playout_with`]: one of a given policy);
+//!   [`RandomPlayer`]: the playout policy as a player.
 //! * [`estimate_dead`]: the stones random playouts nearly always capture, a quick dead-stone
 //!   estimate for an engine front.
 //! * [`endgame`]: the end of a game as a referee counts it (dead stones, seki, the neutral
