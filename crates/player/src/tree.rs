@@ -480,21 +480,26 @@ mod tests {
         assert!(std::mem::size_of::<Node>() <= 40);
     }
 
-    #[test]
-    fn root_children_are_the_legal_non_eye_moves_and_the_pass() {
-        let game = Game::new(Setup::empty(5).expect("size"), Rules::ing());
-        let mut tree = Tree::new(&game);
-        let params = Params {
+    /// The search's settings in these tests: at most `max_nodes` nodes, light playouts.
+    fn test_params(max_nodes: usize, priors: Option<PriorParams>) -> Params {
+        Params {
             exploration: 0.1,
             rave_equiv: 1000.0,
             first_play_urgency: 1.1,
             expand_visits: 2,
-            max_nodes: 10_000,
+            max_nodes,
             score_weight: 0.02,
             pass_prior: 10.0,
             playout: crate::PlayoutPolicy::Light,
-            priors: None,
-        };
+            priors,
+        }
+    }
+
+    #[test]
+    fn root_children_are_the_legal_non_eye_moves_and_the_pass() {
+        let game = Game::new(Setup::empty(5).expect("size"), Rules::ing());
+        let mut tree = Tree::new(&game);
+        let params = test_params(10_000, None);
         let mut rng = Rng::new(5);
         for _ in 0..200 {
             tree.iterate(&game, &mut rng, &params);
@@ -514,21 +519,14 @@ mod tests {
     fn pattern_priors_give_the_likeliest_child_the_most_virtual_wins() {
         let game = Game::new(Setup::empty(13).expect("size"), Rules::ing());
         let patterns = Patterns::builtin().expect("the shipped weights parse");
-        let params = Params {
-            exploration: 0.1,
-            rave_equiv: 1000.0,
-            first_play_urgency: 1.1,
-            expand_visits: 2,
-            max_nodes: 100_000,
-            score_weight: 0.02,
-            pass_prior: 10.0,
-            playout: crate::PlayoutPolicy::Light,
-            priors: Some(PriorParams {
+        let params = test_params(
+            100_000,
+            Some(PriorParams {
                 patterns,
                 equiv: 50.0,
                 visits: 1_000_000,
             }),
-        };
+        );
         let mut tree = Tree::new(&game);
         // One iteration: the root gets its priors before the first selection, and the playout
         // credits real AMAF results on top.
@@ -605,21 +603,14 @@ mod tests {
         game.play(Move::Play(p(2, 1))).expect("Black takes the ko");
         let retake = Move::Play(p(1, 1));
         assert!(!game.is_legal(retake));
-        let params = Params {
-            exploration: 0.1,
-            rave_equiv: 1000.0,
-            first_play_urgency: 1.1,
-            expand_visits: 2,
-            max_nodes: 100_000,
-            score_weight: 0.02,
-            pass_prior: 10.0,
-            playout: crate::PlayoutPolicy::Light,
-            priors: Some(PriorParams {
+        let params = test_params(
+            100_000,
+            Some(PriorParams {
                 patterns: Patterns::builtin().expect("weights"),
                 equiv: 400.0,
                 visits: 8,
             }),
-        };
+        );
         let mut tree = Tree::new(&game);
         let mut rng = Rng::new(3);
         for _ in 0..300 {

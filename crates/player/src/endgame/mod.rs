@@ -495,17 +495,10 @@ fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_o
 /// a string it is a liberty of only, in strings with three liberties or more; or the region
 /// is bordered by one string alone (its eye, which the race counts).
 fn race_is_closed(board: &Board, a: &[Point], b: &[Point]) -> bool {
-    let libs_of = |stones: &[Point]| -> Vec<Point> {
-        let mut v: Vec<Point> = stones
-            .iter()
-            .flat_map(|&p| board.neighbors(p))
-            .filter(|&q| board.color_at(q).is_none())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    let (la, lb) = (libs_of(a), libs_of(b));
+    let (la, lb) = (
+        crate::tactics::liberty_points(board, a),
+        crate::tactics::liberty_points(board, b),
+    );
     let ca = board.color_at(a[0]);
     for &l in la.iter().chain(&lb) {
         // The region of `l`.

@@ -287,6 +287,18 @@ fn stone_color(board: &Board, p: Point) -> Result<Color, TacticsError> {
     board.color_at(p).ok_or(TacticsError::NoStone { col, row })
 }
 
+/// The empty points next to any of `stones` (a string's liberties), sorted, each once.
+pub(crate) fn liberty_points(board: &Board, stones: &[Point]) -> Vec<Point> {
+    let mut v: Vec<Point> = stones
+        .iter()
+        .flat_map(|&p| board.neighbors(p))
+        .filter(|&q| board.color_at(q).is_none())
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// [`Reader::ladder`] with a reader of its own.
 ///
 /// # Errors

@@ -39,13 +39,17 @@ pub struct Race {
     pub second_to_move: RaceOutcome,
 }
 
-/// The race between the strings on `a` and `b`.
-///
-/// # Errors
-/// [`TacticsError::OffBoard`] or [`TacticsError::NoStone`] for either point,
-/// [`TacticsError::SameColor`] when both stones are of one colour, and
-/// [`TacticsError::NotAdjacent`] when the strings do not touch.
-pub fn capture_race(board: &Board, a: Point, b: Point) -> Result<Race, TacticsError> {
+/// The two strings of a race and their liberties (each list sorted).
+struct Racing {
+    sa: Vec<Point>,
+    sb: Vec<Point>,
+    la: Vec<Point>,
+    lb: Vec<Point>,
+}
+
+/// The strings on `a` and `b`, checked to be of opposite colours and to touch, with their
+/// liberties: what [`capture_race`] and [`capture_race_with_eyes`] both count.
+fn racing(board: &Board, a: Point, b: Point) -> Result<Racing, TacticsError> {
     let ca = super::stone_color(board, a)?;
     let cb = super::stone_color(board, b)?;
     if ca == cb {
@@ -59,17 +63,21 @@ pub fn capture_race(board: &Board, a: Point, b: Point) -> Result<Race, TacticsEr
     if !touch {
         return Err(TacticsError::NotAdjacent);
     }
-    let libs = |stones: &[Point]| {
-        let mut v: Vec<Point> = stones
-            .iter()
-            .flat_map(|&p| board.neighbors(p))
-            .filter(|&q| board.color_at(q).is_none())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    let (la, lb) = (libs(&sa), libs(&sb));
+    let (la, lb) = (
+        super::liberty_points(board, &sa),
+        super::liberty_points(board, &sb),
+    );
+    Ok(Racing { sa, sb, la, lb })
+}
+
+/// The race between the strings on `a` and `b`.
+///
+/// # Errors
+/// [`TacticsError::OffBoard`] or [`TacticsError::NoStone`] for either point,
+/// [`TacticsError::SameColor`] when both stones are of one colour, and
+/// [`TacticsError::NotAdjacent`] when the strings do not touch.
+pub fn capture_race(board: &Board, a: Point, b: Point) -> Result<Race, TacticsError> {
+    let Racing { la, lb, .. } = racing(board, a, b)?;
     let shared = la.iter().filter(|p| lb.contains(p)).count();
     let (x, y) = (la.len() - shared, lb.len() - shared);
     let mut solver = Solver::new(x, y, shared);
@@ -231,30 +239,7 @@ pub struct EyeRace {
 /// As [`capture_race`]: [`TacticsError::OffBoard`] or [`TacticsError::NoStone`] for either
 /// point, [`TacticsError::SameColor`], [`TacticsError::NotAdjacent`].
 pub fn capture_race_with_eyes(board: &Board, a: Point, b: Point) -> Result<EyeRace, TacticsError> {
-    let ca = super::stone_color(board, a)?;
-    let cb = super::stone_color(board, b)?;
-    if ca == cb {
-        return Err(TacticsError::SameColor);
-    }
-    let sa = board.string_stones(a);
-    let sb = board.string_stones(b);
-    let touch = sa
-        .iter()
-        .any(|&p| board.neighbors(p).any(|q| sb.contains(&q)));
-    if !touch {
-        return Err(TacticsError::NotAdjacent);
-    }
-    let libs = |stones: &[Point]| {
-        let mut v: Vec<Point> = stones
-            .iter()
-            .flat_map(|&p| board.neighbors(p))
-            .filter(|&q| board.color_at(q).is_none())
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    let (la, lb) = (libs(&sa), libs(&sb));
+    let Racing { sa, sb, la, lb } = racing(board, a, b)?;
     let (eye_a, in_eye_a) = string_eye(board, &sa, &la);
     let (eye_b, in_eye_b) = string_eye(board, &sb, &lb);
     let shared = la.iter().filter(|p| lb.contains(p)).count();
