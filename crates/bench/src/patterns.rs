@@ -177,24 +177,6 @@ fn config(c: &CorpusArgs) -> TrainConfig {
     }
 }
 
-/// Today's date (UTC) as `YYYY-MM-DD`, from the system clock.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    // Howard Hinnant's days-to-civil.
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 fn report_eval(out: &mut impl Write, e: &patterns::Evaluation) -> anyhow::Result<()> {
     let [r1, r5, r10] = e.rates();
     writeln!(out, "held_out_records={}", e.records)?;
@@ -258,7 +240,7 @@ fn train(a: &TrainArgs, out: &mut impl Write) -> anyhow::Result<()> {
         } else {
             format!(" --only {}", a.corpus.only)
         },
-        format!("Date: {} (ingo {})", today(), env!("CARGO_PKG_VERSION")),
+        format!("Date: {} (ingo {})", ingo_sgf::today(), env!("CARGO_PKG_VERSION")),
         format!(
             "Records: {} replayed under Ing's rules ({} for training, {} held out by the seed's split);",
             games.len(),

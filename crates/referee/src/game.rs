@@ -266,7 +266,7 @@ impl GameReport {
         info.event.clone_from(&self.event);
         info.round.clone_from(&self.round);
         info.name = Some(format!("game-{:04}", self.index));
-        info.date = Some(today());
+        info.date = Some(ingo_sgf::today());
         let tc = self.time.black;
         info.time = ingo_clock::sgf_tm(&tc);
         info.overtime = ingo_clock::sgf_ot(&tc);
@@ -333,24 +333,6 @@ pub(crate) fn color_name(c: Color) -> &'static str {
         Color::Black => "Black",
         Color::White => "White",
     }
-}
-
-/// Today's date (UTC) as `YYYY-MM-DD`, for `DT`.
-fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = i64::try_from(days).unwrap_or(0) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// A started engine process and what the referee learnt about it (not to be confused with

@@ -76,7 +76,9 @@ pub use replay::{
 };
 /// The SGF parser this crate builds on, re-exported for [`Record::sgf_root`].
 pub use sgf_parse;
-pub use write::{preset_of, write, write_collection, write_game, write_tree, MoveInfo, WriteInfo};
+pub use write::{
+    preset_of, today, write, write_collection, write_game, write_tree, MoveInfo, WriteInfo,
+};
 
 /// The most nodes in one line of play (root to leaf, variations included) that the reader
 /// accepts. sgf-parse nests each node inside the one before it and frees the tree recursively,
