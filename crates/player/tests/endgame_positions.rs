@@ -565,3 +565,51 @@ fn a_race_of_one_eye_against_none_is_read() {
         }
     }
 }
+
+/// A group whose only eye space holds the other side's stones in a dead shape is dead, and
+/// the stones inside are alive. Source: `aeb-pro/YsCup/03/8-vs-10.sgf` (the final position,
+/// columns K to T, every row; recorded B+2.5): White's group on the right (R14 … T13, R11,
+/// R10, Q9, S9 T9, R8 … Q7) holds Black's S12 S11 T11, a bent three, in its six points
+/// S10 … T12; taking them leaves a bent three, whose vital point Black takes next; and its
+/// other eye, R9, is false (Black's Q10 and S8 on two diagonals). The first version left the
+/// group and the three stones in seki (S9 T9 next to shared points) and counted W+36.5.
+#[test]
+fn stones_inside_an_eye_space_in_a_dead_shape_kill_the_group() {
+    let (g, j) = judge(
+        "
+        . . . . X X O . . .
+        X O X X X O X X X .
+        X X O O X O O O X .
+        X O . O O O X X . X
+        X O O O O X X X X X
+        O O O X O O X O O X
+        O X O X O X X O O O
+        X X O X O X . O X .
+        O X X X O X O O X X
+        O X . X X X X O . .
+        . O O X . X O . O O
+        . O X X X X . O X .
+        O X X . O X O O X .
+        O X . X O O X X X .
+        O X O O O X O O X .
+        O O X X O X O . X .
+        . X . . O X X X . .
+        . . . O . O O X X .
+        . . . . . . O O X .",
+        Color::Black,
+    );
+    // The record's columns K … T are A … K here: R10 is H10, S12 is J12.
+    for w in ["H10", "G9", "J9", "H8", "H11", "H13"] {
+        let s = j.status_at(pts(&g, w)[0]);
+        assert_eq!(s, Some(Status::Dead), "{w}: {:#?}", j.strings);
+    }
+    for b in ["J12", "K11"] {
+        assert_eq!(j.status_at(pts(&g, b)[0]), Some(Status::Alive), "{b}");
+    }
+    let r10 = j
+        .strings
+        .iter()
+        .find(|s| s.stones.contains(&pts(&g, "H10")[0]))
+        .expect("H10");
+    assert_eq!(r10.how, Decided::DeadShape, "{r10:?}");
+}

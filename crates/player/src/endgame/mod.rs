@@ -28,6 +28,7 @@
 mod benson;
 mod double_ko;
 mod fill;
+mod groups;
 mod playout;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
@@ -104,6 +105,13 @@ pub enum Decided {
     /// other string), and the space of the stones it takes gives two eyes whoever plays there
     /// next (the sampling had it dead).
     WonRace,
+    /// Read dead by the shape of its group's eye space: the other side's stones inside it
+    /// make a dead shape and the group has one eye at most
+    /// ([`crate::tactics::dead_by_shape`]).
+    DeadShape,
+    /// Read alive: stones inside the eye space of a group read dead by its shape
+    /// ([`Decided::DeadShape`]).
+    Nakade,
     /// In seki: held in this share of the playouts, and next to a point the fill leaves
     /// shared.
     SharedPoints(f64),
@@ -129,6 +137,10 @@ impl Decided {
                 "read alive (a capture race won whoever moves first, two eyes in the space taken)"
                     .into()
             }
+            Decided::DeadShape => {
+                "read dead (one eye at most: a dead shape of the other side's stones inside)".into()
+            }
+            Decided::Nakade => "read alive (inside the eye space of a group read dead)".into(),
             Decided::SharedPoints(held) => format!(
                 "sampled at {:.0}%, in seki next to points the fill leaves shared",
                 held * 100.0
@@ -138,7 +150,7 @@ impl Decided {
     }
 
     /// A name for machines: `proved`, `double_ko`, `sampled`, `mutual_atari`, `saved_in_race`,
-    /// `fill`, `lost_race`, `won_race`, `shared`, `given`.
+    /// `fill`, `lost_race`, `won_race`, `dead_shape`, `nakade`, `shared`, `given`.
     pub fn name(&self) -> &'static str {
         match self {
             Decided::ProvedAlive => "proved",
@@ -149,6 +161,8 @@ impl Decided {
             Decided::TakenInFill => "fill",
             Decided::LostRace => "lost_race",
             Decided::WonRace => "won_race",
+            Decided::DeadShape => "dead_shape",
+            Decided::Nakade => "nakade",
             Decided::SharedPoints(_) => "shared",
             Decided::Given => "given",
         }
@@ -398,6 +412,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
     });
     if searched {
         read_races(board, &grid, &mut strings, &string_of);
+        groups::read_groups(board, &grid, &mut strings, &string_of);
         settle_mutual_ataris(game, &mut strings, &string_of);
     }
     finish(game, config, &grid, strings, string_of)

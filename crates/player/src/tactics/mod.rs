@@ -20,6 +20,12 @@
 //! * [`capture_race_with_eyes`]: the same race with an eye of either string counted by its
 //!   size ([`eye_liberties`]: the big-eye counts 1, 2, 3, 5, 8, 12), so one eye against none
 //!   (the shared liberties are the eye's, no seki) and the vital point of an unsettled eye.
+//! * [`group_at`], [`dead_by_shape`] and [`read_group`]: the life of a group (strings joined
+//!   through their enclosed regions) read on its eye space with the other side's stones
+//!   inside: dead by shape when those stones make a dead shape in its only eye space (the
+//!   nakade) and its other eyes are false; by a bounded search, dead when its largest string
+//!   is taken with the group moving first, alive when it makes it unconditionally alive with
+//!   the other side first.
 //!
 //! Every answer is a [`Verdict`] (`Yes`, `No`, `Unknown`) with the main line read and the nodes
 //! spent. The verdicts are relative to those candidate moves, as GNU Go's are: a target that
@@ -56,11 +62,15 @@
 
 mod capture;
 mod eyes;
+mod group;
+mod group_search;
 mod ladder;
 mod search;
 mod semeai;
 
 pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
+pub use group::{dead_by_shape, group_at, Group, GroupLimits};
+pub use group_search::{read_group, GroupLife};
 pub use semeai::{
     capture_race, capture_race_with_eyes, eye_liberties, EyeRace, Race, RaceEye, RaceOutcome,
 };
