@@ -199,6 +199,12 @@ struct PlayerArgs {
     /// Search without the pattern priors (`Config::pattern_priors` off), to measure them.
     #[arg(long)]
     no_priors: bool,
+    /// Searching threads (`Config::threads`).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Heavy playouts (`PlayoutPolicy::Heavy`) instead of light ones.
+    #[arg(long)]
+    heavy: bool,
 }
 
 #[derive(Args)]
@@ -1104,6 +1110,12 @@ fn player(a: &PlayerArgs, out: &mut impl Write) -> anyhow::Result<()> {
         } else {
             Config::default().pattern_priors
         },
+        threads: a.threads,
+        playout: if a.heavy {
+            ingo_player::PlayoutPolicy::Heavy
+        } else {
+            ingo_player::PlayoutPolicy::Light
+        },
         ..Config::default()
     };
     let mut player = Player::new(config)?;
@@ -1112,7 +1124,9 @@ fn player(a: &PlayerArgs, out: &mut impl Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "bench player: {n}x{n}, Ing's rules, {p} playouts per move, {m} moves from the empty \
-         board, seed {s}",
+         board, seed {s}, {t} thread(s), {kind} playouts",
+        t = a.threads,
+        kind = if a.heavy { "heavy" } else { "light" },
         n = a.size,
         p = a.playouts,
         m = a.moves,

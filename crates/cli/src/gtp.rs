@@ -26,6 +26,8 @@ pub struct PlayerArgs {
     pub playout: PlayoutPolicy,
     /// Where the tree takes the learned move patterns as priors.
     pub priors: PatternPriors,
+    /// Searching threads.
+    pub threads: usize,
 }
 
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
@@ -52,6 +54,7 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
         }),
         playout: args.playout,
         pattern_priors: args.priors,
+        threads: args.threads,
         ..Config::default()
     };
     let player = Player::new(config)?;
@@ -94,6 +97,11 @@ pub struct GtpArgs {
     /// without them, to measure what they give).
     #[arg(long, default_value = "large", value_parser = ["large", "always", "off"])]
     priors: String,
+    /// Searching threads (each searches a tree of its own and their root moves' statistics are
+    /// summed). By default one per processor core. A seed and a playout budget with no `--time`
+    /// give the same moves for the same number of threads.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=ingo_player::MAX_THREADS as i64))]
+    threads: Option<u16>,
 }
 
 /// Runs `ingo gtp` with the flags of `args`.
@@ -116,9 +124,15 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
             "always" => PatternPriors::Always,
             _ => PatternPriors::Large,
         },
+        threads: args.threads.map_or_else(cores, usize::from),
     };
     serve(args.size as usize, args.rules.rules(), &player)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The processor cores this process may use (1 if that cannot be told).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A seed that differs from run to run: the clock and the process id, mixed.

@@ -119,3 +119,18 @@ fn the_priors_switch_reaches_the_search() {
     // And the default is `large`.
     assert_eq!(first_move(&base), with);
 }
+
+#[test]
+fn a_wrong_thread_count_is_refused() {
+    for bad in ["0", "257", "two"] {
+        let (code, err) = gtp(&["--threads", bad]);
+        assert_eq!(code, Some(2), "--threads {bad}: {err}");
+        assert!(err.contains("--threads"), "{err}");
+    }
+}
+
+#[test]
+fn threads_with_a_seed_and_playouts_repeat_their_move() {
+    let args = ["--playouts", "400", "--seed", "5", "--threads", "2"];
+    assert_eq!(first_move(&args), first_move(&args));
+}

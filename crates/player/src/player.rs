@@ -98,7 +98,16 @@ pub struct Config {
     /// Playouts through a node before its children get their pattern priors (the root gets
     /// them at once): rating every legal move costs about two light 19×19 playouts.
     pub prior_visits: u32,
+    /// Searching threads (root parallelism: each searches a tree of its own from the same
+    /// position and their root moves' statistics are summed before the choice), 1 to
+    /// [`MAX_THREADS`]. A playout budget is shared among them. With one thread (the default) a
+    /// seed and a playout budget give the same moves every time; with more, the early stop
+    /// ([`Config::early_stop`]) depends on how fast each thread ran.
+    pub threads: usize,
 }
+
+/// The most searching threads of [`Config::threads`].
+pub const MAX_THREADS: usize = 256;
 
 /// Where the pattern priors of [`Config::pattern_priors`] apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,6 +152,7 @@ impl Default for Config {
             pattern_priors: PatternPriors::Large,
             prior_equiv: 400.0,
             prior_visits: 8,
+            threads: 1,
         }
     }
 }
@@ -168,6 +178,9 @@ pub enum ConfigError {
     /// A resignation threshold outside 0..=1.
     #[error("resignation threshold {0} is not within 0..=1")]
     ResignThreshold(f64),
+    /// A thread count outside `1..=`[`MAX_THREADS`].
+    #[error("threads must be 1 to {MAX_THREADS}, not {0}")]
+    Threads(usize),
 }
 
 impl Config {
@@ -181,6 +194,9 @@ impl Config {
         }
         if self.budget.playouts == Some(0) {
             return Err(ConfigError::ZeroPlayouts);
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(ConfigError::Threads(self.threads));
         }
         for (name, value) in [
             ("exploration", self.exploration),
@@ -591,12 +607,88 @@ impl Player {
         from: Option<Tree>,
     ) -> (Tree, u64) {
         let params = self.config.params(game);
-        let mut tree = from.unwrap_or_else(|| Tree::new(game));
+        let threads = self.config.threads.clamp(1, MAX_THREADS);
+        let tree = from.unwrap_or_else(|| Tree::new(game));
+        if threads == 1 {
+            let stop = AtomicBool::new(false);
+            let early = self.config.early_stop;
+            return self.search_one(game, tree, &params, limits, (start, clock), early, &stop);
+        }
+        // Each helper thread gets a seed of its own from this player's generator (so a seed
+        // still fixes them all) and an equal share of a playout budget; this thread takes the
+        // remainder and decides when all stop (time, budget or early stop). Without a time limit
+        // every thread makes its whole share and none stops early, so that a seed and a playout
+        // budget still give the same move.
+        let timed = limits.time.is_some();
+        let seeds: Vec<u64> = (1..threads).map(|_| self.rng.next_u64()).collect();
+        let n = threads as u64;
+        let share = |k: u64| limits.playouts.map(|p| p / n + u64::from(k < p % n));
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = seeds
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &seed)| {
+                    // A playout budget smaller than the threads leaves some without a share.
+                    let max = share(k as u64 + 1);
+                    if max == Some(0) {
+                        return None;
+                    }
+                    let (params, stop) = (&params, &stop);
+                    Some(scope.spawn(move || {
+                        let mut rng = Rng::new(seed);
+                        let mut tree = Tree::new(game);
+                        let mut done: u64 = 0;
+                        while !(timed && stop.load(Ordering::Relaxed))
+                            && max.is_none_or(|m| done < m)
+                        {
+                            tree.iterate(game, &mut rng, params);
+                            done += 1;
+                        }
+                        (tree, done)
+                    }))
+                })
+                .collect();
+            let own = Budget {
+                playouts: share(0).map(|p| p.max(1)),
+                ..limits
+            };
+            let early = self.config.early_stop && timed;
+            let (mut tree, mut done) =
+                self.search_one(game, tree, &params, own, (start, clock), early, &stop);
+            stop.store(true, Ordering::Relaxed);
+            for h in helpers {
+                // A helper that panicked (it cannot: `iterate` has no panicking path on a legal
+                // game) only loses its votes.
+                if let Ok((t, d)) = h.join() {
+                    tree.merge_root(&t);
+                    done += d;
+                }
+            }
+            (tree, done)
+        })
+    }
+
+    /// The search loop of one thread on `tree` within `limits`, from `start` with the clock's
+    /// time `clock` (see [`Player::search`]); `early`: whether it may stop once the move is
+    /// decided; it stops when `stop` is set (by another thread). Returns the tree and the
+    /// playouts made.
+    #[allow(clippy::too_many_arguments)]
+    fn search_one(
+        &mut self,
+        game: &Game,
+        mut tree: Tree,
+        params: &Params,
+        limits: Budget,
+        (start, clock): (Duration, Option<Duration>),
+        early: bool,
+        stop: &AtomicBool,
+    ) -> (Tree, u64) {
         let mut done: u64 = 0;
         loop {
-            tree.iterate(game, &mut self.rng, &params);
+            tree.iterate(game, &mut self.rng, params);
             done += 1;
-            if limits.playouts.is_some_and(|max| done >= max) {
+            if limits.playouts.is_some_and(|max| done >= max) || stop.load(Ordering::Relaxed) {
                 break;
             }
             // Reading the clock costs tens of nanoseconds, a playout tens of microseconds.
@@ -604,7 +696,7 @@ impl Player {
             if limits.time.is_some_and(|t| elapsed >= t) {
                 break;
             }
-            if self.config.early_stop && done.is_multiple_of(64) && done >= 256 {
+            if early && done.is_multiple_of(64) && done >= 256 {
                 let remaining = remaining(limits, done, elapsed);
                 if decided(&tree, &self.config.time, remaining, elapsed, clock) {
                     break;

@@ -242,6 +242,34 @@ impl Tree {
         t
     }
 
+    /// Adds the root statistics of `other`, a search of the same position, to this tree's:
+    /// the root's visits and, move by move, its children's real and AMAF statistics (root
+    /// parallelism: each thread searches a tree of its own and the trees vote together on the
+    /// move). Children of `other` that this root lacks (none when both roots were expanded from
+    /// one position) are left out; below the root this tree keeps its own statistics.
+    pub fn merge_root(&mut self, other: &Tree) {
+        self.nodes[0].visits += other.nodes[0].visits;
+        self.nodes[0].wins += other.nodes[0].wins;
+        let mine = self.children(0);
+        for (k, oc) in other.children(0).enumerate() {
+            let o = &other.nodes[oc];
+            // Both roots list their children in the same order; look further only if not.
+            let same = mine.start + k;
+            let target = if mine.contains(&same) && self.nodes[same].mv == o.mv {
+                Some(same)
+            } else {
+                mine.clone().find(|&c| self.nodes[c].mv == o.mv)
+            };
+            if let Some(c) = target {
+                let n = &mut self.nodes[c];
+                n.visits += o.visits;
+                n.wins += o.wins;
+                n.amaf_visits += o.amaf_visits;
+                n.amaf_wins += o.amaf_wins;
+            }
+        }
+    }
+
     /// Creates the children of `id`, whose position is `game`: every legal board play that does
     /// not fill the mover's own eye and is not suicide, and the pass.
     fn expand(&mut self, id: usize, game: &Game, params: &Params) {
