@@ -104,6 +104,12 @@ pub struct Config {
     /// seed and a playout budget give the same moves every time; with more, the early stop
     /// ([`Config::early_stop`]) depends on how fast each thread ran.
     pub threads: usize,
+    /// Keep the search tree after a move and go on from its part for the position of the next
+    /// move (the reply searched so far, with its statistics), instead of starting afresh: the
+    /// playouts already made below the moves played are not lost. On by default. Only the
+    /// playouts made for this move count toward its budget (those made while pondering count,
+    /// see [`Player::ponder`]), so a seed and a playout budget still fix the moves of a game.
+    pub reuse_tree: bool,
 }
 
 /// The most searching threads of [`Config::threads`].
@@ -153,6 +159,7 @@ impl Default for Config {
             prior_equiv: 400.0,
             prior_visits: 8,
             threads: 1,
+            reuse_tree: true,
         }
     }
 }
@@ -323,6 +330,9 @@ pub struct SearchInfo {
     pub candidates: Vec<Candidate>,
     /// Nodes in the search tree.
     pub nodes: usize,
+    /// Playouts of the position searched before this move (by the last move's search or by
+    /// pondering, [`Config::reuse_tree`]) that this search went on from; not in `playouts`.
+    pub reused: u64,
 }
 
 impl SearchInfo {
@@ -337,6 +347,7 @@ impl SearchInfo {
             pv: Vec::new(),
             candidates: Vec::new(),
             nodes: 0,
+            reused: 0,
         }
     }
 }
@@ -371,25 +382,34 @@ pub struct Player {
     config: Config,
     rng: Rng,
     time: Arc<dyn TimeSource>,
-    pondered: Pondered,
+    kept: Kept,
 }
 
-/// The search [`Player::ponder`] made, with its root position. A clone of the player does not
-/// keep it (the tree can be large, and a clone is another player).
+/// The last search (of [`Player::genmove`] or [`Player::ponder`]) with its root position, for
+/// the next one to go on from ([`Config::reuse_tree`]). A clone of the player does not keep it
+/// (the tree can be large, and a clone is another player).
 #[derive(Default)]
-struct Pondered(Option<Box<(Game, Tree)>>);
+struct Kept(Option<Box<KeptSearch>>);
 
-impl Clone for Pondered {
-    fn clone(&self) -> Pondered {
-        Pondered(None)
+struct KeptSearch {
+    root: Game,
+    tree: Tree,
+    /// Whether it was made on the opponent's time (its playouts then count toward the next
+    /// move's budget).
+    pondered: bool,
+}
+
+impl Clone for Kept {
+    fn clone(&self) -> Kept {
+        Kept(None)
     }
 }
 
-impl std::fmt::Debug for Pondered {
+impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.0 {
-            Some(p) => write!(f, "Pondered({} nodes)", p.1.len()),
-            None => write!(f, "Pondered(none)"),
+            Some(k) => write!(f, "Kept({} nodes, pondered: {})", k.tree.len(), k.pondered),
+            None => write!(f, "Kept(none)"),
         }
     }
 }
@@ -420,7 +440,7 @@ impl Player {
             config,
             rng: Rng::new(config.seed),
             time,
-            pondered: Pondered::default(),
+            kept: Kept::default(),
         })
     }
 
@@ -456,27 +476,40 @@ impl Player {
     /// this on its own thread while it waits for the opponent, and sets `stop` when the move
     /// comes. Returns the playouts made.
     pub fn ponder(&mut self, game: &Game, stop: &AtomicBool, max_playouts: u64) -> u64 {
-        self.pondered = Pondered(None);
         if !self.config.ponder || game.phase() == Phase::Ended {
+            self.kept = Kept(None);
             return 0;
         }
         let params = self.config.params(game);
-        let mut tree = Tree::new(game);
+        // Go on from this player's last move's search, where it reached `game`.
+        let (mut tree, _) = self
+            .take_kept(game)
+            .unwrap_or_else(|| (Tree::new(game), false));
         let mut done = 0;
         while done < max_playouts && !stop.load(Ordering::Relaxed) {
             tree.iterate(game, &mut self.rng, &params);
             done += 1;
         }
-        self.pondered = Pondered(Some(Box::new((game.clone(), tree))));
+        self.kept = Kept(Some(Box::new(KeptSearch {
+            root: game.clone(),
+            tree,
+            pondered: true,
+        })));
         done
     }
 
-    /// The part of the pondered search that `game` reached: `game` is the pondered position
-    /// with one more move, which the search had tried. The pondered search is dropped either way.
-    fn take_pondered(&mut self, game: &Game) -> Option<Tree> {
-        let (root, tree) = *std::mem::take(&mut self.pondered).0?;
-        if game.move_count() != root.move_count() + 1
+    /// The part of the kept search that `game` reached, and whether it was pondered: `game` is
+    /// the kept search's position with one or more moves since, each of which the search had
+    /// tried (with the same setup and rules). The kept search is dropped either way.
+    fn take_kept(&mut self, game: &Game) -> Option<(Tree, bool)> {
+        let KeptSearch {
+            root,
+            tree,
+            pondered,
+        } = *std::mem::take(&mut self.kept).0?;
+        if game.move_count() <= root.move_count()
             || game.setup() != root.setup()
+            || game.rules() != root.rules()
             || !root
                 .history()
                 .zip(game.history())
@@ -484,9 +517,14 @@ impl Player {
         {
             return None;
         }
-        let last = game.last_move()?.mv;
-        let child = tree.children(0).find(|&c| tree.node(c).mv == last)?;
-        (tree.node(child).visits > 0).then(|| tree.subtree(child, game))
+        let mut id = 0;
+        for m in game.history().skip(root.move_count()) {
+            id = tree.children(id).find(|&c| tree.node(c).mv == m.mv)?;
+            if tree.node(id).visits == 0 {
+                return None;
+            }
+        }
+        Some((tree.subtree(id, game), pondered))
     }
 
     /// Chooses an action for the player to move in `game`.
@@ -501,7 +539,7 @@ impl Player {
             info: SearchInfo::without_search(reason, win_rate, time.now().saturating_sub(start)),
         };
         let me = game.to_move();
-        let pondered = self.take_pondered(game);
+        let kept = self.take_kept(game);
         if game.phase() == Phase::Ended {
             return pass(Reason::GameOver, 0.5);
         }
@@ -540,12 +578,15 @@ impl Player {
         }
         // With a clock, the time a search saves stays on it.
         let clock = allotted.and(limits.time);
-        // The pondered playouts of this position count toward the budget.
-        if let (Some(t), Some(n)) = (&pondered, limits.playouts) {
+        // The pondered playouts of this position count toward the budget; those of the last
+        // move's search do not (they were that move's).
+        if let (Some((t, true)), Some(n)) = (&kept, limits.playouts) {
             let reused = u64::from(t.node(0).visits);
             limits.playouts = Some(n.saturating_sub(reused).max(1));
         }
-        let (tree, playouts) = self.search(game, limits, start, clock, pondered);
+        let from = kept.map(|(t, _)| t);
+        let reused = from.as_ref().map_or(0, |t| u64::from(t.node(0).visits));
+        let (tree, playouts) = self.search(game, limits, start, clock, from);
         let root_best = tree.best_child(0);
         let candidates = candidates(&tree);
         let (mv, visits, win_rate) = match root_best {
@@ -571,6 +612,14 @@ impl Player {
                 )
             })
         });
+        let (pv, nodes) = (tree.pv(), tree.len());
+        if self.config.reuse_tree && !resign {
+            self.kept = Kept(Some(Box::new(KeptSearch {
+                root: game.clone(),
+                tree,
+                pondered: false,
+            })));
+        }
         Decision {
             action: if resign {
                 Action::Resign
@@ -588,16 +637,17 @@ impl Player {
                 allotted,
                 win_rate,
                 visits,
-                pv: tree.pv(),
+                pv,
                 candidates,
-                nodes: tree.len(),
+                nodes,
+                reused,
             },
         }
     }
 
     /// Runs the search from `game` within `limits`; returns the tree and the playouts made.
     /// `clock`: the search's time when a clock sets it (the early stop of
-    /// [`TimePolicy::can_stop`] then applies); `from`: a tree to go on from (a pondered one).
+    /// [`TimePolicy::can_stop`] then applies); `from`: a tree to go on from (a kept one).
     fn search(
         &mut self,
         game: &Game,

@@ -56,11 +56,9 @@ fn a_pondered_search_of_another_position_is_not_used() {
         .play(Move::Play(Point::new(0, 0).expect("A5")))
         .expect("legal");
     p.ponder(&elsewhere, &AtomicBool::new(false), 1_000);
-    // Two moves on from the pondered position is not its child.
-    let mut next = elsewhere.clone();
+    // A position that does not follow from the pondered one (Black played C3, not A5).
+    let mut next = game.clone();
     next.play(Move::Play(Point::new(2, 2).expect("C3")))
-        .expect("legal");
-    next.play(Move::Play(Point::new(3, 3).expect("D2")))
         .expect("legal");
     assert_eq!(p.genmove(&next, None).info.playouts, 2_000);
     // A stop already set: nothing is searched.
