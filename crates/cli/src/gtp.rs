@@ -28,6 +28,8 @@ pub struct PlayerArgs {
     pub priors: PatternPriors,
     /// Searching threads.
     pub threads: usize,
+    /// Whether it searches on the opponent's time.
+    pub ponder: bool,
 }
 
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
@@ -55,6 +57,7 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
         playout: args.playout,
         pattern_priors: args.priors,
         threads: args.threads,
+        ponder: args.ponder,
         ..Config::default()
     };
     let player = Player::new(config)?;
@@ -102,6 +105,10 @@ pub struct GtpArgs {
     /// give the same moves for the same number of threads.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=ingo_player::MAX_THREADS as i64))]
     threads: Option<u16>,
+    /// Ponder: after each of its moves, search on the opponent's time (one thread) until the
+    /// next command comes; the next `genmove` goes on from that search.
+    #[arg(long)]
+    ponder: bool,
 }
 
 /// Runs `ingo gtp` with the flags of `args`.
@@ -125,6 +132,7 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
             _ => PatternPriors::Large,
         },
         threads: args.threads.map_or_else(cores, usize::from),
+        ponder: args.ponder,
     };
     serve(args.size as usize, args.rules.rules(), &player)?;
     Ok(ExitCode::SUCCESS)

@@ -134,3 +134,36 @@ fn threads_with_a_seed_and_playouts_repeat_their_move() {
     let args = ["--playouts", "400", "--seed", "5", "--threads", "2"];
     assert_eq!(first_move(&args), first_move(&args));
 }
+
+#[test]
+fn ponder_is_taken_and_the_engine_answers_as_without_it() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args([
+            "gtp",
+            "--size",
+            "9",
+            "--playouts",
+            "200",
+            "--ponder",
+            "--seed",
+            "2",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ingo runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"genmove b\nplay w E5\ngenmove b\nquit\n")
+        .expect("written");
+    let out = child.wait_with_output().expect("ends");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let answers: Vec<&str> = text.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 4, "{text}");
+    assert!(answers.iter().all(|a| a.starts_with('=')), "{text}");
+}

@@ -394,9 +394,9 @@ struct Kept(Option<Box<KeptSearch>>);
 struct KeptSearch {
     root: Game,
     tree: Tree,
-    /// Whether it was made on the opponent's time (its playouts then count toward the next
-    /// move's budget).
-    pondered: bool,
+    /// The playouts made on the opponent's time (by [`Player::ponder`]), which count toward
+    /// the next move's budget; 0 for a move's own search.
+    pondered: u64,
 }
 
 impl Clone for Kept {
@@ -408,7 +408,7 @@ impl Clone for Kept {
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.0 {
-            Some(k) => write!(f, "Kept({} nodes, pondered: {})", k.tree.len(), k.pondered),
+            Some(k) => write!(f, "Kept({} nodes, {} pondered)", k.tree.len(), k.pondered),
             None => write!(f, "Kept(none)"),
         }
     }
@@ -482,9 +482,7 @@ impl Player {
         }
         let params = self.config.params(game);
         // Go on from this player's last move's search, where it reached `game`.
-        let (mut tree, _) = self
-            .take_kept(game)
-            .unwrap_or_else(|| (Tree::new(game), false));
+        let (mut tree, _) = self.take_kept(game).unwrap_or_else(|| (Tree::new(game), 0));
         let mut done = 0;
         while done < max_playouts && !stop.load(Ordering::Relaxed) {
             tree.iterate(game, &mut self.rng, &params);
@@ -493,15 +491,16 @@ impl Player {
         self.kept = Kept(Some(Box::new(KeptSearch {
             root: game.clone(),
             tree,
-            pondered: true,
+            pondered: done,
         })));
         done
     }
 
-    /// The part of the kept search that `game` reached, and whether it was pondered: `game` is
+    /// The part of the kept search that `game` reached, and the playouts of it made while
+    /// pondering: `game` is
     /// the kept search's position with one or more moves since, each of which the search had
     /// tried (with the same setup and rules). The kept search is dropped either way.
-    fn take_kept(&mut self, game: &Game) -> Option<(Tree, bool)> {
+    fn take_kept(&mut self, game: &Game) -> Option<(Tree, u64)> {
         let KeptSearch {
             root,
             tree,
@@ -524,7 +523,10 @@ impl Player {
                 return None;
             }
         }
-        Some((tree.subtree(id, game), pondered))
+        let sub = tree.subtree(id, game);
+        // Of the playouts below the move played, at most all of those pondered were pondered.
+        let pondered = pondered.min(u64::from(sub.node(0).visits));
+        Some((sub, pondered))
     }
 
     /// Chooses an action for the player to move in `game`.
@@ -580,9 +582,8 @@ impl Player {
         let clock = allotted.and(limits.time);
         // The pondered playouts of this position count toward the budget; those of the last
         // move's search do not (they were that move's).
-        if let (Some((t, true)), Some(n)) = (&kept, limits.playouts) {
-            let reused = u64::from(t.node(0).visits);
-            limits.playouts = Some(n.saturating_sub(reused).max(1));
+        if let (Some((_, pondered)), Some(n)) = (&kept, limits.playouts) {
+            limits.playouts = Some(n.saturating_sub(*pondered).max(1));
         }
         let from = kept.map(|(t, _)| t);
         let reused = from.as_ref().map_or(0, |t| u64::from(t.node(0).visits));
@@ -617,7 +618,7 @@ impl Player {
             self.kept = Kept(Some(Box::new(KeptSearch {
                 root: game.clone(),
                 tree,
-                pondered: false,
+                pondered: 0,
             })));
         }
         Decision {

@@ -19,6 +19,7 @@ mod command;
 use std::error::Error;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ingo_clock::GtpTimeSettings;
@@ -84,7 +85,14 @@ pub struct GtpFront {
     player: Player,
     time: GtpTime,
     last_search: Option<SearchInfo>,
+    /// The last command was this engine's `genmove` and it played a move: the opponent is to
+    /// move, and with [`ingo_player::Config::ponder`] the player searches on its time.
+    ponder_due: bool,
 }
+
+/// The most playouts of one pondering search in [`run`], so that a controller that goes silent
+/// does not keep a core busy for ever (about a minute of 19×19 light playouts a core).
+pub const PONDER_PLAYOUTS: u64 = 1_000_000;
 
 /// The result of one command: the answer, and whether to stop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,6 +170,7 @@ impl GtpFront {
             player,
             time: GtpTime::default(),
             last_search: None,
+            ponder_due: false,
         })
     }
 
@@ -186,6 +195,7 @@ impl GtpFront {
         let board = self.table.game().board();
         let parsed = parse(&cmd.name, &cmd.args, board.width(), board.height());
         let quit = parsed == Ok(GtpCommand::Quit);
+        self.ponder_due = false;
         let response = match parsed.and_then(|c| self.execute(c)) {
             Ok(text) => Response::success(text),
             Err(msg) => Response::failure(msg),
@@ -387,9 +397,17 @@ impl GtpFront {
                     TableError::Illegal(e) => format!("internal error: the player chose {e}"),
                     e => format!("internal error: {e}"),
                 })?;
+                self.ponder_due = self.game().phase() != Phase::Ended;
                 Ok(mv.to_gtp(self.game().board().height()))
             }
         }
+    }
+
+    /// The player and the position it may ponder on while the controller is silent: right
+    /// after its own move, when pondering is on.
+    fn ponder_parts(&mut self) -> Option<(&mut Player, &Game)> {
+        (self.ponder_due && self.player.config().ponder)
+            .then(|| (&mut self.player, self.table.game()))
     }
 
     fn showboard(&self) -> String {
@@ -415,12 +433,30 @@ impl GtpFront {
 /// Runs the GTP loop on `input`/`output` until `quit` or the end of input. A line that is not
 /// a command is answered with an error and the loop goes on.
 ///
+/// With pondering on ([`ingo_player::Config::ponder`]), after each of its own moves the player
+/// searches on the opponent's time, on a thread of its own, until the next command arrives
+/// (at most [`PONDER_PLAYOUTS`]); the next `genmove` goes on from that search.
+///
 /// # Errors
 /// When reading or writing fails.
 pub fn run(front: &mut GtpFront, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut reader = CommandReader::new(input);
     loop {
-        let response = match reader.read_command() {
+        let read = match front.ponder_parts() {
+            None => reader.read_command(),
+            Some((player, game)) => {
+                let stop = AtomicBool::new(false);
+                std::thread::scope(|scope| {
+                    let thinker = scope.spawn(|| player.ponder(game, &stop, PONDER_PLAYOUTS));
+                    let read = reader.read_command();
+                    stop.store(true, Ordering::Relaxed);
+                    // A pondering thread that panicked only loses its search.
+                    let _ = thinker.join();
+                    read
+                })
+            }
+        };
+        let response = match read {
             Ok(None) => return Ok(()),
             Ok(Some(cmd)) => {
                 let out = front.handle(&cmd);
@@ -436,5 +472,47 @@ pub fn run(front: &mut GtpFront, input: impl BufRead, mut output: impl Write) ->
         };
         write!(output, "{response}")?;
         output.flush()?;
+    }
+}
+
+#[cfg(test)]
+mod ponder_tests {
+    use ingo_player::{Budget, Config, Player};
+    use ingo_rules::Rules;
+
+    use super::*;
+
+    fn front(ponder: bool) -> GtpFront {
+        let player = Player::new(Config {
+            budget: Budget::playouts(50),
+            ponder,
+            ..Config::default()
+        })
+        .expect("config");
+        GtpFront::new(5, Rules::ing(), player).expect("size")
+    }
+
+    fn ask(f: &mut GtpFront, line: &str) {
+        let cmd = Command::parse(line).expect("line").expect("command");
+        assert!(f.handle(&cmd).response.is_success(), "{line}");
+    }
+
+    #[test]
+    fn pondering_is_due_right_after_its_own_move_only() {
+        let mut f = front(true);
+        assert!(f.ponder_parts().is_none(), "nothing played yet");
+        ask(&mut f, "genmove b");
+        assert!(f.ponder_parts().is_some(), "the opponent's time");
+        ask(&mut f, "play w C3");
+        assert!(f.ponder_parts().is_none(), "the engine's own turn");
+        ask(&mut f, "genmove b");
+        ask(&mut f, "showboard");
+        assert!(
+            f.ponder_parts().is_none(),
+            "another command came in between"
+        );
+        let mut off = front(false);
+        ask(&mut off, "genmove b");
+        assert!(off.ponder_parts().is_none(), "pondering is off");
     }
 }
