@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use ingo_front::gtp::GtpFront;
-use ingo_player::{Budget, Config, PatternPriors, Player, PlayoutPolicy, ResignPolicy};
+use ingo_player::{Budget, Config, PatternPriors, Player, PlayoutPolicy, ResignPolicy, Widening};
 use ingo_rules::Rules;
 
 use crate::RuleArgs;
@@ -30,6 +30,8 @@ pub struct PlayerArgs {
     pub threads: usize,
     /// Whether it searches on the opponent's time.
     pub ponder: bool,
+    /// Progressive widening where the priors apply.
+    pub widening: Option<Widening>,
 }
 
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
@@ -58,6 +60,7 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
         pattern_priors: args.priors,
         threads: args.threads,
         ponder: args.ponder,
+        widening: args.widening,
         ..Config::default()
     };
     let player = Player::new(config)?;
@@ -109,6 +112,41 @@ pub struct GtpArgs {
     /// next command comes; the next `genmove` goes on from that search.
     #[arg(long)]
     ponder: bool,
+    /// Progressive widening where the priors apply: `off`, `on` (4 moves, one more each time a
+    /// node's playouts grow 1.4 times past 20), or `START,VISITS,GROWTH`.
+    #[arg(long, default_value = "off", value_parser = parse_widening)]
+    widening: WideningArg,
+}
+
+/// `--widening`'s value (a newtype: clap takes an `Option` field as an optional flag).
+#[derive(Clone, Copy, Debug)]
+struct WideningArg(Option<Widening>);
+
+fn parse_widening(s: &str) -> Result<WideningArg, String> {
+    match s {
+        "off" => return Ok(WideningArg(None)),
+        "on" => return Ok(WideningArg(Some(Widening::default()))),
+        _ => {}
+    }
+    let bad = || format!("{s:?} is not off, on or START,VISITS,GROWTH (such as 4,20,1.4)");
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [start, visits, growth] = parts[..] else {
+        return Err(bad());
+    };
+    let w = Widening {
+        start: start.parse().map_err(|_| bad())?,
+        visits: visits.parse().map_err(|_| bad())?,
+        growth: growth.parse().map_err(|_| bad())?,
+    };
+    if w.start == 0
+        || !(w.visits.is_finite() && w.visits > 0.0)
+        || !(w.growth.is_finite() && w.growth > 1.0)
+    {
+        return Err(format!(
+            "{s:?}: START must be at least 1, VISITS above 0 and GROWTH above 1"
+        ));
+    }
+    Ok(WideningArg(Some(w)))
 }
 
 /// Runs `ingo gtp` with the flags of `args`.
@@ -133,6 +171,7 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
         },
         threads: args.threads.map_or_else(cores, usize::from),
         ponder: args.ponder,
+        widening: args.widening.0,
     };
     serve(args.size as usize, args.rules.rules(), &player)?;
     Ok(ExitCode::SUCCESS)

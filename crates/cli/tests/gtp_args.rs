@@ -167,3 +167,33 @@ fn ponder_is_taken_and_the_engine_answers_as_without_it() {
     assert_eq!(answers.len(), 4, "{text}");
     assert!(answers.iter().all(|a| a.starts_with('=')), "{text}");
 }
+
+#[test]
+fn widening_values_are_checked() {
+    for bad in ["maybe", "4,20", "0,20,1.4", "4,20,1", "4,x,1.4"] {
+        let (code, err) = gtp(&["--widening", bad]);
+        assert_eq!(code, Some(2), "--widening {bad}: {err}");
+        assert!(err.contains("--widening"), "{err}");
+    }
+    for good in ["off", "on", "3,10,1.5"] {
+        let (code, err) = gtp(&["--widening", good]);
+        assert_eq!(code, Some(0), "--widening {good}: {err}");
+    }
+}
+
+#[test]
+fn widening_reaches_the_search() {
+    let base = [
+        "--playouts",
+        "300",
+        "--seed",
+        "3",
+        "--no-resign",
+        "--threads",
+        "1",
+    ];
+    let with = first_move(&[&base[..], &["--widening", "1,1e9,2"]].concat());
+    let without = first_move(&[&base[..], &["--widening", "off"]].concat());
+    // With one move considered, the search plays the patterns' first choice.
+    assert_ne!(with, without);
+}

@@ -65,7 +65,7 @@ pub use heavy::{ladder_captures, self_atari_stones, shape_key, Shapes};
 pub use ingo_clock::TimeSource;
 pub use player::{
     Action, Budget, Candidate, Config, ConfigError, Decision, PatternPriors, Player, RandomPlayer,
-    Reason, SearchInfo, MAX_THREADS,
+    Reason, SearchInfo, Widening, MAX_THREADS,
 };
 pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;

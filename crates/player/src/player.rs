@@ -110,6 +110,33 @@ pub struct Config {
     /// playouts made for this move count toward its budget (those made while pondering count,
     /// see [`Player::ponder`]), so a seed and a playout budget still fix the moves of a game.
     pub reuse_tree: bool,
+    /// Progressive widening (Coulom 2007, Chaslot et al. 2008) where the pattern priors apply:
+    /// a node's children are ordered by their patterns and selection considers only the best
+    /// few, more as the node's playouts grow ([`Widening`]); `None`: every child.
+    pub widening: Option<Widening>,
+}
+
+/// The schedule of [`Config::widening`]: after `n` playouts through a node, selection
+/// considers its `start + ⌊ln(1 + n / visits) / ln(growth)⌋` children of the best patterns
+/// (and the pass).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Widening {
+    /// Children considered from the first playout.
+    pub start: u32,
+    /// The scale of the playouts: one more child at `visits · (growth − 1)` playouts.
+    pub visits: f64,
+    /// The factor by which the playouts grow for each further child (more than 1).
+    pub growth: f64,
+}
+
+impl Default for Widening {
+    fn default() -> Widening {
+        Widening {
+            start: 4,
+            visits: 20.0,
+            growth: 1.4,
+        }
+    }
 }
 
 /// The most searching threads of [`Config::threads`].
@@ -160,6 +187,7 @@ impl Default for Config {
             prior_visits: 8,
             threads: 1,
             reuse_tree: true,
+            widening: None,
         }
     }
 }
@@ -205,6 +233,26 @@ impl Config {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(ConfigError::Threads(self.threads));
         }
+        if let Some(w) = self.widening {
+            if !(w.visits.is_finite() && w.visits > 0.0) {
+                return Err(ConfigError::BadParameter {
+                    name: "widening.visits",
+                    value: w.visits,
+                });
+            }
+            if !(w.growth.is_finite() && w.growth > 1.0) {
+                return Err(ConfigError::BadParameter {
+                    name: "widening.growth",
+                    value: w.growth,
+                });
+            }
+            if w.start == 0 {
+                return Err(ConfigError::BadParameter {
+                    name: "widening.start",
+                    value: 0.0,
+                });
+            }
+        }
         for (name, value) in [
             ("exploration", self.exploration),
             ("rave_equiv", self.rave_equiv),
@@ -249,6 +297,7 @@ impl Config {
                 patterns,
                 equiv: self.prior_equiv as f32,
                 visits: self.prior_visits,
+                widening: self.widening,
             });
         Params {
             exploration: self.exploration as f32,

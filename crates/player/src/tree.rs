@@ -36,6 +36,19 @@ pub(crate) struct PriorParams {
     pub patterns: &'static Patterns,
     pub equiv: f32,
     pub visits: u32,
+    /// Progressive widening, if any: see [`crate::Widening`].
+    pub widening: Option<crate::Widening>,
+}
+
+impl crate::Widening {
+    /// How many of a node's children, best pattern first, selection considers after `visits`
+    /// playouts through it: `start`, and one more each time the visits grow by the factor
+    /// `growth` past `visits` (a pass child is always considered besides).
+    pub(crate) fn width(&self, visits: u32) -> usize {
+        let n = f64::from(visits) / self.visits.max(1e-9);
+        let extra = (1.0 + n).ln() / self.growth.max(1.0 + 1e-9).ln();
+        self.start as usize + extra as usize
+    }
 }
 
 /// The reward of a counted position for Black, in 0..=1: mostly the win (by the count, so the
@@ -309,10 +322,20 @@ impl Tree {
     }
 
     fn select(&self, parent: usize, params: &Params) -> usize {
-        let log_n = (self.nodes[parent].visits.max(1) as f32).ln();
-        let mut best = self.nodes[parent].first_child as usize;
+        let node = &self.nodes[parent];
+        let log_n = (node.visits.max(1) as f32).ln();
+        let mut best = node.first_child as usize;
         let mut best_value = f32::NEG_INFINITY;
-        for c in self.children(parent) {
+        let all = self.children(parent);
+        // With progressive widening, children that have their priors are in the order of their
+        // patterns (the pass last): only the first `width` are considered, and the pass.
+        let width = match params.priors.and_then(|p| p.widening) {
+            Some(w) if node.flags & PRIORS != 0 => w.width(node.visits),
+            _ => all.len(),
+        };
+        let last = all.end.saturating_sub(1);
+        let pass = (all.len() > width && self.nodes[last].mv == Move::Pass).then_some(last);
+        for c in all.take(width).chain(pass) {
             let v = self.value(c, log_n, params);
             if v > best_value {
                 best_value = v;
@@ -446,13 +469,23 @@ impl Tree {
         if best > 0.0 && best.is_finite() {
             // Not the pass: AMAF never credits it, so virtual wins would never fade (and a pass
             // that does not end play has its virtual losses, `Params::pass_prior`).
-            for child in self.nodes[children]
+            for child in self.nodes[children.clone()]
                 .iter_mut()
                 .filter(|c| c.mv != Move::Pass)
             {
                 let wins = (prior.equiv * (buf.gamma[slot(child.mv)] / best).sqrt()).round();
                 child.amaf_visits += wins as u32;
                 child.amaf_wins += wins;
+            }
+            if prior.widening.is_some() {
+                // Best pattern first, the pass last, for the widening of `select`. Nothing
+                // points at a child by its place but its parent (through `first_child`), and
+                // the children keep their own `first_child`, so reordering them is safe.
+                let key = |n: &Node| match n.mv {
+                    Move::Pass => f32::NEG_INFINITY,
+                    mv => buf.gamma[slot(mv)],
+                };
+                self.nodes[children].sort_by(|a, b| key(b).total_cmp(&key(a)));
             }
         }
         self.nodes[id].flags |= PRIORS;
@@ -553,6 +586,7 @@ mod tests {
                 patterns,
                 equiv: 50.0,
                 visits: 1_000_000,
+                widening: None,
             }),
         );
         let mut tree = Tree::new(&game);
@@ -637,6 +671,7 @@ mod tests {
                 patterns: Patterns::builtin().expect("weights"),
                 equiv: 400.0,
                 visits: 8,
+                widening: None,
             }),
         );
         let mut tree = Tree::new(&game);
@@ -649,5 +684,49 @@ mod tests {
         // No child anywhere was retired as a move the game refused.
         assert!((0..tree.len())
             .all(|id| tree.node(id).terminal.is_none() || tree.node(id).mv == Move::Pass));
+    }
+
+    #[test]
+    fn widening_orders_children_by_pattern_and_searches_only_the_best_few() {
+        let game = Game::new(Setup::empty(13).expect("size"), Rules::ing());
+        let patterns = Patterns::builtin().expect("weights");
+        let widening = crate::Widening {
+            start: 3,
+            visits: 1e9,
+            growth: 2.0,
+        };
+        assert_eq!(widening.width(1_000_000), 3);
+        let params = test_params(
+            100_000,
+            Some(PriorParams {
+                patterns,
+                equiv: 50.0,
+                visits: 8,
+                widening: Some(widening),
+            }),
+        );
+        let mut tree = Tree::new(&game);
+        let mut rng = Rng::new(2);
+        for _ in 0..400 {
+            tree.iterate(&game, &mut rng, &params);
+        }
+        let root: Vec<&Node> = tree.children(0).map(|c| tree.node(c)).collect();
+        assert_eq!(root.len(), 13 * 13 + 1, "every move is still a child");
+        // The first children are the patterns' best moves, in order; the pass is last.
+        let ranked = patterns.ranked(&game);
+        for (k, node) in root.iter().take(3).enumerate() {
+            assert_eq!(node.mv, ranked[k].0, "child {k}");
+        }
+        assert_eq!(root[root.len() - 1].mv, Move::Pass);
+        // Only those three (and perhaps the pass) were searched.
+        let searched: u32 = root[..3].iter().map(|n| n.visits).sum();
+        let pass = root[root.len() - 1].visits;
+        assert_eq!(searched + pass, 400);
+        assert!(root[3..root.len() - 1].iter().all(|n| n.visits == 0));
+        // The schedule grows with the playouts.
+        let w = crate::Widening::default();
+        assert_eq!(w.width(0), 4);
+        assert!(w.width(100) > w.width(10));
+        assert!(w.width(10_000) < 40);
     }
 }
