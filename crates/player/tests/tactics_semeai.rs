@@ -7,6 +7,8 @@
 //! passes are seki), must give the outcome the liberty counting gives, with either side to
 //! move. And the classic counts by hand.
 
+mod race_oracle;
+
 use std::collections::HashMap;
 
 use ingo_player::tactics::{capture_race, RaceOutcome, TacticsError};
@@ -50,61 +52,13 @@ fn search(
     passed: bool,
     memo: &mut HashMap<(u64, bool, bool), RaceOutcome>,
 ) -> RaceOutcome {
-    if let Some(&v) = memo.get(&(b.hash(), black_to_move, passed)) {
-        return v;
+    // Every liberty of either string.
+    fn moves(b: &Board, black: Point, white: Point) -> Vec<Point> {
+        let mut m: Vec<Point> = b.liberties_upto(black, 8).into_iter().collect();
+        m.extend(b.liberties_upto(white, 8));
+        m
     }
-    let color = if black_to_move {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let (win, rank): (RaceOutcome, fn(RaceOutcome) -> u8) = if black_to_move {
-        (RaceOutcome::FirstWins, |v| match v {
-            RaceOutcome::FirstWins => 2,
-            RaceOutcome::Seki => 1,
-            RaceOutcome::SecondWins => 0,
-        })
-    } else {
-        (RaceOutcome::SecondWins, |v| match v {
-            RaceOutcome::SecondWins => 2,
-            RaceOutcome::Seki => 1,
-            RaceOutcome::FirstWins => 0,
-        })
-    };
-    let mut best = if passed {
-        RaceOutcome::Seki
-    } else {
-        search(b, black, white, !black_to_move, true, memo)
-    };
-    let mut moves: Vec<Point> = b
-        .liberties_upto(black, 8)
-        .into_iter()
-        .chain(b.liberties_upto(white, 8))
-        .collect();
-    moves.sort();
-    moves.dedup();
-    for m in moves {
-        if b.analyze(m, color).suicide {
-            continue;
-        }
-        let mut next = b.clone();
-        next.play_unchecked(m, color, &mut Vec::new());
-        let v = if next.color_at(white) != Some(Color::White) {
-            RaceOutcome::FirstWins
-        } else if next.color_at(black) != Some(Color::Black) {
-            RaceOutcome::SecondWins
-        } else {
-            search(&next, black, white, !black_to_move, false, memo)
-        };
-        if rank(v) > rank(best) {
-            best = v;
-        }
-        if best == win {
-            break;
-        }
-    }
-    memo.insert((b.hash(), black_to_move, passed), best);
-    best
+    race_oracle::search(b, (black, white), black_to_move, passed, moves, memo)
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! the real board (every play on a liberty of either string, captures and suicide as the board
 //! gives them, two passes seki), with either side to move; and the classic counts by hand.
 
+mod race_oracle;
+
 use std::collections::HashMap;
 
 use ingo_player::tactics::{
@@ -57,64 +59,18 @@ fn search(
     passed: bool,
     memo: &mut HashMap<(u64, bool, bool), RaceOutcome>,
 ) -> RaceOutcome {
-    if let Some(&v) = memo.get(&(b.hash(), black_to_move, passed)) {
-        return v;
-    }
-    let color = if black_to_move {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let win = if black_to_move {
-        RaceOutcome::FirstWins
-    } else {
-        RaceOutcome::SecondWins
-    };
-    let rank = |v: RaceOutcome| match v {
-        v if v == win => 2,
-        RaceOutcome::Seki => 1,
-        _ => 0,
-    };
-    let mut best = if passed {
-        RaceOutcome::Seki
-    } else {
-        search(b, black, white, !black_to_move, true, memo)
-    };
     // Every liberty of either string, and the empty points of Black's eye (row 3: a stone
     // played inside the eye and taken leaves points that are no liberty of a string).
-    let mut moves: Vec<Point> = b
-        .liberties_upto(black, 16)
-        .into_iter()
-        .chain(b.liberties_upto(white, 16))
-        .chain(
+    fn moves(b: &Board, black: Point, white: Point) -> Vec<Point> {
+        let mut m: Vec<Point> = b.liberties_upto(black, 16).into_iter().collect();
+        m.extend(b.liberties_upto(white, 16));
+        m.extend(
             b.points()
                 .filter(|&q| q.row() == 3 && b.color_at(q).is_none()),
-        )
-        .collect();
-    moves.sort();
-    moves.dedup();
-    for m in moves {
-        if b.analyze(m, color).suicide {
-            continue;
-        }
-        let mut next = b.clone();
-        next.play_unchecked(m, color, &mut Vec::new());
-        let v = if next.color_at(white) != Some(Color::White) {
-            RaceOutcome::FirstWins
-        } else if next.color_at(black) != Some(Color::Black) {
-            RaceOutcome::SecondWins
-        } else {
-            search(&next, black, white, !black_to_move, false, memo)
-        };
-        if rank(v) > rank(best) {
-            best = v;
-        }
-        if best == win {
-            break;
-        }
+        );
+        m
     }
-    memo.insert((b.hash(), black_to_move, passed), best);
-    best
+    race_oracle::search(b, (black, white), black_to_move, passed, moves, memo)
 }
 
 #[test]
