@@ -32,6 +32,8 @@ pub struct PlayerArgs {
     pub ponder: bool,
     /// Progressive widening where the priors apply.
     pub widening: Option<Widening>,
+    /// Progressive bias where the priors apply.
+    pub prior_bias: f64,
 }
 
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
@@ -61,6 +63,7 @@ pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()>
         threads: args.threads,
         ponder: args.ponder,
         widening: args.widening,
+        prior_bias: args.prior_bias,
         ..Config::default()
     };
     let player = Player::new(config)?;
@@ -116,6 +119,17 @@ pub struct GtpArgs {
     /// node's playouts grow 1.4 times past 20), or `START,VISITS,GROWTH`.
     #[arg(long, default_value = "off", value_parser = parse_widening)]
     widening: WideningArg,
+    /// Progressive bias where the priors apply: this times the move's pattern share over one
+    /// plus its playouts, added to its value in the search (0: none).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_bias)]
+    prior_bias: f64,
+}
+
+fn parse_bias(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(b) if b.is_finite() && b >= 0.0 => Ok(b),
+        _ => Err(format!("{s:?} is not a number of 0 or more")),
+    }
 }
 
 /// `--widening`'s value (a newtype: clap takes an `Option` field as an optional flag).
@@ -172,6 +186,7 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads.map_or_else(cores, usize::from),
         ponder: args.ponder,
         widening: args.widening.0,
+        prior_bias: args.prior_bias,
     };
     serve(args.size as usize, args.rules.rules(), &player)?;
     Ok(ExitCode::SUCCESS)

@@ -197,3 +197,14 @@ fn widening_reaches_the_search() {
     // With one move considered, the search plays the patterns' first choice.
     assert_ne!(with, without);
 }
+
+#[test]
+fn a_prior_bias_must_be_a_number_of_zero_or_more() {
+    for bad in ["-1", "x", "inf"] {
+        let (code, err) = gtp(&[&format!("--prior-bias={bad}")]);
+        assert_eq!(code, Some(2), "--prior-bias {bad}: {err}");
+        assert!(err.contains("--prior-bias"), "{err}");
+    }
+    let (code, err) = gtp(&["--prior-bias", "0.5"]);
+    assert_eq!(code, Some(0), "{err}");
+}

@@ -114,6 +114,10 @@ pub struct Config {
     /// a node's children are ordered by their patterns and selection considers only the best
     /// few, more as the node's playouts grow ([`Widening`]); `None`: every child.
     pub widening: Option<Widening>,
+    /// Progressive bias where the pattern priors apply: `prior_bias · p / p_max / (n + 1)`
+    /// added to a move's selection value, `p` its pattern gamma, `p_max` the best of its
+    /// siblings', `n` its real visits; 0 (the default) for none.
+    pub prior_bias: f64,
 }
 
 /// The schedule of [`Config::widening`]: after `n` playouts through a node, selection
@@ -188,6 +192,7 @@ impl Default for Config {
             threads: 1,
             reuse_tree: true,
             widening: None,
+            prior_bias: 0.0,
         }
     }
 }
@@ -266,6 +271,7 @@ impl Config {
             ("score_weight", self.score_weight),
             ("pass_prior", self.pass_prior),
             ("prior_equiv", self.prior_equiv),
+            ("prior_bias", self.prior_bias),
         ] {
             if !value.is_finite() || value < 0.0 {
                 return Err(ConfigError::BadParameter { name, value });
@@ -298,6 +304,7 @@ impl Config {
                 equiv: self.prior_equiv as f32,
                 visits: self.prior_visits,
                 widening: self.widening,
+                bias: self.prior_bias as f32,
             });
         Params {
             exploration: self.exploration as f32,

@@ -25,6 +25,9 @@ pub(crate) struct Params {
     pub priors: Option<PriorParams>,
 }
 
+/// [`Node::prior`]'s scale: a child of the likeliest pattern has this.
+const PRIOR_ONE: f32 = u16::MAX as f32;
+
 /// How the move patterns ([`Patterns`]) bias the search: each board-play child of a node gets,
 /// once the node has `visits` playouts (the root at once), `equiv · √(p / p_max)` virtual AMAF
 /// wins, rounded, where `p` is its pattern gamma and `p_max` the largest among the node's
@@ -38,6 +41,11 @@ pub(crate) struct PriorParams {
     pub visits: u32,
     /// Progressive widening, if any: see [`crate::Widening`].
     pub widening: Option<crate::Widening>,
+    /// Progressive bias (Chaslot et al. 2008): `bias · p / p_max / (n + 1)` added to a child's
+    /// selection value, `n` its real visits, so that the patterns' choice weighs until real
+    /// playouts replace it (unlike the virtual AMAF wins, which AMAF samples wash out within a
+    /// few hundred playouts); 0 for none.
+    pub bias: f32,
 }
 
 impl crate::Widening {
@@ -80,6 +88,9 @@ pub(crate) struct Node {
     pub terminal: Option<f32>,
     /// [`EXPANDED`] and [`PRIORS`].
     flags: u8,
+    /// The move's pattern gamma over the best of its siblings', in units of 1 / [`PRIOR_ONE`]
+    /// (0 until the parent has its priors).
+    prior: u16,
     n_children: u16,
     first_child: u32,
     pub visits: u32,
@@ -95,6 +106,7 @@ impl Node {
             color,
             terminal,
             flags: 0,
+            prior: 0,
             n_children: 0,
             first_child: 0,
             visits: 0,
@@ -362,8 +374,12 @@ impl Tree {
         } else {
             0.0
         };
+        let bias = match &params.priors {
+            Some(p) if p.bias > 0.0 => p.bias * f32::from(node.prior) / PRIOR_ONE / (n + 1.0),
+            _ => 0.0,
+        };
         if n == 0.0 && na == 0.0 {
-            return params.first_play_urgency;
+            return params.first_play_urgency + bias;
         }
         let q = if n > 0.0 { node.wins / n } else { 0.0 };
         let mean = if na > 0.0 {
@@ -373,7 +389,7 @@ impl Tree {
         } else {
             q
         };
-        mean + params.exploration * (log_n / (n + 1.0)).sqrt()
+        mean + bias + params.exploration * (log_n / (n + 1.0)).sqrt()
     }
 
     /// One iteration: select down the tree from `root`, expand, play out, back up.
@@ -473,9 +489,11 @@ impl Tree {
                 .iter_mut()
                 .filter(|c| c.mv != Move::Pass)
             {
-                let wins = (prior.equiv * (buf.gamma[slot(child.mv)] / best).sqrt()).round();
+                let share = buf.gamma[slot(child.mv)] / best;
+                let wins = (prior.equiv * share.sqrt()).round();
                 child.amaf_visits += wins as u32;
                 child.amaf_wins += wins;
+                child.prior = (share.clamp(0.0, 1.0) * PRIOR_ONE).round() as u16;
             }
             if prior.widening.is_some() {
                 // Best pattern first, the pass last, for the widening of `select`. Nothing
@@ -587,6 +605,7 @@ mod tests {
                 equiv: 50.0,
                 visits: 1_000_000,
                 widening: None,
+                bias: 0.0,
             }),
         );
         let mut tree = Tree::new(&game);
@@ -672,6 +691,7 @@ mod tests {
                 equiv: 400.0,
                 visits: 8,
                 widening: None,
+                bias: 0.0,
             }),
         );
         let mut tree = Tree::new(&game);
@@ -703,6 +723,7 @@ mod tests {
                 equiv: 50.0,
                 visits: 8,
                 widening: Some(widening),
+                bias: 0.0,
             }),
         );
         let mut tree = Tree::new(&game);
@@ -728,5 +749,50 @@ mod tests {
         assert_eq!(w.width(0), 4);
         assert!(w.width(100) > w.width(10));
         assert!(w.width(10_000) < 40);
+    }
+
+    #[test]
+    fn progressive_bias_sends_the_first_playouts_to_the_likeliest_move() {
+        let game = Game::new(Setup::empty(13).expect("size"), Rules::ing());
+        let patterns = Patterns::builtin().expect("weights");
+        // The likeliest moves (the board's symmetry makes several equally likely).
+        let ranked = patterns.ranked(&game);
+        let best: Vec<Move> = ranked
+            .iter()
+            .filter(|r| r.1 >= ranked[0].1)
+            .map(|r| r.0)
+            .collect();
+        assert!(best.len() < 10);
+        let visits_of_best = |bias: f32| {
+            // No virtual AMAF wins: only the bias (if any) carries the patterns' choice.
+            let params = test_params(
+                100_000,
+                Some(PriorParams {
+                    patterns,
+                    equiv: 0.0,
+                    visits: 8,
+                    widening: None,
+                    bias,
+                }),
+            );
+            let mut tree = Tree::new(&game);
+            let mut rng = Rng::new(4);
+            for _ in 0..50 {
+                tree.iterate(&game, &mut rng, &params);
+            }
+            tree.children(0)
+                .filter(|&c| best.contains(&tree.node(c).mv))
+                .map(|c| tree.node(c).visits)
+                .sum::<u32>()
+        };
+        // Without it, first-play urgency tries the moves one by one in board order.
+        assert!(visits_of_best(0.0) as usize <= best.len());
+        // With it, the likeliest moves keep the search until their bias has faded.
+        assert!(
+            visits_of_best(10.0) as usize > 2 * best.len(),
+            "{} of {}",
+            visits_of_best(10.0),
+            best.len()
+        );
     }
 }

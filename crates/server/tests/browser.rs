@@ -200,8 +200,10 @@ async fn flow() {
                 )
                 .await
                 .unwrap();
+            // Black has used less than a second or a few: 1:00:00 or 59:xx left of the hour.
+            let shown = clock.as_str().unwrap_or_default();
             assert!(
-                clock.as_str().unwrap().contains("Basic time 59:"),
+                shown.contains("Basic time 59:") || shown.contains("Basic time 1:00:00"),
                 "the clock is shown again: {clock}"
             );
         }
