@@ -75,8 +75,8 @@ fn a_wrong_priors_value_names_the_values() {
     assert!(err.contains("off"), "{err}");
 }
 
-/// `ingo gtp ARGS` answering `genmove b` on an empty 19×19 board: the move.
-fn first_move(args: &[&str]) -> String {
+/// `ingo gtp ARGS` fed `input`: its output, after checking that it ended well.
+fn session(args: &[&str], input: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
         .arg("gtp")
@@ -90,7 +90,7 @@ fn first_move(args: &[&str]) -> String {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(b"boardsize 19\nclear_board\ngenmove b\nquit\n")
+        .write_all(input)
         .expect("commands written");
     let out = child.wait_with_output().expect("ingo ends");
     assert_eq!(
@@ -99,7 +99,12 @@ fn first_move(args: &[&str]) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `ingo gtp ARGS` answering `genmove b` on an empty 19×19 board: the move.
+fn first_move(args: &[&str]) -> String {
+    let text = session(args, b"boardsize 19\nclear_board\ngenmove b\nquit\n");
     text.split("\n\n")
         .filter_map(|r| r.strip_prefix("= "))
         .map(str::trim)
@@ -137,32 +142,16 @@ fn threads_with_a_seed_and_playouts_repeat_their_move() {
 
 #[test]
 fn ponder_is_taken_and_the_engine_answers_as_without_it() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ingo"))
-        .args([
-            "gtp",
-            "--size",
-            "9",
-            "--playouts",
-            "200",
-            "--ponder",
-            "--seed",
-            "2",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ingo runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"genmove b\nplay w E5\ngenmove b\nquit\n")
-        .expect("written");
-    let out = child.wait_with_output().expect("ends");
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let args = [
+        "--size",
+        "9",
+        "--playouts",
+        "200",
+        "--ponder",
+        "--seed",
+        "2",
+    ];
+    let text = session(&args, b"genmove b\nplay w E5\ngenmove b\nquit\n");
     let answers: Vec<&str> = text.split("\n\n").filter(|a| !a.is_empty()).collect();
     assert_eq!(answers.len(), 4, "{text}");
     assert!(answers.iter().all(|a| a.starts_with('=')), "{text}");
