@@ -152,14 +152,9 @@ fn parse_widening(s: &str) -> Result<WideningArg, String> {
         visits: visits.parse().map_err(|_| bad())?,
         growth: growth.parse().map_err(|_| bad())?,
     };
-    if w.start == 0
-        || !(w.visits.is_finite() && w.visits > 0.0)
-        || !(w.growth.is_finite() && w.growth > 1.0)
-    {
-        return Err(format!(
-            "{s:?}: START must be at least 1, VISITS above 0 and GROWTH above 1"
-        ));
-    }
+    w.validate().map_err(|e| {
+        format!("{s:?}: {e} (START must be at least 1, VISITS above 0 and GROWTH above 1)")
+    })?;
     Ok(WideningArg(Some(w)))
 }
 

@@ -133,6 +133,26 @@ pub struct Widening {
     pub growth: f64,
 }
 
+impl Widening {
+    /// Checks the schedule: `start` at least 1, `visits` above 0, `growth` above 1.
+    ///
+    /// # Errors
+    /// The first field out of range, as [`ConfigError::BadParameter`].
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |name, value| Err(ConfigError::BadParameter { name, value });
+        if self.start == 0 {
+            return bad("widening.start", 0.0);
+        }
+        if !(self.visits.is_finite() && self.visits > 0.0) {
+            return bad("widening.visits", self.visits);
+        }
+        if !(self.growth.is_finite() && self.growth > 1.0) {
+            return bad("widening.growth", self.growth);
+        }
+        Ok(())
+    }
+}
+
 impl Default for Widening {
     fn default() -> Widening {
         Widening {
@@ -239,24 +259,7 @@ impl Config {
             return Err(ConfigError::Threads(self.threads));
         }
         if let Some(w) = self.widening {
-            if !(w.visits.is_finite() && w.visits > 0.0) {
-                return Err(ConfigError::BadParameter {
-                    name: "widening.visits",
-                    value: w.visits,
-                });
-            }
-            if !(w.growth.is_finite() && w.growth > 1.0) {
-                return Err(ConfigError::BadParameter {
-                    name: "widening.growth",
-                    value: w.growth,
-                });
-            }
-            if w.start == 0 {
-                return Err(ConfigError::BadParameter {
-                    name: "widening.start",
-                    value: 0.0,
-                });
-            }
+            w.validate()?;
         }
         for (name, value) in [
             ("exploration", self.exploration),
@@ -539,11 +542,7 @@ impl Player {
         let params = self.config.params(game);
         // Go on from this player's last move's search, where it reached `game`.
         let (mut tree, _) = self.take_kept(game).unwrap_or_else(|| (Tree::new(game), 0));
-        let mut done = 0;
-        while done < max_playouts && !stop.load(Ordering::Relaxed) {
-            tree.iterate(game, &mut self.rng, &params);
-            done += 1;
-        }
+        let done = tree.iterate_until(game, &mut self.rng, &params, Some(max_playouts), Some(stop));
         self.kept = Kept(Some(Box::new(KeptSearch {
             root: game.clone(),
             tree,
@@ -553,9 +552,9 @@ impl Player {
     }
 
     /// The part of the kept search that `game` reached, and the playouts of it made while
-    /// pondering: `game` is
-    /// the kept search's position with one or more moves since, each of which the search had
-    /// tried (with the same setup and rules). The kept search is dropped either way.
+    /// pondering: `game` is the kept search's position with one or more moves since, each of
+    /// which the search had tried (with the same setup and rules). The kept search is dropped
+    /// either way.
     fn take_kept(&mut self, game: &Game) -> Option<(Tree, u64)> {
         let KeptSearch {
             root,
@@ -743,15 +742,9 @@ impl Player {
                     }
                     let (params, stop) = (&params, &stop);
                     Some(scope.spawn(move || {
-                        let mut rng = Rng::new(seed);
                         let mut tree = Tree::new(game);
-                        let mut done: u64 = 0;
-                        while !(timed && stop.load(Ordering::Relaxed))
-                            && max.is_none_or(|m| done < m)
-                        {
-                            tree.iterate(game, &mut rng, params);
-                            done += 1;
-                        }
+                        let stop = timed.then_some(stop);
+                        let done = tree.iterate_until(game, &mut Rng::new(seed), params, max, stop);
                         (tree, done)
                     }))
                 })

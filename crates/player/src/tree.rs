@@ -347,8 +347,9 @@ impl Tree {
         };
         let last = all.end.saturating_sub(1);
         let pass = (all.len() > width && self.nodes[last].mv == Move::Pass).then_some(last);
+        let bias = params.priors.map_or(0.0, |p| p.bias);
         for c in all.take(width).chain(pass) {
-            let v = self.value(c, log_n, params);
+            let v = self.value(c, log_n, bias, params);
             if v > best_value {
                 best_value = v;
                 best = c;
@@ -359,8 +360,10 @@ impl Tree {
 
     /// The selection value of a child: its win rate blended with its AMAF win rate (the weight
     /// of AMAF, β = ñ / (n + ñ + n·ñ/k), falls as real visits n accumulate; k is the number of
-    /// visits at which both count equally, after Gelly and Silver), plus a UCT exploration term.
-    fn value(&self, id: usize, log_n: f32, params: &Params) -> f32 {
+    /// visits at which both count equally, after Gelly and Silver), plus a UCT exploration term
+    /// and the progressive bias of weight `bias_weight` ([`PriorParams::bias`], read once per
+    /// selection by `select`).
+    fn value(&self, id: usize, log_n: f32, bias_weight: f32, params: &Params) -> f32 {
         let node = &self.nodes[id];
         let mut n = node.visits as f32;
         // A pass that does not end play only gives the opponent a free move; it gets virtual
@@ -374,9 +377,10 @@ impl Tree {
         } else {
             0.0
         };
-        let bias = match &params.priors {
-            Some(p) if p.bias > 0.0 => p.bias * f32::from(node.prior) / PRIOR_ONE / (n + 1.0),
-            _ => 0.0,
+        let bias = if bias_weight > 0.0 {
+            bias_weight * f32::from(node.prior) / PRIOR_ONE / (n + 1.0)
+        } else {
+            0.0
         };
         if n == 0.0 && na == 0.0 {
             return params.first_play_urgency + bias;
@@ -390,6 +394,26 @@ impl Tree {
             q
         };
         mean + bias + params.exploration * (log_n / (n + 1.0)).sqrt()
+    }
+
+    /// Iterates from `root` until `max` iterations (if given) are made or `stop` (if given) is
+    /// set, which is read before each; returns the iterations made.
+    pub fn iterate_until(
+        &mut self,
+        root: &Game,
+        rng: &mut Rng,
+        params: &Params,
+        max: Option<u64>,
+        stop: Option<&std::sync::atomic::AtomicBool>,
+    ) -> u64 {
+        let mut done: u64 = 0;
+        while max.is_none_or(|m| done < m)
+            && !stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            self.iterate(root, rng, params);
+            done += 1;
+        }
+        done
     }
 
     /// One iteration: select down the tree from `root`, expand, play out, back up.
