@@ -12,60 +12,12 @@ use ingo_rules::Rules;
 
 use crate::RuleArgs;
 
-/// How the built-in player plays: from `ingo gtp`'s flags.
-pub struct PlayerArgs {
-    /// Playouts per move.
-    pub playouts: u64,
-    /// Most time per move.
-    pub time: Option<f64>,
-    /// The seed of its random numbers.
-    pub seed: u64,
-    /// Whether it may resign.
-    pub resign: bool,
-    /// Its playout policy.
-    pub playout: PlayoutPolicy,
-    /// Where the tree takes the learned move patterns as priors.
-    pub priors: PatternPriors,
-    /// Searching threads.
-    pub threads: usize,
-    /// Whether it searches on the opponent's time.
-    pub ponder: bool,
-    /// Progressive widening where the priors apply.
-    pub widening: Option<Widening>,
-    /// Progressive bias where the priors apply.
-    pub prior_bias: f64,
-}
-
 /// Speaks GTP on standard input and output on a `size × size` board under `rules` until `quit`
-/// or the end of input.
+/// or the end of input, with the built-in player set by `config`.
 ///
 /// # Errors
-/// For a bad `--time`, or when reading or writing fails.
-pub fn serve(size: usize, rules: Rules, args: &PlayerArgs) -> anyhow::Result<()> {
-    let time = match args.time {
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => anyhow::bail!("--time must be a positive number of seconds, not {t}"),
-        None => None,
-    };
-    let config = Config {
-        budget: Budget {
-            playouts: Some(args.playouts),
-            time,
-        },
-        seed: args.seed,
-        resign: args.resign.then_some(ResignPolicy {
-            below: 0.02,
-            min_playouts: 2_000.min(args.playouts),
-            ..ResignPolicy::default()
-        }),
-        playout: args.playout,
-        pattern_priors: args.priors,
-        threads: args.threads,
-        ponder: args.ponder,
-        widening: args.widening,
-        prior_bias: args.prior_bias,
-        ..Config::default()
-    };
+/// For an invalid `config`, or when reading or writing fails.
+pub fn serve(size: usize, rules: Rules, config: Config) -> anyhow::Result<()> {
     let player = Player::new(config)?;
     let mut front = GtpFront::new(size, rules, player)?;
     ingo_front::gtp::run(&mut front, io::stdin().lock(), io::stdout().lock())?;
@@ -163,17 +115,38 @@ fn parse_widening(s: &str) -> Result<WideningArg, String> {
 /// # Errors
 /// For a bad `--time`, or when reading or writing fails.
 pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
-    let player = PlayerArgs {
-        playouts: args.playouts,
-        time: args.time,
+    let config = player_config(&args)?;
+    serve(args.size as usize, args.rules.rules(), config)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The built-in player's settings from `ingo gtp`'s flags.
+///
+/// # Errors
+/// For a bad `--time`.
+fn player_config(args: &GtpArgs) -> anyhow::Result<Config> {
+    let time = match args.time {
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => anyhow::bail!("--time must be a positive number of seconds, not {t}"),
+        None => None,
+    };
+    Ok(Config {
+        budget: Budget {
+            playouts: Some(args.playouts),
+            time,
+        },
         seed: args.seed.unwrap_or_else(fresh_seed),
-        resign: !args.no_resign,
+        resign: (!args.no_resign).then_some(ResignPolicy {
+            below: 0.02,
+            min_playouts: 2_000.min(args.playouts),
+            ..ResignPolicy::default()
+        }),
         playout: if args.playout == "heavy" {
             PlayoutPolicy::Heavy
         } else {
             PlayoutPolicy::Light
         },
-        priors: match args.priors.as_str() {
+        pattern_priors: match args.priors.as_str() {
             "off" => PatternPriors::Off,
             "always" => PatternPriors::Always,
             _ => PatternPriors::Large,
@@ -182,9 +155,8 @@ pub fn run(args: GtpArgs) -> anyhow::Result<ExitCode> {
         ponder: args.ponder,
         widening: args.widening.0,
         prior_bias: args.prior_bias,
-    };
-    serve(args.size as usize, args.rules.rules(), &player)?;
-    Ok(ExitCode::SUCCESS)
+        ..Config::default()
+    })
 }
 
 /// The processor cores this process may use (1 if that cannot be told).
