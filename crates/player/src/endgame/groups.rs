@@ -6,16 +6,7 @@
 use ingo_rules::Board;
 
 use super::{Decided, Grid, Status, StringStatus};
-use crate::tactics::{dead_by_shape, group_at, GroupLimits};
-
-/// The bounds of the groups read: regions of up to 12 points, outside areas of up to 12 (the
-/// other side's ground along an edge next to the group), 40 points in all.
-const LIMITS: GroupLimits = GroupLimits {
-    region: 12,
-    outside: 12,
-    arena: 40,
-    nodes: 0,
-};
+use crate::tactics::{dead_by_shape, group_at, END_OF_GAME};
 
 /// Marks dead every group [`dead_by_shape`] reads dead, none of whose strings is proved alive
 /// and whose walls (the other side's strings next to it or to its outside areas, those inside
@@ -31,7 +22,7 @@ pub(super) fn read_groups(
         if read[i] || strings[i].proved {
             continue;
         }
-        let Some(group) = group_at(board, strings[i].stones[0], &LIMITS) else {
+        let Some(group) = group_at(board, strings[i].stones[0], &END_OF_GAME) else {
             continue;
         };
         let own: Vec<usize> = group

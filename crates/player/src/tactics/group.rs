@@ -52,6 +52,16 @@ impl Default for GroupLimits {
     }
 }
 
+/// The bounds of the groups read at the end of a game, by the judgement and for the walls
+/// around a group: regions of up to 12 points, outside areas of up to 12 (the other side's
+/// ground along an edge next to the group), 40 points in all, no search.
+pub(crate) const END_OF_GAME: GroupLimits = GroupLimits {
+    region: 12,
+    outside: 12,
+    arena: 40,
+    nodes: 0,
+};
+
 /// A group: strings of one colour joined through their enclosed regions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
@@ -224,30 +234,18 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
     if joins {
         return false;
     }
-    let mut liberties: Vec<Point> = group
-        .stones
-        .iter()
-        .flat_map(|&s| board.neighbors(s))
-        .filter(|&q| board.color_at(q).is_none())
-        .collect();
-    liberties.sort();
-    liberties.dedup();
+    let liberties = super::liberty_points(board, &group.stones);
     // A wall whose own group has no more liberties than this one: a capture race, not a
     // question of shape. A wall whose group is open (a liberty in a large empty area) is safe.
-    let wall_limits = GroupLimits {
-        region: 12,
-        outside: 12,
-        arena: 40,
-        nodes: 0,
-    };
     let short_wall = group
         .stones
         .iter()
         .flat_map(|&p| board.neighbors(p))
         .filter(|&q| board.color_at(q) == Some(color.opponent()) && !in_region[idx(q)])
         .any(|q| {
-            group_at(board, q, &wall_limits)
-                .is_some_and(|wall| group_liberties(board, &wall.stones) <= liberties.len())
+            group_at(board, q, &END_OF_GAME).is_some_and(|wall| {
+                super::liberty_points(board, &wall.stones).len() <= liberties.len()
+            })
         });
     if short_wall {
         return false;
@@ -294,18 +292,6 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
         }
     }
     nakade
-}
-
-/// The number of distinct liberties of the strings of `stones`.
-fn group_liberties(board: &Board, stones: &[Point]) -> usize {
-    let mut v: Vec<Point> = stones
-        .iter()
-        .flat_map(|&s| board.neighbors(s))
-        .filter(|&q| board.color_at(q).is_none())
-        .collect();
-    v.sort();
-    v.dedup();
-    v.len()
 }
 
 /// The eyes an empty region of the group gives it, the group moving first
