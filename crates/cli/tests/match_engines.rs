@@ -362,3 +362,41 @@ fn one_rank_without_the_other_is_refused() {
         assert!(!dir.join("out").exists());
     }
 }
+
+/// In a handicap game between two `ingo gtp` players, the referee tells the engines of White's
+/// handicap passes (`ingo-handicap_passes`), so Black does not take the first of them for an
+/// ordinary pass: before, Black passed at once in reply (a pass after a pass, with one stone
+/// against none, "won" the count), White's next handicap pass made two in a row, and a 5先
+/// game against GNU Go ended at move 3, B+361.
+#[test]
+fn black_plays_through_white_handicap_passes() {
+    let dir = test_dir("handicap-passes");
+    let ingo = format!(
+        "'{}' gtp --size 9 --playouts 50 --threads 1",
+        env!("CARGO_BIN_EXE_ingo")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
+        .args(["match", "--black", &ingo, "--white", &ingo, "--size", "9"])
+        // 5級 against 1級: 32 points, 4先: three White passes, no komi.
+        .args(["--black-rank", "5k", "--white-rank", "1k", "--out"])
+        .arg(dir.join("out"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("ingo runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let sgf = fs::read_to_string(game_file(&dir, 1)).expect("the game's record");
+    let moves: Vec<&str> = sgf
+        .split(';')
+        .filter_map(|node| node.strip_prefix("B[").or_else(|| node.strip_prefix("W[")))
+        .map(|rest| rest.split(']').next().unwrap_or_default())
+        .take(8)
+        .collect();
+    assert_eq!(moves.len(), 8, "{sgf}");
+    for (i, mv) in moves.iter().enumerate() {
+        // B W B W B W B W: White's first three are its handicap passes, Black's four are stones.
+        let handicap_pass = i % 2 == 1 && i < 6;
+        assert_eq!(mv.is_empty(), handicap_pass, "move {}: {sgf}", i + 1);
+    }
+    assert!(sgf.contains("HA[4]"), "{sgf}");
+}

@@ -612,6 +612,7 @@ impl Referee<'_> {
                 komi: self.spec.rules.komi,
                 preset: None,
                 time: self.spec.tell_time.then_some(tc),
+                handicap_passes: self.spec.handicap_passes,
                 timeout: self.spec.timeouts.setup,
             };
             let started = self.players.get_mut(color).session.start(&setup);

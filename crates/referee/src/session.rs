@@ -23,6 +23,10 @@ pub struct SessionSetup<'a> {
     /// The time control for `time_settings` (and `kgs-time_settings`); `None` when the engine
     /// is not told the time.
     pub time: Option<TimeControl>,
+    /// White's handicap passes (讓手), sent as `ingo-handicap_passes N` when there are some and
+    /// the engine knows that command. An engine that does not sees them only as `play w pass`,
+    /// which it may take for an ordinary pass and answer with one.
+    pub handicap_passes: u8,
     /// The timeout of each command.
     pub timeout: Duration,
 }
@@ -217,8 +221,9 @@ impl GtpSession {
     }
 
     /// Tells the engine the game: asks which of `kgs-time_settings`, `kgs-genmove_cleanup`
-    /// (and `ingo-rules`, with a preset) it knows, then `boardsize`, `clear_board`,
-    /// `ingo-rules PRESET` where known, `komi` (when refused, the half point below a
+    /// (and `ingo-rules`, with a preset, and `ingo-handicap_passes`, with handicap passes) it
+    /// knows, then `boardsize`, `clear_board`, `ingo-rules PRESET` and `ingo-handicap_passes N`
+    /// where known, `komi` (when refused, the half point below a
     /// whole-number komi; when that is refused too it keeps its own, which does not matter:
     /// the referee or the server counts), and with a time control `time_settings` and, where
     /// known, `kgs-time_settings` (then `time_left` follows the KGS convention).
@@ -234,10 +239,18 @@ impl GtpSession {
             Some(_) => self.known("ingo-rules", t)?,
             None => false,
         };
+        let handicap_passes = setup.handicap_passes > 0 && self.known("ingo-handicap_passes", t)?;
         self.send_required("boardsize", &[&setup.size.to_string()], t)?;
         self.send_required("clear_board", &[], t)?;
         if let (true, Some(preset)) = (ingo_rules, setup.preset) {
             self.send_optional("ingo-rules", &[preset], t)?;
+        }
+        if handicap_passes {
+            self.send_optional(
+                "ingo-handicap_passes",
+                &[&setup.handicap_passes.to_string()],
+                t,
+            )?;
         }
         let komi = self.send_komi(setup.komi, t)?;
         let mut time_settings_refused = false;

@@ -31,6 +31,7 @@ fn the_start_falls_back_to_a_half_point_komi_and_the_kgs_time_settings() {
             time: Some(TimeControl::Absolute {
                 main: Duration::from_secs(60),
             }),
+            handicap_passes: 0,
             timeout: Duration::from_secs(30),
         })
         .expect("the fake engine starts");

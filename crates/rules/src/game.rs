@@ -547,6 +547,8 @@ impl Game {
     }
 
     fn apply(&mut self, color: Color, mv: Move, plan: Plan, extra_flags: u8) {
+        // Asked before the ply is pushed: whether this pass is one of White's handicap passes.
+        let handicap_pass = mv == Move::Pass && self.handicap_pass_due();
         let removed_start = self.removed.len();
         let mut flags = extra_flags;
         let pt = match mv {
@@ -593,6 +595,11 @@ impl Game {
             }
             self.consecutive_passes = 0;
             self.phase = Phase::Playing;
+        } else if handicap_pass {
+            // A handicap pass (讓手) is owed, not chosen, and ends nothing (docs/rules.md §2:
+            // "讓手棋…虛手" does not count toward the end): the passes that suspend play are the
+            // players' own, so the row starts again after it.
+            self.consecutive_passes = 0;
         } else {
             // "單官著完各一虛手著手休止…死子清完再各一虛手著手終了": two passes suspend, four end.
             self.consecutive_passes += 1;

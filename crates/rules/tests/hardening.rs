@@ -42,6 +42,41 @@ fn tie_in_handicap_game_without_passes_goes_to_white() {
     assert!(g.is_handicap());
 }
 
+/// A handicap pass does not end anything ("讓手…虛手" is no step toward the end, docs/rules.md
+/// §2): Black's pass right after one is the first of a row, not the second. Before, Black could
+/// suspend a game with a 5先 handicap at move 3 (B Q3, White's handicap pass, B pass) and win
+/// it by the whole board when White did not object (found in an `ingo match` against GNU Go).
+#[test]
+fn a_pass_after_a_handicap_pass_is_the_first_of_a_row() {
+    use ingo_rules::Phase;
+    let setup = Setup {
+        handicap_passes: 2,
+        ..Setup::empty(9).expect("size")
+    };
+    let mut g = Game::new(setup, Rules::ing());
+    g.play(Move::Play(at("C3", 9))).expect("legal");
+    assert!(g.handicap_pass_due());
+    g.play(Move::Pass).expect("White's first handicap pass");
+    assert_eq!(g.consecutive_passes(), 0);
+    g.play(Move::Pass).expect("Black passes");
+    assert_eq!((g.phase(), g.consecutive_passes()), (Phase::Playing, 1));
+    assert!(g.handicap_pass_due());
+    g.play(Move::Pass).expect("White's second handicap pass");
+    assert_eq!((g.phase(), g.consecutive_passes()), (Phase::Playing, 0));
+    g.play(Move::Pass).expect("Black passes again");
+    assert_eq!((g.phase(), g.consecutive_passes()), (Phase::Playing, 1));
+    // The handicap is paid: White's pass now is an ordinary one, and the two suspend play.
+    assert!(!g.handicap_pass_due());
+    g.play(Move::Pass).expect("White passes");
+    assert_eq!((g.phase(), g.consecutive_passes()), (Phase::Suspended, 2));
+    // Undo rebuilds the same counts.
+    g.undo().expect("undo");
+    assert_eq!((g.phase(), g.consecutive_passes()), (Phase::Playing, 1));
+    g.undo().expect("undo");
+    g.undo().expect("undo");
+    assert_eq!((g.phase(), g.consecutive_passes()), (Phase::Playing, 1));
+}
+
 /// A 5×5 board with a black stone on C3 in atari-free space and a white stone on A1.
 fn small_board() -> Board {
     Board::from_ascii(

@@ -572,13 +572,26 @@ fn check_legality(game: &Game) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Passes, phase and end agree with the history.
+/// Passes, phase and end agree with the history: the passes in a row since the last board play
+/// or handicap pass (White's passes while every White move so far was a pass, up to the
+/// handicap), which ends nothing.
 fn check_phase(game: &Game) -> Result<(), TestCaseError> {
-    let trailing = game
-        .history()
-        .rev()
-        .take_while(|m| m.mv == Move::Pass)
-        .count();
+    let owed = game.setup().handicap_passes as usize;
+    let (mut white_passes, mut white_played, mut trailing) = (0usize, false, 0usize);
+    for m in game.history() {
+        let handicap_pass =
+            m.color == Color::White && m.mv == Move::Pass && !white_played && white_passes < owed;
+        if m.color == Color::White {
+            match m.mv {
+                Move::Pass => white_passes += 1,
+                Move::Play(_) => white_played = true,
+            }
+        }
+        trailing = match m.mv {
+            Move::Pass if !handicap_pass => trailing + 1,
+            _ => 0,
+        };
+    }
     prop_assert_eq!(game.consecutive_passes() as usize, trailing);
     let phase = match trailing {
         0 | 1 => Phase::Playing,

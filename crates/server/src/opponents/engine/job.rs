@@ -21,6 +21,8 @@ pub(super) struct Setup {
     pub(super) komi: Komi,
     pub(super) preset: String,
     pub(super) time_control: TimeControl,
+    /// White's handicap passes (讓手).
+    pub(super) handicap_passes: u8,
 }
 
 /// What an engine side has to do now.
@@ -102,6 +104,7 @@ pub(super) fn job_of(g: &LiveGame, color: Color, now: i64) -> Result<Option<Foun
         size: g.size(),
         komi: g.game().rules().komi,
         preset: g.row().preset.clone(),
+        handicap_passes: u8::try_from(g.row().handicap_passes).unwrap_or(0),
         time_control: g
             .row()
             .time_control

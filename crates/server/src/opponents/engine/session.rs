@@ -70,6 +70,7 @@ impl Session {
                 komi: setup.komi,
                 preset: Some(&setup.preset),
                 time: Some(setup.time_control),
+                handicap_passes: setup.handicap_passes,
                 timeout: config.setup_timeout,
             })
             .map_err(fault_of)?;
