@@ -1489,17 +1489,20 @@ impl Agreement {
 }
 
 /// The counted records of the corpus that `sel` selects, replayed to their final positions,
-/// and how many were left out because they do not replay.
+/// how many were left out because they do not replay, and how many because their `RE` is no
+/// count after all ([`ingo_sgf::Record::counted_result`]; the sample is drawn from the index's
+/// `RE` first, so that it stays the same records).
 fn counted_positions(
     corpus: &Path,
     sel: &Selection,
-) -> anyhow::Result<(Vec<CountedPosition>, usize)> {
+) -> anyhow::Result<(Vec<CountedPosition>, usize, usize)> {
     let index = corpus.join("INDEX.tsv");
     let tsv = Tsv::read(&index, " (give --corpus DIR)")?;
     let (c_path, c_km, c_re) = (tsv.col("path")?, tsv.col("KM")?, tsv.col("RE")?);
     let c_sz = tsv.col("SZ")?;
     let mut out = Vec::new();
     let mut unreplayable = 0;
+    let mut not_counted = 0;
     let mut matched = 0usize;
     for line in tsv.rows() {
         let f: Vec<&str> = line.split('\t').collect();
@@ -1525,6 +1528,10 @@ fn counted_positions(
                     .into_iter()
                     .next()
                     .with_context(|| format!("{}: no game", path.display()))?;
+                // A zero margin beside a half-point komi is no count (Fox's `W+0.0`).
+                if record.counted_result().is_none() {
+                    return Ok(None);
+                }
                 let mut rep = ingo_sgf::replay(
                     &record,
                     record.rules_or(ingo_rules::Preset::Ing),
@@ -1536,14 +1543,15 @@ fn counted_positions(
                 // The time penalties, those the record states in words included (its result
                 // includes them).
                 rep.game.set_penalties(record.time_penalties());
-                Ok(rep.game)
+                Ok(Some(rep.game))
             });
         match replayed {
-            Ok(game) => out.push(CountedPosition {
+            Ok(Some(game)) => out.push(CountedPosition {
                 path,
                 game,
                 recorded,
             }),
+            Ok(None) => not_counted += 1,
             Err(_) if sel.skip_unreplayable => unreplayable += 1,
             Err(e) => return Err(e),
         }
@@ -1554,7 +1562,7 @@ fn counted_positions(
         sel.prefix,
         sel.komi
     );
-    Ok((out, unreplayable))
+    Ok((out, unreplayable, not_counted))
 }
 
 /// GNU Go's `final_score` reply (`= B+2.0`, `= 0`) as a winner and margin in half points,
@@ -1608,9 +1616,12 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     // Processor time over every set (ingo's per pass, GNU Go's), for the ratio of the whole run.
     let (mut ingo_total, mut gnugo_total) = (Some(0.0), Some(0.0));
     for sel in &selections {
-        let (positions, unreplayable) = counted_positions(&a.corpus, sel)?;
+        let (positions, unreplayable, not_counted) = counted_positions(&a.corpus, sel)?;
         if several {
             writeln!(out, "set={}", sel.name)?;
+        }
+        if not_counted > 0 {
+            writeln!(out, "not_counts={not_counted}")?;
         }
         if unreplayable > 0 {
             writeln!(out, "unreplayable={unreplayable}")?;

@@ -183,6 +183,17 @@ impl Record {
         )
     }
 
+    /// The result `RE` states when it is a count (`B+3`, `W+0.5`): the winner and the margin in
+    /// half points ([`crate::counted_result`]). A zero margin is a count only where the komi
+    /// allows a tie (a whole komi, or none stated; under Ing's rules a tie is Black's,
+    /// "和棋黑勝", written `B+0`): with a half-point komi no count ends level, and the Fox
+    /// client writes `B+0.0` for a win it did not count (`RE[W+0.0]` after 18 moves).
+    pub fn counted_result(&self) -> Option<(Color, i32)> {
+        let (winner, halves) = crate::counted_result(self.info.result.as_deref()?)?;
+        let half_point_komi = self.komi.is_some_and(|k| k.halves() % 2 != 0);
+        (halves != 0 || !half_point_komi).then_some((winner, halves))
+    }
+
     /// The rules to replay this record under: the preset `RU` maps to, else `default`, with the
     /// record's komi when it has one.
     pub fn rules_or(&self, default: Preset) -> Rules {
@@ -378,6 +389,19 @@ impl RecordBuilder {
             }
             h
         });
+        let even = handicap.unwrap_or(0) == 0 && !setup_events.iter().any(|e| e.after_move == 0);
+        let komi = match (komi, info.komi.as_deref()) {
+            (Some(Komi(0)), Some(raw)) if even && (width, height) == (19, 19) && is_fox(&info) => {
+                warnings.push(Warning::Komi {
+                    raw: raw.to_string(),
+                    note: format!(
+                        "read as {FOX_EVEN_KOMI}: Fox writes KM[0] on an even game played with its default komi of 3¾ stones"
+                    ),
+                });
+                Some(FOX_EVEN_KOMI)
+            }
+            (k, _) => k,
+        };
         Record {
             width,
             height,
@@ -821,6 +845,21 @@ fn read_invalid(
         _ => {}
     }
     Ok(())
+}
+
+/// The komi of an even 19×19 game on the Fox server (3¾ stones, 7.5 points), which its client
+/// writes as `KM[0]`. Measured on the corpus's counted Fox records with `KM[0]`, no handicap and
+/// no setup (`../shared/sgf-corpus/yenw-computer-go-dataset`): counted by area, 55 of 56 name
+/// their recorded winner with 7.5 and 31 of 56 with 0; the recorded margins are the area count
+/// less 7.5 (21 records) or 6.5 (24, one shared point apart).
+pub const FOX_EVEN_KOMI: Komi = Komi(15);
+
+/// Whether the record was written by the Fox client (`AP[YuanYu]`, `AP[foxwq]`).
+fn is_fox(info: &GameInfo) -> bool {
+    info.application.as_deref().is_some_and(|ap| {
+        let name = ap.split(':').next().unwrap_or(ap).trim();
+        name.eq_ignore_ascii_case("YuanYu") || name.eq_ignore_ascii_case("foxwq")
+    })
 }
 
 /// Reads a `KM` value. Ordinary values (`6.5`, `7.50`, `6.500000`, `-1.5`) are exact. Fox writes

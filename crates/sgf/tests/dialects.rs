@@ -477,6 +477,68 @@ fn fox_komi_and_weiqihub_files() {
     assert_eq!((r.komi, r.warnings.len()), (None, 1));
 }
 
+/// The Fox client writes `KM[0]` on an even 19×19 game played with its default komi, 3¾ stones
+/// (7.5 points): `FOX_EVEN_KOMI`, measured on the corpus's counted Fox records (55 of 56 name
+/// their winner with 7.5, 31 with 0). A handicap game, another size or another program keeps
+/// its `KM[0]`.
+#[test]
+fn fox_writes_its_default_komi_as_zero() {
+    // Source: shared/sgf-corpus/yenw-computer-go-dataset/AI/DeepZenGo/Fox Go Server/
+    // 2017.02.23 cpbl vs DeepZenGo (65424286).SGF, RE[W+1.5]; counted by area B+5 before komi.
+    let r = file(
+        "yenw-computer-go-dataset/AI/DeepZenGo/Fox Go Server/2017.02.23 cpbl vs DeepZenGo (65424286).SGF",
+    );
+    assert_eq!(r.info.komi.as_deref(), Some("0"));
+    assert_eq!(r.komi, Some(ingo_sgf::FOX_EVEN_KOMI));
+    assert_eq!(r.komi, Some(Komi(15)));
+    assert!(r
+        .warnings
+        .iter()
+        .any(|w| matches!(w, Warning::Komi { raw, .. } if raw == "0")));
+    let fox = "(;AP[YuanYu]SZ[19]KM[0]HA[0]RU[Japanese]RE[W+1.5];B[pd])";
+    assert_eq!(one(fox).komi, Some(Komi(15)));
+    assert_eq!(one(&fox.replace("YuanYu", "foxwq")).komi, Some(Komi(15)));
+    // Not Fox, not even, not 19×19, or a komi that is not zero: as written.
+    for text in [
+        fox.replace("AP[YuanYu]", "AP[CGoban:3]"),
+        fox.replace("HA[0]", "HA[2]AB[dd][pp]"),
+        fox.replace("SZ[19]", "SZ[9]").replace("pd", "ee"),
+        fox.replace("KM[0]", "KM[650]"),
+    ] {
+        let r = one(&text);
+        assert_ne!(r.komi, Some(Komi(15)), "{text}");
+    }
+}
+
+/// A zero margin is a count only where the komi allows a tie: Ing's `B+0` (a tie is Black's),
+/// not Fox's `W+0.0` beside a half-point komi (a win the client did not count).
+#[test]
+fn a_zero_margin_is_a_count_only_where_a_tie_can_be() {
+    // Source: shared/sgf-corpus/yenw-computer-go-dataset/AI/BensonDarr/
+    // 2018.01.26 BensonDarr VS haqzero (010001058).SGF: RE[W+0.0] after 18 moves.
+    let r = file(
+        "yenw-computer-go-dataset/AI/BensonDarr/2018.01.26 BensonDarr VS haqzero (010001058).SGF",
+    );
+    assert_eq!(
+        (r.info.result.as_deref(), r.moves.len()),
+        (Some("W+0.0"), 18)
+    );
+    assert_eq!(ingo_sgf::counted_result("W+0.0"), Some((Color::White, 0)));
+    assert_eq!(r.counted_result(), None);
+    assert_eq!(one("(;KM[7.5]RE[B+0])").counted_result(), None);
+    assert_eq!(
+        one("(;KM[8]RE[B+0])").counted_result(),
+        Some((Color::Black, 0))
+    );
+    assert_eq!(one("(;RE[B+0])").counted_result(), Some((Color::Black, 0)));
+    assert_eq!(
+        one("(;KM[7.5]RE[W+0.5])").counted_result(),
+        Some((Color::White, 1))
+    );
+    assert_eq!(one("(;KM[7.5]RE[B+R])").counted_result(), None);
+    assert_eq!(one("(;KM[7.5])").counted_result(), None);
+}
+
 #[test]
 fn rules_are_mapped_with_a_note() {
     for (ru, preset, exact) in [
