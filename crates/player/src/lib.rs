@@ -49,6 +49,7 @@
 
 pub mod endgame;
 mod estimate;
+mod handicap;
 mod heavy;
 mod light;
 pub mod patterns;

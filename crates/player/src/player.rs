@@ -342,6 +342,9 @@ pub enum Reason {
     GameOver,
     /// A handicap pass of White's was due (讓手).
     HandicapPass,
+    /// One of Black's handicap stones while White passes: the next star point of the standard
+    /// placement (GTP's `fixed_handicap`).
+    HandicapStone,
     /// There is no legal board play that does not fill one of the player's own eyes.
     NoPlay,
     /// The opponent passed and the board as it stands (every stone alive) already wins.
@@ -605,6 +608,16 @@ impl Player {
         }
         if !has_play(game) {
             return pass(Reason::NoPlay, 0.5);
+        }
+        if let Some(p) = crate::handicap::stone(game) {
+            return Decision {
+                action: Action::Move(Move::Play(p)),
+                info: SearchInfo::without_search(
+                    Reason::HandicapStone,
+                    0.5,
+                    time.now().saturating_sub(start),
+                ),
+            };
         }
         // The opponent passed: passing too suspends play (and after four passes ends the game)
         // with the board counted as it stands. If that wins, there is nothing to gain by playing

@@ -258,6 +258,40 @@ fn handicap_passes_are_made_and_never_answered_by_a_pass() {
     );
 }
 
+/// Black's handicap stones go on the star points while White makes its handicap passes (the
+/// search alone, from a nearly empty 19×19 board, spread ten of them over the top and left and
+/// lost to GNU Go with them); past the star points, and once White plays, the search decides.
+#[test]
+fn handicap_stones_go_on_the_star_points() {
+    // 6先 on 19×19: five White passes, six Black stones.
+    let mut game = Game::new(
+        Setup {
+            handicap_passes: 5,
+            ..Setup::empty(19).expect("size")
+        },
+        Rules::ing(),
+    );
+    let mut black = player(50, 5);
+    let mut stones = Vec::new();
+    for _ in 0..6 {
+        let d = black.genmove(&game, None);
+        assert_eq!(d.info.reason, Reason::HandicapStone);
+        let Action::Move(mv) = d.action else {
+            panic!("a move, not {:?}", d.action)
+        };
+        stones.push(mv.to_gtp(19));
+        game.play(mv).expect("legal");
+        if game.handicap_pass_due() {
+            game.play(Move::Pass).expect("White's handicap pass");
+        }
+    }
+    assert_eq!(stones, ["D4", "Q16", "D16", "Q4", "D10", "Q10"]);
+    assert_eq!(game.to_move(), Color::White);
+    game.play(Move::Play(Point::from_gtp("R3", 19, 19).expect("point")))
+        .expect("legal");
+    assert_eq!(black.genmove(&game, None).info.reason, Reason::Search);
+}
+
 #[test]
 fn same_seed_same_move() {
     let game = Game::new(Setup::empty(7).expect("size"), Rules::ing());
