@@ -75,6 +75,10 @@ pub struct GtpArgs {
     /// plus its playouts, added to its value in the search (0: none).
     #[arg(long, default_value_t = 0.0, value_parser = parse_bias)]
     prior_bias: f64,
+    /// Dynamic komi in handicap games: the search counts with this many points per handicap
+    /// stone against Black, falling linearly to none by move 200 (0: off).
+    #[arg(long, default_value_t = 7.0, value_parser = parse_bias)]
+    dynamic_komi: f64,
 }
 
 fn parse_bias(s: &str) -> Result<f64, String> {
@@ -155,6 +159,7 @@ fn player_config(args: &GtpArgs) -> anyhow::Result<Config> {
         ponder: args.ponder,
         widening: args.widening.0,
         prior_bias: args.prior_bias,
+        dynamic_komi: args.dynamic_komi,
         ..Config::default()
     })
 }

@@ -118,6 +118,17 @@ pub struct Config {
     /// added to a move's selection value, `p` its pattern gamma, `p_max` the best of its
     /// siblings', `n` its real visits; 0 (the default) for none.
     pub prior_bias: f64,
+    /// Dynamic komi in handicap games (Baudiš's "linear" dynamic komi, as Pachi plays
+    /// handicap games): the search counts with this many extra points per handicap stone
+    /// against Black, falling linearly to none by [`Config::dynamic_komi_moves`], so that
+    /// neither side sees every move win or every move lose, where a search plays aimlessly
+    /// (Black with ten stones gave a game away move by move). On boards of 13×13 and larger;
+    /// `0` turns it off. The count and the game's result never change: only what the search
+    /// aims at.
+    pub dynamic_komi: f64,
+    /// The move on 19×19 by which the dynamic komi falls to none (proportionally to the
+    /// board's points on other sizes).
+    pub dynamic_komi_moves: u32,
 }
 
 /// The schedule of [`Config::widening`]: after `n` playouts through a node, selection
@@ -213,6 +224,8 @@ impl Default for Config {
             reuse_tree: true,
             widening: None,
             prior_bias: 0.0,
+            dynamic_komi: 7.0,
+            dynamic_komi_moves: 200,
         }
     }
 }
@@ -275,6 +288,7 @@ impl Config {
             ("pass_prior", self.pass_prior),
             ("prior_equiv", self.prior_equiv),
             ("prior_bias", self.prior_bias),
+            ("dynamic_komi", self.dynamic_komi),
         ] {
             if !value.is_finite() || value < 0.0 {
                 return Err(ConfigError::BadParameter { name, value });
@@ -319,7 +333,22 @@ impl Config {
             pass_prior: self.pass_prior as f32,
             playout: self.playout,
             priors,
+            extra_komi_halves: self.extra_komi_halves(game),
         }
+    }
+
+    /// The dynamic komi at `game`'s move, in half points against Black ([`Config::dynamic_komi`]):
+    /// per handicap stone (White's passes plus one), falling linearly to 0 by the last move.
+    fn extra_komi_halves(&self, game: &Game) -> i32 {
+        let passes = u32::from(game.setup().handicap_passes);
+        let board = game.board();
+        // On small boards a few points decide, and 7 a stone would be most of the board.
+        if passes == 0 || self.dynamic_komi <= 0.0 || board.width().min(board.height()) < 13 {
+            return 0;
+        }
+        let end = f64::from(self.dynamic_komi_moves) * board.area() as f64 / 361.0;
+        let left = (1.0 - game.move_count() as f64 / end.max(1.0)).max(0.0);
+        (2.0 * self.dynamic_komi * f64::from(passes + 1) * left).round() as i32
     }
 }
 
@@ -920,5 +949,51 @@ impl RandomPlayer {
             return Move::Pass;
         }
         playout::choose_random(game, &mut self.rng).map_or(Move::Pass, Move::Play)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ingo_rules::{Rules, Setup};
+
+    fn handicap_game(size: usize, passes: u8, moves: usize) -> Game {
+        let setup = Setup {
+            handicap_passes: passes,
+            ..Setup::empty(size).expect("size")
+        };
+        let mut g = Game::new(setup, Rules::ing());
+        let mut i = 0;
+        while g.move_count() < moves {
+            let p = g.board().empty_point(i % g.board().empty_count());
+            i += 7;
+            if g.handicap_pass_due() || g.play(Move::Play(p)).is_err() {
+                g.play(Move::Pass).expect("a pass");
+            }
+        }
+        g
+    }
+
+    /// 7 points a stone at the start, half of it by move 100 of 200, none after; none in an
+    /// even game or when switched off; the end scales with the board.
+    #[test]
+    fn the_dynamic_komi_falls_linearly_to_none() {
+        let c = Config::default();
+        // Four passes: five stones, 35 points = 70 half points.
+        assert_eq!(c.extra_komi_halves(&handicap_game(19, 4, 0)), 70);
+        assert_eq!(c.extra_komi_halves(&handicap_game(19, 4, 100)), 35);
+        assert_eq!(c.extra_komi_halves(&handicap_game(19, 4, 200)), 0);
+        assert_eq!(c.extra_komi_halves(&handicap_game(19, 4, 260)), 0);
+        assert_eq!(c.extra_komi_halves(&handicap_game(19, 0, 10)), 0);
+        let off = Config {
+            dynamic_komi: 0.0,
+            ..Config::default()
+        };
+        assert_eq!(off.extra_komi_halves(&handicap_game(19, 4, 0)), 0);
+        // 13×13: the end is move 200 · 169 / 361 ≈ 94; none under 13×13.
+        assert_eq!(c.extra_komi_halves(&handicap_game(13, 1, 0)), 28);
+        assert_eq!(c.extra_komi_halves(&handicap_game(13, 1, 94)), 0);
+        assert!(c.extra_komi_halves(&handicap_game(13, 1, 47)) > 0);
+        assert_eq!(c.extra_komi_halves(&handicap_game(9, 1, 0)), 0);
     }
 }

@@ -23,6 +23,8 @@ pub(crate) struct Params {
     pub playout: crate::PlayoutPolicy,
     /// Pattern priors for this search, or `None`.
     pub priors: Option<PriorParams>,
+    /// Dynamic komi: half points the search takes off Black's margin ([`crate::Config::dynamic_komi`]).
+    pub extra_komi_halves: i32,
 }
 
 /// [`Node::prior`]'s scale: a child of the likeliest pattern has this.
@@ -63,15 +65,19 @@ impl crate::Widening {
 /// tie rule applies), plus `weight` times the margin scaled to the board. The margin term makes
 /// the search prefer the larger of two wins (and the smaller of two losses) instead of playing
 /// aimlessly once every move wins, without ever trading much winning chance for points.
-/// `points` is the number of points of the board.
-pub(crate) fn black_reward(count: &Tally, points: usize, weight: f32) -> f32 {
-    let win = if count.winner == Color::Black {
-        1.0
+/// `points` is the number of points of the board. `extra_halves` (the dynamic komi) is taken
+/// off Black's margin first; a margin it brings to zero is White's, as a tie in a handicap
+/// game is.
+pub(crate) fn black_reward(count: &Tally, points: usize, weight: f32, extra_halves: i32) -> f32 {
+    let margin_halves = count.margin_halves - extra_halves;
+    let black_wins = if extra_halves == 0 {
+        count.winner == Color::Black
     } else {
-        0.0
+        margin_halves > 0
     };
+    let win = if black_wins { 1.0 } else { 0.0 };
     let area = points.max(1) as f32;
-    let margin = (count.margin_halves as f32 / 2.0 / area).clamp(-1.0, 1.0);
+    let margin = (margin_halves as f32 / 2.0 / area).clamp(-1.0, 1.0);
     (1.0 - weight) * win + weight * (0.5 + 0.5 * margin)
 }
 
@@ -321,8 +327,14 @@ impl Tree {
             // board as it stands (every stone alive, as Ing counts after the final passes). This
             // is what makes the search capture dead stones before passing: a pass leaving them
             // on the board is scored with them alive.
-            let terminal = (game.consecutive_passes() >= 1)
-                .then(|| black_reward(&game.tally(), game.board().area(), params.score_weight));
+            let terminal = (game.consecutive_passes() >= 1).then(|| {
+                black_reward(
+                    &game.tally(),
+                    game.board().area(),
+                    params.score_weight,
+                    params.extra_komi_halves,
+                )
+            });
             self.nodes.push(Node::new(Move::Pass, color, terminal));
         }
         // At most one child per point plus the pass: 626 fits.
@@ -471,7 +483,12 @@ impl Tree {
                 let score = playout::run_with(game, rng, params.playout, |c, p| {
                     seq.push((c, Tree::index(width, p) as u16));
                 });
-                black_reward(&score, game.board().area(), params.score_weight)
+                black_reward(
+                    &score,
+                    game.board().area(),
+                    params.score_weight,
+                    params.extra_komi_halves,
+                )
             }
         };
         self.scratch = Some(scratch);
@@ -573,7 +590,7 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
-    use ingo_rules::{Rules, Setup};
+    use ingo_rules::{ByColor, Rules, Setup};
 
     use super::*;
 
@@ -595,7 +612,35 @@ mod tests {
             pass_prior: 10.0,
             playout: crate::PlayoutPolicy::Light,
             priors,
+            extra_komi_halves: 0,
         }
+    }
+
+    /// The dynamic komi moves the line between a win and a loss: a Black win by 10 points is a
+    /// loss against 12 extra points, and a margin it brings to zero is White's.
+    #[test]
+    fn the_dynamic_komi_is_taken_off_blacks_margin() {
+        let count = |margin_halves: i32| Tally {
+            stones: ByColor::new_with(|_| 0),
+            spaces: ByColor::new_with(|_| 0),
+            area: ByColor::new_with(|_| 0),
+            shared: 0,
+            margin_halves,
+            winner: if margin_halves >= 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+        };
+        let r = |m: i32, extra: i32| black_reward(&count(m), 361, 0.0, extra);
+        assert_eq!(r(20, 0), 1.0);
+        assert_eq!(r(20, 24), 0.0);
+        assert_eq!(r(20, 20), 0.0);
+        assert_eq!(r(20, 18), 1.0);
+        assert_eq!(r(-4, -10), 1.0);
+        // The margin term follows the shifted margin.
+        let w = |m: i32, extra: i32| black_reward(&count(m), 361, 1.0, extra);
+        assert!(w(20, 24) < 0.5 && w(20, 0) > 0.5);
     }
 
     #[test]
