@@ -391,10 +391,22 @@ function lobby() {
     h("label", {}, t("strength"), h("select", { name: "playouts" },
       h("option", { value: 100 }, t("weak")), h("option", { value: 1000, selected: true }, t("medium")), h("option", { value: 10000 }, t("strong")))),
     h("label", {}, t("your_color"), h("select", { name: "color" },
-      h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "black" }, t("black")), h("option", { value: "white" }, t("white")))),
+      h("option", { value: "nigiri" }, t("nigiri")), h("option", { value: "black" }, t("black")), h("option", { value: "white" }, t("white")),
+      h("option", { value: "ranks" }, t("by_ranks")))),
     timeControlField("ing-pp:1h"),
     h("button", { type: "submit", disabled: !session.me }, t("play_bot")),
     botErr);
+  // Each level's rank, measured on 19×19 (GET /api/bot-levels): shown with its name, and what
+  // it rests on as the option's title.
+  api("GET", "/api/bot-levels").then((levels) => {
+    const sel = botForm.querySelector("select[name=playouts]");
+    for (const l of levels) {
+      const o = [...sel.options].find((x) => x.value === String(l.playouts));
+      if (!o) continue;
+      o.textContent = tf("level_rank", { level: t(l.name), rank: l.rank_ing });
+      o.title = `${l.even_at}. ${l.measured}`;
+    }
+  }).catch(() => {});
   // The GTP engines the operator configured join the opponents (value "engine:NAME").
   api("GET", "/api/engines").then((list) => {
     const sel = botForm.querySelector("select[name=playouts]");

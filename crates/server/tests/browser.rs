@@ -555,6 +555,19 @@ async fn a_game_against_the_built_in_player_from_the_lobby() {
         register(&b, &app.base, "carol", "5k").await;
         b.goto(&format!("{}/#/", app.base)).await.unwrap();
         let form = wait_css(&b, "#bot-form").await;
+        // Each strength shows the rank measured for it (GET /api/bot-levels).
+        let label = wait_until(
+            &b,
+            "the weak level's rank",
+            "const o = document.querySelector(\"#bot-form option[value='100']\"); \
+             return o && o.textContent.includes('級') ? [o.textContent, o.title] : null",
+        )
+        .await;
+        assert_eq!(
+            label[0], "weak (100 playouts a move) · 30級 on 19×19",
+            "{label}"
+        );
+        assert!(label[1].as_str().unwrap().contains("7先"), "{label}");
         select(&form, "size", "9").await;
         select(&form, "playouts", "100").await;
         select(&form, "color", "black").await;

@@ -1,12 +1,15 @@
-//! Games against programs over HTTP: `POST /api/games/bot` (the built-in player),
+//! Games against programs over HTTP: `POST /api/games/bot` and `GET /api/bot-levels` (the
+//! built-in player and its measured strengths),
 //! `GET /api/engines` and `POST /api/games/engine` (the configured engines).
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
+use crate::domain::accounts::bot_account;
+use crate::domain::levels;
 use crate::http::auth::User;
 use crate::http::error::ApiError;
 use crate::opponents::games::{self, BotGame, EngineGame, EngineView, Request};
@@ -16,6 +19,7 @@ use crate::AppState;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/games/bot", post(new_bot_game))
+        .route("/api/bot-levels", get(bot_levels))
         .route("/api/engines", get(list))
         .route("/api/games/engine", post(new_engine_game))
 }
@@ -27,7 +31,8 @@ struct NewBotGame {
     /// Playouts per move: 10 to 100000.
     #[serde(default = "thousand")]
     playouts: u64,
-    /// The person's colour: `black`, `white` or `nigiri`.
+    /// The person's colour: `black`, `white`, `nigiri`, or `ranks` (handicap from the person's
+    /// rank and the one measured for the strength, [`levels`]).
     #[serde(default = "nigiri")]
     color: String,
     time_control: Option<String>,
@@ -73,6 +78,32 @@ async fn new_bot_game(
     };
     let g = games::bot_game(&state, &user.user, req.playouts, &r).await?;
     Ok((StatusCode::CREATED, Json(g)))
+}
+
+/// The lobby's strengths of the built-in player, with their measured ranks.
+async fn bot_levels() -> Json<Vec<LevelView>> {
+    Json(
+        levels::LEVELS
+            .iter()
+            .map(|l| LevelView {
+                level: *l,
+                rank_ing: l.rank().to_chinese(),
+                account: bot_account(l.playouts),
+            })
+            .collect(),
+    )
+}
+
+/// A level as `GET /api/bot-levels` shows it.
+#[derive(Serialize)]
+struct LevelView {
+    #[serde(flatten)]
+    level: levels::Level,
+    /// The rank in Ing's notation (`19級`; on Ing's handicap scale everything below 9級 is
+    /// 級外).
+    rank_ing: String,
+    /// The account it plays as.
+    account: String,
 }
 
 async fn list(State(state): State<AppState>) -> Result<Json<Vec<EngineView>>, ApiError> {

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::domain::accounts::{bot_account, Program};
 use crate::domain::error::GameError;
+use crate::domain::levels;
 use crate::domain::settings::{self, ColorChoice, Colors};
 use crate::play::accounts::machine_account;
 use crate::play::live::game;
@@ -21,7 +22,8 @@ pub struct Request {
     pub size: i64,
     /// The rules preset.
     pub rules: String,
-    /// The person's colour: `black`, `white`, `nigiri` (and for an engine `ranks`).
+    /// The person's colour: `black`, `white`, `nigiri` or `ranks` (Ing's handicap from the
+    /// person's rank and the program's).
     pub color: String,
     /// The time control (the server's default when `None`).
     pub time_control: Option<String>,
@@ -118,24 +120,22 @@ pub async fn bot_game(
         req.time_control.as_deref(),
         &state.config.default_time_control,
     )?;
+    let choice = ColorChoice::parse(&req.color).ok_or_else(|| {
+        GameError::unprocessable("bad-color", "color is black, white, nigiri or ranks.")
+    })?;
+    // The rank measured for its strength (crate::domain::levels), which Ing's handicap by
+    // ranks (`color: ranks`) weighs against the person's.
+    let bot_rank = levels::rank_for(playouts);
     let bot = machine_account(
         &state.play,
         &bot_account(playouts),
-        "級外",
+        &bot_rank.to_string(),
         &Program::Builtin { playouts },
     )
     .await?;
-    let choice = match ColorChoice::parse(&req.color) {
-        Some(c @ (ColorChoice::Black | ColorChoice::White | ColorChoice::Nigiri)) => c,
-        _ => {
-            return Err(GameError::unprocessable(
-                "bad-color",
-                "color is black, white or nigiri.",
-            ))
-        }
-    };
+    let person_rank = person.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
     let even = i64::from(ingo_rules::Rules::ing().komi.halves());
-    let c = settings::colors(choice, even, &[], &[], new_id() as u64);
+    let c = settings::colors(choice, even, &[person_rank], &[bot_rank], new_id() as u64);
     let (black, white) = if c.asker_black {
         (person.id, bot.id)
     } else {

@@ -494,3 +494,68 @@ async fn game_against_the_built_in_player() {
     })
     .await;
 }
+
+/// The built-in player's levels carry the ranks measured for them (`GET /api/bot-levels`), its
+/// account takes the rank of its strength, and `color: ranks` gives Ing's handicap between the
+/// person's rank and that one: a 5級 against the weak level (級外 on Ing's scale, 5先) takes
+/// White and gives four passes, with no komi.
+#[tokio::test]
+async fn the_built_in_players_levels_have_ranks_that_set_the_handicap() {
+    bounded(async {
+        let app = sqlite().await;
+        let mut p = user(&app, "ann", "5k").await;
+        let r = p.get("/api/bot-levels").await.unwrap();
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let levels = r.body.as_array().expect("a list").clone();
+        let names: Vec<&str> = levels.iter().filter_map(|l| l["name"].as_str()).collect();
+        assert_eq!(names, ["weak", "medium", "strong"]);
+        for l in &levels {
+            let rank: ingo_competition::Rank = l["rank"].as_str().unwrap().parse().unwrap();
+            assert_eq!(l["rank_ing"], rank.to_chinese());
+            assert_eq!(
+                l["account"].as_str(),
+                Some(format!("ingo-bot-{}", l["playouts"]).as_str())
+            );
+            assert!(!l["even_at"].as_str().unwrap().is_empty());
+            assert!(!l["measured"].as_str().unwrap().is_empty());
+        }
+        let weak = &levels[0];
+        let bot_rank: ingo_competition::Rank = weak["rank"].as_str().unwrap().parse().unwrap();
+        let h = ingo_competition::handicap(
+            "5k".parse().unwrap(),
+            bot_rank,
+            &ingo_competition::HandicapScale::default(),
+        );
+        assert_eq!((h.handicap_passes, h.komi.halves()), (4, 0));
+        let r = p
+            .post(
+                "/api/games/bot",
+                json!({"size": 19, "playouts": weak["playouts"], "color": "ranks"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        let gid = r.body["game_id"].as_i64().unwrap();
+        let bot = r.body["bot"].as_str().unwrap().to_string();
+        let s = state(&mut p, gid).await;
+        assert_eq!(s["black"]["name"], bot.as_str(), "{s}");
+        assert_eq!(s["white"]["name"], "ann");
+        assert_eq!(s["handicap_passes"], 4, "{s}");
+        assert_eq!(s["komi"].as_f64(), Some(0.0));
+        // The account shows the level's rank.
+        assert_eq!(s["black"]["rank"], weak["rank"], "{s}");
+        // Even colours are still the person's to choose.
+        let r = p
+            .post(
+                "/api/games/bot",
+                json!({"size": 9, "playouts": 50, "color": "sideways"}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            (r.status, r.body["reason"].as_str()),
+            (422, Some("bad-color"))
+        );
+    })
+    .await;
+}

@@ -1,0 +1,104 @@
+//! The strengths of the built-in player that the lobby offers, each with the rank that its
+//! measurement gives, and the rank of the built-in player's account at any search budget.
+//!
+//! Each level was measured on 19×19 under Ing's rules against GNU Go 3.8 at level 10, with
+//! the handicap by White's passes (讓手) of Ing's scale, and against the level above it
+//! (`ingo match`, BENCHMARKS.md "Ranks of the built-in player's levels"). The handicap of an
+//! even chance from GNU Go is the measured part; the kyu number puts GNU Go level 10 at
+//! [`GNU_GO_LEVEL_10`], an assumption (GNU Go publishes no rank). On Ing's scale every level is
+//! 級外: a player that needs ten 先 and more from GNU Go is below 9級 wherever GNU Go stands
+//! short of 1級, so the account's rank gives the same handicap by Ing's table either way.
+
+use ingo_competition::Rank;
+use serde::Serialize;
+
+/// The rank taken for GNU Go 3.8 at level 10 when turning a measured handicap into a kyu
+/// number: an assumption, not a measurement.
+pub const GNU_GO_LEVEL_10: &str = "8k";
+
+/// A strength of the built-in player, as the lobby offers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Level {
+    /// Its name in the lobby: `weak`, `medium`, `strong`.
+    pub name: &'static str,
+    /// Search playouts per move (light playouts, the pattern priors on 13×13 and larger).
+    pub playouts: u64,
+    /// The rank it was measured at on 19×19, as [`Rank`] reads it (`19k`).
+    pub rank: &'static str,
+    /// The handicap at which it has an even chance, in 先, and from whom.
+    pub even_at: &'static str,
+    /// The games the rank rests on.
+    pub measured: &'static str,
+}
+
+/// The lobby's levels, weakest first.
+pub const LEVELS: [Level; 3] = [
+    Level {
+        name: "weak",
+        playouts: 100,
+        // 26 + 7 is past the scale's last kyu, 30級.
+        rank: "30k",
+        even_at: "about 7先 from the medium level",
+        measured: "against medium on 19×19: 1 of 6 games at 3先, 2 of 6 at 5先, 3 of 6 at 7先",
+    },
+    Level {
+        name: "medium",
+        playouts: 1000,
+        rank: "26k",
+        even_at: "about 5先 from the strong level",
+        measured: "against strong on 19×19: 2 of 4 games at 5先",
+    },
+    Level {
+        name: "strong",
+        playouts: 10_000,
+        rank: "21k",
+        even_at: "about 13先 from GNU Go 3.8 at level 10 (taken as 8級)",
+        measured: "against GNU Go level 10 on 19×19: 0 of 4 games at 9先, 2 of 4 at 13先",
+    },
+];
+
+impl Level {
+    /// Its rank.
+    pub fn rank(&self) -> Rank {
+        // Written as constants above and read by the test below: never fails.
+        self.rank.parse().unwrap_or(Rank::BelowKyu)
+    }
+}
+
+/// The rank of the built-in player at `playouts` per move: that of the strongest level at or
+/// below it (more playouts never play worse, but only the levels were measured), and the
+/// weakest level's below them all.
+pub fn rank_for(playouts: u64) -> Rank {
+    LEVELS
+        .iter()
+        .rev()
+        .find(|l| l.playouts <= playouts)
+        .unwrap_or(&LEVELS[0])
+        .rank()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_has_a_rank_and_they_rise_with_the_playouts() {
+        for l in &LEVELS {
+            assert!(l.rank.parse::<Rank>().is_ok(), "{}", l.rank);
+        }
+        assert!(GNU_GO_LEVEL_10.parse::<Rank>().is_ok());
+        let kyu = |r: Rank| match r {
+            Rank::Kyu(k) => k,
+            other => panic!("a kyu rank, not {other}"),
+        };
+        for w in LEVELS.windows(2) {
+            assert!(w[0].playouts < w[1].playouts);
+            assert!(kyu(w[0].rank()) > kyu(w[1].rank()), "{w:?}");
+        }
+        assert_eq!(rank_for(10), LEVELS[0].rank());
+        assert_eq!(rank_for(100), LEVELS[0].rank());
+        assert_eq!(rank_for(999), LEVELS[0].rank());
+        assert_eq!(rank_for(1000), LEVELS[1].rank());
+        assert_eq!(rank_for(100_000), LEVELS[2].rank());
+    }
+}
