@@ -984,6 +984,9 @@ struct Gnugo {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     stdout: std::io::BufReader<std::process::ChildStdout>,
+    /// How it was started, to start it again after a crash.
+    program: PathBuf,
+    extra: Vec<String>,
 }
 
 impl Gnugo {
@@ -1008,9 +1011,20 @@ impl Gnugo {
             child,
             stdin,
             stdout,
+            program: program.to_path_buf(),
+            extra: extra.iter().map(|s| s.to_string()).collect(),
         };
         g.ask("name")?;
         Ok(g)
+    }
+
+    /// A new GNU Go started the same way, in place of one that stopped.
+    fn restart(&mut self) -> anyhow::Result<()> {
+        let extra: Vec<&str> = self.extra.iter().map(String::as_str).collect();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        *self = Gnugo::start_with(&self.program.clone(), &extra)?;
+        Ok(())
     }
 
     /// The processor time GNU Go's process has used (user + system, from `/proc/PID/stat`).
@@ -1716,16 +1730,29 @@ fn endgame_set(
             "{}: GTP cannot name a path with spaces",
             p.path.display()
         );
-        let loaded = gnugo.ask(&format!("loadsgf {name}"))?;
-        ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
+        let loaded = gnugo.ask(&format!("loadsgf {name}"));
+        if let Ok(loaded) = &loaded {
+            ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
+        }
         let t = Instant::now();
         let cpu_before = gnugo.cpu_time();
-        let reply = gnugo.ask("final_score")?;
-        spent += t.elapsed();
-        spent_cpu = spent_cpu
-            .zip(cpu_before.zip(gnugo.cpu_time()))
-            .map(|(s, (b, e))| s + e.saturating_sub(b));
-        agreement.add(p, gnugo_score(&reply, &p.game));
+        match loaded.and_then(|_| gnugo.ask("final_score")) {
+            Ok(reply) => {
+                spent += t.elapsed();
+                spent_cpu = spent_cpu
+                    .zip(cpu_before.zip(gnugo.cpu_time()))
+                    .map(|(s, (b, e))| s + e.saturating_sub(b));
+                agreement.add(p, gnugo_score(&reply, &p.game));
+            }
+            // GNU Go 3.8 crashes on a few records (a segmentation fault): the record counts as
+            // one it gave no count for, and a new GNU Go takes the next. Its time on the record
+            // is left out (a dead process's time cannot be read), which favours GNU Go.
+            Err(e) => {
+                writeln!(out, "gnugo_stopped: {} ({e})", p.path.display())?;
+                agreement.add(p, None);
+                gnugo.restart()?;
+            }
+        }
     }
     for w in &agreement.wrong {
         writeln!(out, "gnugo_wrong: {w}")?;

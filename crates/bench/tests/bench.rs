@@ -242,3 +242,68 @@ fn endgame_counts_ing_cup_records_beside_gnu_go() {
         last_line_is_a_rate(&out, "ratio_cpu");
     }
 }
+
+/// GNU Go 3.8 crashes on a few records (a segmentation fault in `final_score`): the bench then
+/// counts that record as one GNU Go gave no count for, says so, starts a new GNU Go for the next
+/// record and finishes the run, instead of stopping with "GNU Go stopped". The GNU Go here is a
+/// script that speaks just enough GTP and dies at its first `final_score`.
+#[test]
+fn endgame_goes_on_when_gnu_go_crashes_on_a_record() {
+    let Some(corpus) = ingo_testkit::corpus(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-crashing-gnugo");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("a scratch folder");
+    let script = dir.join("gnugo.sh");
+    fs::write(
+        &script,
+        format!(
+            r#"#!/bin/sh
+while read -r line; do
+  case "$line" in
+    final_score*)
+      if [ ! -e '{mark}' ]; then : > '{mark}'; kill -SEGV $$; fi
+      printf '= B+1.0\n\n' ;;
+    quit*) printf '=\n\n'; exit 0 ;;
+    *) printf '= GNU Go\n\n' ;;
+  esac
+done
+"#,
+            mark = dir.join("crashed").display()
+        ),
+    )
+    .expect("write the script");
+    let corpus = corpus.to_string_lossy().into_owned();
+    let gnugo = format!("{}", script.display());
+    let out = Command::new("chmod")
+        .args(["+x", gnugo.as_str()])
+        .status()
+        .expect("chmod runs");
+    assert!(out.success());
+    let out = ingo_bench(&[
+        "endgame",
+        "--corpus",
+        corpus.as_str(),
+        "--prefix",
+        "aeb-pro/Ing/01/0",
+        "--repeat",
+        "1",
+        "--gnugo",
+        gnugo.as_str(),
+    ]);
+    let stopped: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("gnugo_stopped: "))
+        .collect();
+    assert_eq!(stopped.len(), 1, "{out}");
+    assert!(stopped[0].contains("aeb-pro/Ing/01/02.sgf"), "{out}");
+    // The other four were counted by the new GNU Go (B+1 each, right only where the record is
+    // B+1); the crashed one counts as no count.
+    assert_eq!(field(&out, "positions"), "5", "{out}");
+    assert!(
+        out.contains("gnugo_wrong: ") && out.contains("recorded B+3 counted none"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("ratio_cpu=")), "{out}");
+}
