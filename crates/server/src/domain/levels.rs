@@ -36,7 +36,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "weak",
         playouts: 100,
-        // 26 + 7 is past the scale's last kyu, 30級.
+        // 25 + 7 is past the scale's last kyu, 30級.
         rank: "30k",
         even_at: "about 7先 from the medium level",
         measured: "against medium on 19×19: 1 of 6 games at 3先, 2 of 6 at 5先, 3 of 6 at 7先",
@@ -44,16 +44,17 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "medium",
         playouts: 1000,
-        rank: "26k",
+        rank: "25k",
         even_at: "about 5先 from the strong level",
-        measured: "against strong on 19×19: 2 of 4 games at 5先",
+        measured: "against strong on 19×19: 5 of 8 games at 5先",
     },
     Level {
         name: "strong",
         playouts: 10_000,
-        rank: "21k",
-        even_at: "about 13先 from GNU Go 3.8 at level 10 (taken as 8級)",
-        measured: "against GNU Go level 10 on 19×19: 0 of 4 games at 9先, 2 of 4 at 13先",
+        rank: "20k",
+        even_at: "about 12先 from GNU Go 3.8 at level 10 (taken as 8級)",
+        measured:
+            "against GNU Go level 10 on 19×19: 0 of 4 games at 9先, 0 of 6 at 11先, 7 of 10 at 13先",
     },
 ];
 
