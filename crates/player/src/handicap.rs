@@ -19,19 +19,19 @@ pub(crate) fn stone(game: &Game) -> Option<Point> {
     if owed == 0 || game.to_move() != Color::Black {
         return None;
     }
-    let (mut black, mut white) = (0, 0);
-    for m in game.history() {
-        match (m.color, m.mv) {
-            (Color::White, Move::Pass) => white += 1,
-            (Color::White, Move::Play(_)) => return None,
-            (Color::Black, _) => black += 1,
+    // Black to move has moved as often as White: while White has only passed, at most `owed`
+    // times, this is Black's move number `white + 1` of `owed + 1` handicap stones.
+    let mut white = 0;
+    for m in game.history().filter(|m| m.color == Color::White) {
+        if m.mv != Move::Pass {
+            return None;
         }
+        white += 1;
     }
-    // Black's stones number White's passes plus one.
-    let stones = owed + 1;
-    if black >= stones || white > owed {
+    if white > owed {
         return None;
     }
+    let stones = owed + 1;
     let board = game.board();
     placement(board.width(), board.height(), stones)
         .into_iter()

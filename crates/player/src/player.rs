@@ -654,7 +654,6 @@ impl Player {
         // under Ing), the search below plays on to capture them.
         if self.config.pass_when_winning
             && game.consecutive_passes() >= 1
-            && !tree::after_handicap_pass(game)
             && game.count(&[]).winner == me
         {
             return pass(Reason::Winning, 1.0);

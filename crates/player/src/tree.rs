@@ -138,25 +138,6 @@ const EXPANDED: u8 = 1;
 /// [`Node::flags`]: its children have their pattern priors.
 const PRIORS: u8 = 2;
 
-/// Whether Black is to move right after one of White's handicap passes (讓手). Black passing
-/// there would make two passes in a row and suspend play, which handicap passes never mean to do
-/// ("They never create 2 consecutive passes because Black plays in between", docs/rules.md §2).
-pub(crate) fn after_handicap_pass(game: &Game) -> bool {
-    if !game.is_handicap() || game.to_move() != Color::Black || game.consecutive_passes() == 0 {
-        return false;
-    }
-    let mut white_moves = 0;
-    for m in game.history() {
-        if m.color == Color::White {
-            if m.mv != Move::Pass {
-                return false;
-            }
-            white_moves += 1;
-        }
-    }
-    white_moves <= usize::from(game.setup().handicap_passes)
-}
-
 /// A search tree rooted at one game.
 pub(crate) struct Tree {
     nodes: Vec<Node>,
@@ -322,21 +303,20 @@ impl Tree {
                 }
             }
         }
-        if self.nodes.len() == start || !after_handicap_pass(game) {
-            // A pass after a pass suspends play: the node is terminal, valued by counting the
-            // board as it stands (every stone alive, as Ing counts after the final passes). This
-            // is what makes the search capture dead stones before passing: a pass leaving them
-            // on the board is scored with them alive.
-            let terminal = (game.consecutive_passes() >= 1).then(|| {
-                black_reward(
-                    &game.tally(),
-                    game.board().area(),
-                    params.score_weight,
-                    params.extra_komi_halves,
-                )
-            });
-            self.nodes.push(Node::new(Move::Pass, color, terminal));
-        }
+        // A pass after a pass suspends play: the node is terminal, valued by counting the
+        // board as it stands (every stone alive, as Ing counts after the final passes). This
+        // is what makes the search capture dead stones before passing: a pass leaving them
+        // on the board is scored with them alive. (A handicap pass is no pass of the row,
+        // `Game::consecutive_passes`, so Black's pass after one is not terminal.)
+        let terminal = (game.consecutive_passes() >= 1).then(|| {
+            black_reward(
+                &game.tally(),
+                game.board().area(),
+                params.score_weight,
+                params.extra_komi_halves,
+            )
+        });
+        self.nodes.push(Node::new(Move::Pass, color, terminal));
         // At most one child per point plus the pass: 626 fits.
         let count = (self.nodes.len() - start) as u16;
         let n = &mut self.nodes[id];

@@ -219,16 +219,19 @@ fn captures_dead_stones_before_passing() {
     assert_eq!(game.winner(), Some(Color::Black), "\n{:?}", game.board());
 }
 
+/// An empty `size` board under Ing's rules on which White owes `passes` handicap passes.
+fn handicap_game(size: usize, passes: u8) -> Game {
+    let setup = Setup {
+        handicap_passes: passes,
+        ..Setup::empty(size).expect("size")
+    };
+    Game::new(setup, Rules::ing())
+}
+
 #[test]
 fn handicap_passes_are_made_and_never_answered_by_a_pass() {
     // 3先: White owes two passes (讓手).
-    let mut game = Game::new(
-        Setup {
-            handicap_passes: 2,
-            ..Setup::empty(7).expect("size")
-        },
-        Rules::ing(),
-    );
+    let mut game = handicap_game(7, 2);
     let mut black = player(200, 5);
     let mut white = player(200, 6);
     for _ in 0..2 {
@@ -264,13 +267,7 @@ fn handicap_passes_are_made_and_never_answered_by_a_pass() {
 #[test]
 fn handicap_stones_go_on_the_star_points() {
     // 6先 on 19×19: five White passes, six Black stones.
-    let mut game = Game::new(
-        Setup {
-            handicap_passes: 5,
-            ..Setup::empty(19).expect("size")
-        },
-        Rules::ing(),
-    );
+    let mut game = handicap_game(19, 5);
     let mut black = player(50, 5);
     let mut stones = Vec::new();
     for _ in 0..6 {

@@ -100,6 +100,13 @@ fn longest_clock(tc: &TimeControl) -> Option<Duration> {
     }
 }
 
+/// A rank as an account stores it (declared at registration, set by the director, or a
+/// program's): read as [`Rank`], and 級外 when it does not read, the class below every other,
+/// so that a garbled rank never earns a handicap.
+pub fn stored_rank(text: &str) -> Rank {
+    text.parse().unwrap_or(Rank::BelowKyu)
+}
+
 /// How colours are given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorChoice {

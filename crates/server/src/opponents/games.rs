@@ -2,7 +2,6 @@
 //! engine, with the same settings and colours as a challenge (`crate::domain::settings`).
 
 use ingo_clock::TimeControl;
-use ingo_competition::Rank;
 use ingo_store::new_id;
 use ingo_store::server::{self as db, GameRow, GameState, UserRow};
 use serde::Serialize;
@@ -133,7 +132,7 @@ pub async fn bot_game(
         &Program::Builtin { playouts },
     )
     .await?;
-    let person_rank = person.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
+    let person_rank = settings::stored_rank(&person.rank);
     let even = i64::from(ingo_rules::Rules::ing().komi.halves());
     let c = settings::colors(choice, even, &[person_rank], &[bot_rank], new_id() as u64);
     let (black, white) = if c.asker_black {
@@ -197,7 +196,7 @@ pub async fn engine_game(
         req.time_control.as_deref(),
         &state.config.default_time_control,
     )?;
-    let person_rank = person.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
+    let person_rank = settings::stored_rank(&person.rank);
     let even_komi = i64::from(preset.rules().komi.halves());
     let choice = ColorChoice::parse(&req.color).ok_or_else(|| {
         GameError::unprocessable("bad-color", "color is black, white, nigiri or ranks.")

@@ -396,9 +396,12 @@ pub async fn accept(play: &Play, user: &UserRow, id: i64) -> Result<Accepted, Ga
     let challenger = db::user_by_id(play.store(), c.challenger)
         .await?
         .ok_or_else(|| GameError::internal("challenger vanished"))?;
-    let rank = |r: &str| r.parse::<Rank>().unwrap_or(Rank::BelowKyu);
-    let (black, white, komi_halves, passes) =
-        seat(&c, rank(&challenger.rank), user.id, rank(&user.rank))?;
+    let (black, white, komi_halves, passes) = seat(
+        &c,
+        settings::stored_rank(&challenger.rank),
+        user.id,
+        settings::stored_rank(&user.rank),
+    )?;
     let game = game_of(&c, black, white, komi_halves, passes, play.now_ms());
     if !db::accept_challenge(play.store(), c.id, &game).await? {
         return Err(GameError::conflict(
@@ -586,7 +589,7 @@ async fn accept_seat(
         let u = db::user_by_id(play.store(), s.user_id)
             .await?
             .ok_or_else(|| GameError::internal("a seat's user vanished"))?;
-        let rank = u.rank.parse::<Rank>().unwrap_or(Rank::BelowKyu);
+        let rank = settings::stored_rank(&u.rank);
         sides[usize::from(s.side != "challenger")].push((u.id, rank));
     }
     let preset: Preset = c
