@@ -14,8 +14,8 @@
 //! `INGO_ENDGAME_VERBOSE=1` prints every record that disagrees (`INGO_ENDGAME_ALL=1`: every
 //! record); `INGO_ENDGAME_BOARDS=1` adds the board with the judgement, the fills in order, the
 //! strings the playouts hold between 10% and 90% of the time, and the count without the fill;
-//! `INGO_ENDGAME_ONLY=09/T21` judges only the Ing Cup records whose path holds that text (and
-//! checks their pins); `INGO_ENDGAME_PIN=1` prints the lines of the pinned file as judged now;
+//! `INGO_ENDGAME_ONLY=09/T21` judges only the records of each set whose path holds that text
+//! (and checks their pins); `INGO_ENDGAME_PIN=1` prints the lines of the pinned file as judged now;
 //! `INGO_ENDGAME_PLAYOUTS=N` and `INGO_ENDGAME_FIRST=black|white|other` change the settings for
 //! an experiment, and the test then fails listing every record whose verdict changes.
 
@@ -372,17 +372,19 @@ fn other_counted_ing_cup_records_keep_their_pinned_verdicts() {
         return;
     };
     let rows = index(&dir);
+    let only = std::env::var("INGO_ENDGAME_ONLY").ok();
     let rest: Vec<&Row> = rows
         .iter()
         .filter(|r| r.path.starts_with("aeb-pro/Ing/") && r.komi != "8")
         .filter(|r| parse_result(&r.result).is_some())
+        .filter(|r| only.as_ref().is_none_or(|o| r.path.contains(o.as_str())))
         .collect();
     let t = judge_rows(&dir, &rest, |r| r.rules_or(Preset::Ing));
     println!(
         "Ing Cup, komi other than 8: {} records, {} winners, {} margins, unreplayable {:?}",
         t.records, t.winner, t.margin, t.unreplayable
     );
-    check_pins("ing_rest", &t, false);
+    check_pins("ing_rest", &t, only.is_some());
 }
 
 /// Counted 19×19 records of other events, which the method was not tuned on: each one's
@@ -395,6 +397,7 @@ fn other_counted_19x19_records_keep_their_pinned_verdicts() {
         return;
     };
     let rows = index(&dir);
+    let only = std::env::var("INGO_ENDGAME_ONLY").ok();
     // Counted 19×19 records of other events, every 8th in index order (a fixed sample that
     // keeps the test short), each under its own rules and komi.
     let others: Vec<&Row> = rows
@@ -402,13 +405,14 @@ fn other_counted_19x19_records_keep_their_pinned_verdicts() {
         .filter(|r| !r.path.starts_with("aeb-pro/Ing/") && r.size == "19")
         .filter(|r| parse_result(&r.result).is_some())
         .step_by(8)
+        .filter(|r| only.as_ref().is_none_or(|o| r.path.contains(o.as_str())))
         .collect();
     let t = judge_rows(&dir, &others, |r| r.rules_or(Preset::Ing));
     println!(
         "others: {} records, {} winners, {} margins, unreplayable {:?}, not counts {:?}",
         t.records, t.winner, t.margin, t.unreplayable, t.not_counted
     );
-    check_pins("other", &t, false);
+    check_pins("other", &t, only.is_some());
 }
 
 /// The seki of `01/19` (the first Ing Cup, B+3) ends in the fill: Black's stone J7 lives only

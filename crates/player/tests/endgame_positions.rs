@@ -613,3 +613,47 @@ fn stones_inside_an_eye_space_in_a_dead_shape_kill_the_group() {
         .expect("H10");
     assert_eq!(r10.how, Decided::DeadShape, "{r10:?}");
 }
+
+/// A board whose dame are not filled and whose Black wall has a gap at D5 (as records that
+/// stop before the dame do: counted by territory, where nobody fills them). The points next to
+/// stones count by adjacency ("空屬鄰子"): D5 is Black's, E5 White's, E1–E4 and E6–E9 are dame;
+/// but the inside of Black's area away from its stones (A and B, and C5) reaches White's
+/// stones through D5 and E5, so it counts for nobody until the gap is closed. Players fill
+/// the dame between the walls, four each, and Black closes its own area (C5); nobody fills
+/// inside the other side's area, which only looks neutral because it is not closed. Black
+/// 27 + 9 + 4 = 40, White 27 + 9 + 4 + 1 = 41: 40 − 41 − 8 = −9. (Filled in board order, as
+/// before, four of White's fills went inside Black's area: A4, B4, A2, B1.)
+const OPEN_WALL: &str = "
+    . . . X . O . . .
+    . . . X . O . . .
+    . . . X . O . . .
+    . . . X . O . . .
+    . . . . . O . . .
+    . . . X . O . . .
+    . . . X . O . . .
+    . . . X . O . . .
+    . . . X . O . . .";
+
+#[test]
+fn dame_are_filled_between_the_walls_not_inside_the_other_sides_area() {
+    let (g, j) = judge(OPEN_WALL, Color::Black);
+    let h = g.board().height();
+    let fills: Vec<String> = j
+        .fills
+        .iter()
+        .map(|f| format!("{}{}", f.color.letter(), f.point.to_gtp(h)))
+        .collect();
+    for f in &j.fills {
+        let col = f.point.to_gtp(h).chars().next().expect("a column");
+        let inside_the_other_sides = match f.color {
+            Color::Black => col > 'E',
+            Color::White => col < 'E',
+        };
+        assert!(
+            !inside_the_other_sides,
+            "a fill inside the other side's area: {fills:?}"
+        );
+    }
+    assert!(j.dead.is_empty(), "{:?}", j.dead);
+    assert_eq!(j.score.result_string(), "W+9", "fills {fills:?}");
+}

@@ -963,21 +963,82 @@ fn threatens(board: &Board, p: Point, color: Color) -> bool {
     forced_answer(board, p, color.opponent()).is_some()
 }
 
-/// The neutral point `mover` fills this turn, among `neutral` (board order), as players fill
-/// the last dame: first a fill that must be answered (an atari: the other side answers it and
-/// the mover keeps the turn of filling), then a fill after which the other side has no fill
-/// that puts a string of the mover in atari (a fill that gives the other side such a forcing
-/// fill costs the mover a turn), then any fill the mover can make ([`can_fill`]).
-fn choose_fill(live: &Board, neutral: &[Point], mover: Color) -> Option<Point> {
-    // A board with this many neutral points is no end of a game (a suspension early on, or a
-    // record that stops in the middle): the first fill in board order, without looking ahead,
-    // which keeps the fill linear in the neutral points instead of cubic.
-    if neutral.len() > LOOKAHEAD_POINTS {
-        return neutral.iter().copied().find(|&p| can_fill(live, p, mover));
+/// How far each empty point of `live` is from the nearest stone of `color`, in steps over empty
+/// points (1 next to a stone; `u32::MAX` where no path of empty points reaches one): the
+/// boundary the two sides' stones draw between their areas, which players seal when they fill.
+fn distances(live: &Board, grid: &Grid, color: Color) -> Vec<u32> {
+    let n = grid.len();
+    let mut d = vec![u32::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    for (i, di) in d.iter_mut().enumerate() {
+        if live.color_at(grid.point(i)).is_none()
+            && grid
+                .neighbors(i)
+                .any(|j| live.color_at(grid.point(j)) == Some(color))
+        {
+            *di = 1;
+            queue.push_back(i);
+        }
     }
-    let mut best: Option<(u8, Point)> = None;
+    while let Some(i) = queue.pop_front() {
+        for j in grid.neighbors(i) {
+            if d[j] == u32::MAX && live.color_at(grid.point(j)).is_none() {
+                d[j] = d[i] + 1;
+                queue.push_back(j);
+            }
+        }
+    }
+    d
+}
+
+/// The neutral point `mover` fills this turn, among `neutral` (board order), as players fill
+/// the last dame. Only points no nearer the other side's stones than the mover's are filled
+/// ([`distances`]): a point between the two sides (a dame) or a gap in the mover's own wall,
+/// never a point inside the other side's area that counts for nobody only because the area is
+/// not closed yet (in a record that stops before the dame are filled, the regions behind each
+/// open dame). Among those: first a fill that must be answered (an atari: the other side
+/// answers it and the mover keeps the turn of filling), then a fill after which the other side
+/// has no fill that puts a string of the mover in atari (a fill that gives the other side such
+/// a forcing fill costs the mover a turn), then any fill the mover can make ([`can_fill`]);
+/// within each, a dame that closes a gap in the mover's wall first, then nearest the other
+/// side (the dame before the points behind them), board order breaking ties.
+fn choose_fill(live: &Board, grid: &Grid, neutral: &[Point], mover: Color) -> Option<Point> {
+    let mine = distances(live, grid, mover);
+    let theirs = distances(live, grid, mover.opponent());
+    // How near the other side's stones a point is (smaller first); `None` for a point nearer
+    // the other side than the mover.
+    let reach = |p: Point| {
+        let i = grid.index(p);
+        (mine[i] <= theirs[i]).then_some(theirs[i])
+    };
+    // A board with this many neutral points is no end of a game (a suspension early on, or a
+    // record that stops in the middle): no look-ahead, which keeps the fill linear in the
+    // neutral points instead of cubic.
+    if neutral.len() > LOOKAHEAD_POINTS {
+        return neutral
+            .iter()
+            .copied()
+            .filter(|&p| can_fill(live, p, mover))
+            .filter_map(|p| reach(p).map(|r| (r, p)))
+            .min_by_key(|&(r, _)| r)
+            .map(|(_, p)| p);
+    }
+    // A dame next to a point nearer the mover (a gap in its wall): filled by the other side,
+    // it makes that point a dame the mover must fill with a move of its own; filled by the
+    // mover, it closes the gap.
+    let closes_gap = |p: Point| {
+        let i = grid.index(p);
+        mine[i] == theirs[i]
+            && grid
+                .neighbors(i)
+                .any(|j| live.color_at(grid.point(j)).is_none() && mine[j] < theirs[j])
+    };
+    // The best so far: (rank, closes a gap, reach, point), the highest rank, then a fill that
+    // closes a gap, then the smallest reach.
+    let mut best: Option<(u8, bool, u32, Point)> = None;
     let mut removed = Vec::new();
     for &p in neutral {
+        let Some(r) = reach(p) else { continue };
         if !can_fill(live, p, mover) {
             continue;
         }
@@ -995,14 +1056,14 @@ fn choose_fill(live: &Board, neutral: &[Point], mover: Color) -> Option<Point> {
             });
             u8::from(!exposed)
         };
-        if best.is_none_or(|(r, _)| rank > r) {
-            best = Some((rank, p));
-            if rank == 2 {
-                break;
-            }
+        let gap = closes_gap(p);
+        if best.is_none_or(|(br, bg, bd, _)| {
+            (rank, gap, std::cmp::Reverse(r)) > (br, bg, std::cmp::Reverse(bd))
+        }) {
+            best = Some((rank, gap, r, p));
         }
     }
-    best.map(|(_, p)| p)
+    best.map(|(_, _, _, p)| p)
 }
 
 /// The shared points of `live` (no dead stones on it) that are seki points without eyes: next
@@ -1103,7 +1164,7 @@ fn fill_neutral(
                 })
                 .map(|i| grid.point(i))
                 .collect();
-            choose_fill(live, &neutral, mover)
+            choose_fill(live, grid, &neutral, mover)
         });
         match target {
             Some(p) => {
