@@ -1734,6 +1734,14 @@ fn endgame_set(
         if let Ok(loaded) = &loaded {
             ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
         }
+        // The komi ingo counts with (the record's, as `ingo_sgf` reads it: Fox's `KM[0]` is
+        // 7.5, a record without `KM` or rules has none), so that both judges count one game.
+        let komi = p.game.rules().komi;
+        let loaded = loaded.and_then(|l| {
+            let reply = gnugo.ask(&format!("komi {komi}"))?;
+            anyhow::ensure!(reply.starts_with('='), "GNU Go: komi {komi}: {reply}");
+            Ok(l)
+        });
         let t = Instant::now();
         let cpu_before = gnugo.cpu_time();
         match loaded.and_then(|_| gnugo.ask("final_score")) {

@@ -4,8 +4,9 @@
 //!   `CoPyright`, unknown properties kept). This crate adds what it lacks: character sets
 //!   (byte-order marks, `CA`, a fallback for undeclared legacy bytes), error positions (line and
 //!   column), a depth guard, and a few safe repairs for damaged files in lenient mode.
-//! * **Tree → [`Record`]**: size, komi (Fox's ×100 values included), handicap, `RU` mapped to a
-//!   [`Preset`](ingo_rules::Preset), game information, setup, and the main line as
+//! * **Tree → [`Record`]**: size, komi (Fox's ×100 values included; none when a record names
+//!   neither komi nor rules), handicap, `RU` mapped to a [`Preset`](ingo_rules::Preset) (an Ing
+//!   Cup event without `RU` is Ing's rules), game information, setup, and the main line as
 //!   [`RecordedMove`]s (`B[]`, and `B[tt]` on boards up to 19×19, are passes).
 //! * **[`Record`] → [`Game`](ingo_rules::Game)**: [`replay`] plays the main line through
 //!   ingo-rules, strictly or tolerating ko violations, and says where and why a move is refused.

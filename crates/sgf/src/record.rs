@@ -108,7 +108,9 @@ pub struct Record {
     pub komi: Option<Komi>,
     /// `HA`, when it is a whole number.
     pub handicap: Option<u32>,
-    /// The preset that `RU` maps to (see [`map_rules`]); `None` when `RU` is absent or unknown.
+    /// The preset that `RU` maps to (see [`map_rules`]); without `RU`, Ing's rules when the
+    /// event (`EV`) is an Ing Cup game (`2nd Ing Cup`, `應氏杯`: the Ing Cup is played under
+    /// them); `None` when `RU` is absent or unknown.
     pub rules: Option<RulesMapping>,
     /// Players, event, result and the other game information, as written.
     pub info: GameInfo,
@@ -194,17 +196,28 @@ impl Record {
         (halves != 0 || !half_point_komi).then_some((winner, halves))
     }
 
-    /// The rules to replay this record under: the preset `RU` maps to, else `default`, with the
-    /// record's komi when it has one.
+    /// The rules to replay this record under: the preset `RU` maps to (or the event names,
+    /// [`Record::rules`]), else `default`, with the record's komi ([`Record::with_komi`]).
     pub fn rules_or(&self, default: Preset) -> Rules {
         self.with_komi(self.rules.map_or(default, |m| m.preset).rules())
     }
 
-    /// `rules` with the record's komi when it has one (a preset chosen instead of the
-    /// record's `RU` still counts with the komi the game was played with).
+    /// `rules` with the komi the game was played with (a preset chosen instead of the record's
+    /// `RU` still counts with it): the record's `KM` when it has one; none (0) when the record
+    /// names neither a komi nor its rules, as SGF readers take a record without `KM` (sgfmill's
+    /// `get_komi`, GNU Go's `loadsgf`): the old games of the professional collections, played
+    /// without komi, write none; else the komi of `rules` (an `RU` or an Ing Cup event without
+    /// `KM` is counted with that ruleset's komi).
     pub fn with_komi(&self, mut rules: Rules) -> Rules {
-        if let Some(komi) = self.komi {
-            rules.komi = komi;
+        match self.komi {
+            Some(komi) => rules.komi = komi,
+            None if self.rules.is_none()
+                && self.info.rules.is_none()
+                && self.info.komi.is_none() =>
+            {
+                rules.komi = Komi(0)
+            }
+            None => {}
         }
         rules
     }
@@ -376,6 +389,12 @@ impl RecordBuilder {
                 Some(_) => {}
             }
             mapping
+        });
+        let rules = rules.or_else(|| {
+            info.rules
+                .is_none()
+                .then(|| info.event.as_deref().and_then(event_rules))
+                .flatten()
         });
         let komi = info.komi.as_deref().and_then(|raw| {
             let (komi, warning) = read_komi(raw, rules.map(|m| m.preset));
@@ -855,6 +874,18 @@ fn read_invalid(
 pub const FOX_EVEN_KOMI: Komi = Komi(15);
 
 /// Whether the record was written by the Fox client (`AP[YuanYu]`, `AP[foxwq]`).
+/// The rules an event is played under, when its name says so: the Ing Cup (應氏杯), under Ing's.
+fn event_rules(event: &str) -> Option<RulesMapping> {
+    let ing_cup = event.to_lowercase().contains("ing cup")
+        || event.contains("應氏杯")
+        || event.contains("应氏杯");
+    ing_cup.then_some(RulesMapping {
+        preset: Preset::Ing,
+        exact: true,
+        note: "Ing's rules, from the event: an Ing Cup game",
+    })
+}
+
 fn is_fox(info: &GameInfo) -> bool {
     info.application.as_deref().is_some_and(|ap| {
         let name = ap.split(':').next().unwrap_or(ap).trim();
@@ -993,6 +1024,34 @@ mod tests {
         assert_eq!(k("six", None), None);
         assert!(read_komi("375", None).1.is_some());
         assert!(read_komi("7.5", None).1.is_none());
+    }
+
+    #[test]
+    fn a_record_without_komi_or_rules_counts_with_no_komi() {
+        let r = |sgf: &str| crate::parse(sgf).expect("parses").remove(0);
+        // Neither KM nor RU: no komi, as SGF readers take it (sgfmill, GNU Go's loadsgf).
+        let old = r("(;SZ[19]PB[Honinbo Shusaku]PW[Ota Yuzo];B[pd])");
+        assert_eq!(old.rules_or(Preset::Ing).komi, Komi(0));
+        assert_eq!(old.with_komi(Preset::Chinese.rules()).komi, Komi(0));
+        // A komi written is the komi, whatever the rules.
+        let km = r("(;SZ[19]KM[6.5];B[pd])");
+        assert_eq!(km.rules_or(Preset::Ing).komi, Komi(13));
+        // Rules named without a komi: that ruleset's komi.
+        let ru = r("(;SZ[19]RU[Chinese];B[pd])");
+        assert_eq!(ru.rules_or(Preset::Ing).komi, Komi(15));
+        // An Ing Cup record names its rules by its event: Ing's, komi 8.
+        for ev in [
+            "2nd Ing Cup",
+            "7th Ing Cup, Korean preliminary",
+            "第五屆應氏杯",
+        ] {
+            let ing = r(&format!("(;SZ[19]EV[{ev}];B[pd])"));
+            assert_eq!(ing.rules.map(|m| m.preset), Some(Preset::Ing), "{ev}");
+            assert_eq!(ing.rules_or(Preset::Japanese), Rules::ing(), "{ev}");
+        }
+        // An RU the event does not override.
+        let named = r("(;SZ[19]EV[3rd Ing Cup]RU[Japanese];B[pd])");
+        assert_eq!(named.rules.map(|m| m.preset), Some(Preset::Japanese));
     }
 
     #[test]
