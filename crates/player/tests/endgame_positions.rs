@@ -504,15 +504,12 @@ fn a_race_at_one_liberty_each_is_the_player_to_moves() {
         );
         // White: 15 stones, D1, the six points, A2 and A1 = 24; Black: 54 stones and the
         // eyes A9 C9 = 56; the dame A5 goes to the side that fills it. The capture read at D1
-        // is not counted as White's turn of the fill (docs/endgame.md), so White fills A5
-        // (B+23) unless it spends its first fill taking A2 at A1, where the playouts left A2
-        // standing (B+25).
+        // is White's move (docs/endgame.md), so Black fills first and takes A5: 57 − 24 − 8.
+        // (When the capture took no turn, White filled A5, B+23, unless it spent its first
+        // fill taking A2 at A1.)
+        assert_eq!(j.first_to_fill, Color::Black, "seed {seed}");
         let result = j.score.result_string();
-        assert!(
-            result == "B+23" || result == "B+25",
-            "seed {seed}: {result} {:?}",
-            j.fills
-        );
+        assert_eq!(result, "B+25", "seed {seed}: {:?}", j.fills);
     }
 }
 

@@ -410,12 +410,13 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         };
         (status, proved[i], held, how)
     });
+    let mut captures = 0;
     if searched {
         read_races(board, &grid, &mut strings, &string_of);
         groups::read_groups(board, &grid, &mut strings, &string_of);
-        settle_mutual_ataris(game, &mut strings, &string_of);
+        captures = settle_mutual_ataris(game, &mut strings, &string_of);
     }
-    finish(game, config, &grid, strings, string_of)
+    finish(game, config, &grid, strings, string_of, captures)
 }
 
 /// Capture races between two adjacent strings of both colours that one of them loses whoever
@@ -575,8 +576,9 @@ const MUTUAL_ATARI_CAPTURES: usize = 4;
 /// either about half of the time); then the other side takes in the next such race, and so on.
 /// The strings taken are dead, and the strings around a space taken that gives two eyes are
 /// alive; the stones stay on the board (the captures are read on a copy), the fill and the
-/// count do the rest.
-fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[usize]) {
+/// count do the rest. Returns the number of captures that stood (each a move: the fill starts
+/// with the side whose turn follows them).
+fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[usize]) -> usize {
     let mut board = game.board().clone();
     let grid = Grid::new(&board);
     let mut mover = game.to_move();
@@ -586,7 +588,7 @@ fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[
         // included); the later ones are read on the board alone.
         let legal = |p: Point| k > 0 || game.is_legal(ingo_rules::Move::Play(p));
         let Some((l, saved)) = mutual_atari_capture(&board, mover, legal) else {
-            return;
+            return k;
         };
         removed.clear();
         board.play_unchecked(l, mover, &mut removed);
@@ -617,7 +619,7 @@ fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[
                 .is_some_and(|s| s.status == Status::Dead)
         });
         if saved_dead {
-            return;
+            return k;
         }
         for &q in &removed {
             if let Some(s) = strings.get_mut(string_of[grid.index(q)]) {
@@ -629,6 +631,7 @@ fn settle_mutual_ataris(game: &Game, strings: &mut [StringStatus], string_of: &[
         }
         mover = mover.opponent();
     }
+    MUTUAL_ATARI_CAPTURES
 }
 
 /// Whether the empty points `space` of `board` (the stones a capture just took) give two eyes
@@ -730,7 +733,7 @@ pub fn judge_with_dead(game: &Game, dead: &[Point], config: &EndgameConfig) -> J
         };
         (status, proved[i], 1.0, how)
     });
-    finish(game, config, &grid, strings, string_of)
+    finish(game, config, &grid, strings, string_of, 0)
 }
 
 /// Every string of `board`, in board order of its first stone, with the status, proof and hold
@@ -778,6 +781,7 @@ fn finish(
     grid: &Grid,
     mut strings: Vec<StringStatus>,
     string_of: Vec<usize>,
+    captures: usize,
 ) -> Judgement {
     let board = game.board();
 
@@ -798,11 +802,19 @@ fn finish(
             live.set_stone(p, color);
         }
     }
-    // The captures read in races at one liberty each ([`settle_mutual_ataris`]) do not take
-    // a turn of the fill here: the player to move still fills first. (Counting them as its
-    // turns, which play would, was measured: one Ing Cup winner more, two of the other
-    // records' winners fewer, on boards far from their end.)
-    let first_to_fill = config.first_to_fill.unwrap_or_else(|| game.to_move());
+    // The captures read in races at one liberty each ([`settle_mutual_ataris`], `captures`
+    // of them, the player to move first and then in turn) are moves, as in play: after an odd
+    // number of them the other side fills first. (Measured when the fill became the dame
+    // between the walls: `06/06` right and exact, `Hoshiai_Hasseki/1` exact,
+    // `kgs/20040516-GoBucks-GnuGoCVS`, a board far from its end, wrong; before it, two of the
+    // other records lost their winners, so the capture did not take a turn.)
+    let first_to_fill = config.first_to_fill.unwrap_or_else(|| {
+        if captures % 2 == 1 {
+            game.to_move().opponent()
+        } else {
+            game.to_move()
+        }
+    });
     // The record's last move, when it was made by the other side, is answered like a fill: a
     // string of the player to move that it left in atari is saved first.
     let last_move = game.last_move().and_then(|m| match m.mv {
