@@ -1730,18 +1730,17 @@ fn endgame_set(
             "{}: GTP cannot name a path with spaces",
             p.path.display()
         );
-        let loaded = gnugo.ask(&format!("loadsgf {name}"));
-        if let Ok(loaded) = &loaded {
-            ensure!(loaded.starts_with('='), "GNU Go: loadsgf {name}: {loaded}");
-        }
-        // The komi ingo counts with (the record's, as `ingo_sgf` reads it: Fox's `KM[0]` is
-        // 7.5, a record without `KM` or rules has none), so that both judges count one game.
+        // Then the komi ingo counts with (the record's, as `ingo_sgf` reads it: Fox's `KM[0]`
+        // is 7.5, a record without `KM` or rules has none), so that both judges count one game.
+        // A refusal stops the run; a GNU Go that stopped answering is restarted below.
         let komi = p.game.rules().komi;
-        let loaded = loaded.and_then(|l| {
-            let reply = gnugo.ask(&format!("komi {komi}"))?;
-            anyhow::ensure!(reply.starts_with('='), "GNU Go: komi {komi}: {reply}");
-            Ok(l)
-        });
+        let mut loaded = Ok(String::new());
+        for cmd in [format!("loadsgf {name}"), format!("komi {komi}")] {
+            loaded = loaded.and_then(|_| gnugo.ask(&cmd));
+            if let Ok(reply) = &loaded {
+                ensure!(reply.starts_with('='), "GNU Go: {cmd}: {reply}");
+            }
+        }
         let t = Instant::now();
         let cpu_before = gnugo.cpu_time();
         match loaded.and_then(|_| gnugo.ask("final_score")) {

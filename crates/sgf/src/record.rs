@@ -390,12 +390,11 @@ impl RecordBuilder {
             }
             mapping
         });
-        let rules = rules.or_else(|| {
-            info.rules
-                .is_none()
-                .then(|| info.event.as_deref().and_then(event_rules))
-                .flatten()
-        });
+        // Without `RU`, the event may name the rules.
+        let rules = match info.rules {
+            Some(_) => rules,
+            None => info.event.as_deref().and_then(event_rules),
+        };
         let komi = info.komi.as_deref().and_then(|raw| {
             let (komi, warning) = read_komi(raw, rules.map(|m| m.preset));
             warnings.extend(warning);
@@ -873,7 +872,6 @@ fn read_invalid(
 /// less 7.5 (21 records) or 6.5 (24, one shared point apart).
 pub const FOX_EVEN_KOMI: Komi = Komi(15);
 
-/// Whether the record was written by the Fox client (`AP[YuanYu]`, `AP[foxwq]`).
 /// The rules an event is played under, when its name says so: the Ing Cup (應氏杯), under Ing's.
 fn event_rules(event: &str) -> Option<RulesMapping> {
     let ing_cup = event.to_lowercase().contains("ing cup")
@@ -886,6 +884,7 @@ fn event_rules(event: &str) -> Option<RulesMapping> {
     })
 }
 
+/// Whether the record was written by the Fox client (`AP[YuanYu]`, `AP[foxwq]`).
 fn is_fox(info: &GameInfo) -> bool {
     info.application.as_deref().is_some_and(|ap| {
         let name = ap.split(':').next().unwrap_or(ap).trim();

@@ -808,13 +808,12 @@ fn finish(
     // between the walls: `06/06` right and exact, `Hoshiai_Hasseki/1` exact,
     // `kgs/20040516-GoBucks-GnuGoCVS`, a board far from its end, wrong; before it, two of the
     // other records lost their winners, so the capture did not take a turn.)
-    let first_to_fill = config.first_to_fill.unwrap_or_else(|| {
-        if captures % 2 == 1 {
-            game.to_move().opponent()
-        } else {
-            game.to_move()
-        }
-    });
+    let after_captures = if captures % 2 == 1 {
+        game.to_move().opponent()
+    } else {
+        game.to_move()
+    };
+    let first_to_fill = config.first_to_fill.unwrap_or(after_captures);
     // The record's last move, when it was made by the other side, is answered like a fill: a
     // string of the player to move that it left in atari is saved first.
     let last_move = game.last_move().and_then(|m| match m.mv {
@@ -1030,8 +1029,8 @@ fn choose_fill(live: &Board, grid: &Grid, neutral: &[Point], mover: Color) -> Op
         return neutral
             .iter()
             .copied()
-            .filter(|&p| can_fill(live, p, mover))
             .filter_map(|p| reach(p).map(|r| (r, p)))
+            .filter(|&(_, p)| can_fill(live, p, mover))
             .min_by_key(|&(r, _)| r)
             .map(|(_, p)| p);
     }
