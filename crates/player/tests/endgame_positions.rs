@@ -654,3 +654,56 @@ fn dame_are_filled_between_the_walls_not_inside_the_other_sides_area() {
     assert!(j.dead.is_empty(), "{:?}", j.dead);
     assert_eq!(j.score.result_string(), "W+9", "fills {fills:?}");
 }
+
+/// A race won that leaves the winner one eye in the space it takes and one of its own lives.
+/// Source: `aeb-pro/Ing/01/09.sgf` (the final position, the whole board; recorded B+1, Black to
+/// move). In the lower left White's D2 D1 touch Black's two strings A4 … A1 and D4 … H1 and
+/// have one liberty, C1, which Black's left string shares with its own B1: White loses the
+/// race whoever moves first (`tactics::capture_race_with_eyes`). Taking D2 D1 leaves B1 C1 D1
+/// D2, bordered by the two Black strings alone, and the right string has its own eye at F1
+/// F2: two eyes. The playouts hold the two strings about half of the time, so the verdict
+/// rested on the seed; the reading makes it firm.
+#[test]
+fn a_race_won_with_an_eye_in_the_space_taken_and_one_of_its_own_lives() {
+    const BOARD: &str = "
+        . O . O O X . . X X O X . O X X O O .
+        . . O . O X X . X O O O O . O X . X O
+        O . . O O X O . X O O X O O O X X X .
+        O . O O O X X X X X O . O X O X O X X
+        O O O X X O X X O X O O X X X O O X O
+        O X O . O O O O O X X X X . O . O O O
+        O X O O O X O X X X . X X O O O O X X
+        O X O X O X X O O O O X O O X O X . X
+        X X X X X X O O O X X O O . X X X X X
+        . X X . . X X O O X X X O O O X X O O
+        . X O X . O X O X . X O O X X . X O O
+        X X O . . X O O X X X X O O X X X X O
+        O O X X X X . O O X X X X O O O O O O
+        . O O . O X . O . O X O X X X O . . .
+        O O O O O X X O O O O O . X O O O O O
+        X X O X O O O O O . . O O X X O O X O
+        X O O X X X X X O X X X X X . X X X X
+        X X X O X . X O O O X X O X . . . . .
+        X . . O X . X X O O O O O X . . . . .";
+    let g = game(BOARD, Color::Black);
+    for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
+        let config = EndgameConfig {
+            seed,
+            ..EndgameConfig::default()
+        };
+        let j = judge_end(&g, &config);
+        let at = |name: &str| {
+            j.strings
+                .iter()
+                .find(|s| s.stones.contains(&pts(&g, name)[0]))
+                .expect("a stone")
+        };
+        let white = at("D2");
+        assert_eq!(white.status, Status::Dead, "seed {seed}: {white:?}");
+        assert_eq!(white.how, Decided::LostRace, "seed {seed}: {white:?}");
+        for black in ["A2", "E2"] {
+            let s = at(black);
+            assert_eq!(s.status, Status::Alive, "seed {seed}: {s:?}");
+        }
+    }
+}

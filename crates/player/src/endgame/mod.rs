@@ -103,7 +103,7 @@ pub enum Decided {
     LostRace,
     /// Read alive: it wins a capture race whoever moves first ([`Decided::LostRace`] for the
     /// other string), and the space of the stones it takes gives two eyes whoever plays there
-    /// next (the sampling had it dead).
+    /// next, or one eye beside an eye of its group's own (the sampling had it dead).
     WonRace,
     /// Read dead by the shape of its group's eye space: the other side's stones inside it
     /// make a dead shape and the group has one eye at most
@@ -134,7 +134,7 @@ impl Decided {
             Decided::TakenInFill => "taken in the fill".into(),
             Decided::LostRace => "read dead (a capture race lost whoever moves first)".into(),
             Decided::WonRace => {
-                "read alive (a capture race won whoever moves first, two eyes in the space taken)"
+                "read alive (a capture race won whoever moves first, two eyes with the space taken)"
                     .into()
             }
             Decided::DeadShape => {
@@ -473,9 +473,10 @@ fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_o
             }
         }
     }
-    // The winner lives when the space it takes gives two eyes whoever plays there next (a
-    // string that loses another race aside); otherwise it keeps its verdict: a race won can
-    // leave it one eye (a nakade in the space it takes, as in a pyramid four). The race is one
+    // The winner lives when the space it takes gives two eyes whoever plays there next, or
+    // is one eye of the strings around it beside another eye of theirs (a string that loses
+    // another race aside); otherwise it keeps its verdict: a race won can leave it one eye (a
+    // nakade in the space it takes, as in a pyramid four). The race is one
     // fight, as at one liberty each: when the winner is dead all the same, the race settles
     // nothing and the playouts' verdicts stand. Else the loser is dead, and says so even when
     // the playouts had it dead too: the reading is the firmer ground.
@@ -484,11 +485,20 @@ fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_o
         let Some(space) = strings.get(loser).map(|s| s.stones.clone()) else {
             continue;
         };
-        if two_eyes(board, &space) && !losers.contains(&winner) {
-            if let Some(s) = strings.get_mut(winner) {
-                if s.status == Status::Dead && !s.proved {
-                    s.status = Status::Alive;
-                    s.how = Decided::WonRace;
+        if !losers.contains(&winner) {
+            let color = strings.get(winner).map(|s| s.color);
+            let mut alive: Vec<usize> = Vec::new();
+            if two_eyes(board, &space) {
+                alive.push(winner);
+            } else if let Some(group) = color.and_then(|c| lives_after_taking(board, &space, c)) {
+                alive.extend(group.iter().map(|&q| string_of[grid.index(q)]));
+            }
+            for i in alive {
+                if let Some(s) = strings.get_mut(i) {
+                    if s.status == Status::Dead && !s.proved {
+                        s.status = Status::Alive;
+                        s.how = Decided::WonRace;
+                    }
                 }
             }
         }
@@ -648,6 +658,109 @@ fn two_eyes(board: &Board, space: &[Point]) -> bool {
         |p: &Point| (p.col() == 0 || p.col() + 1 == w) && (p.row() == 0 || p.row() + 1 == h);
     eye.status == EyeStatus::TwoEyes
         && !(eye.shape == EyeShape::BentFour && space.iter().any(corner))
+}
+
+/// The stones of `color` that live once the stones `taken` are off `board`: the strings around
+/// the space the capture opens, when that space is an eye of theirs and the strings around it
+/// touch another eye. An eye here is a region of empty points bordered by stones of `color`
+/// only: two points or more, or one point that is not false (a point between two or more
+/// strings with stones of the other side on two of its diagonals, or one on the edge). `None`
+/// when they do not have the two. A race won leaves the winner the space it took; with an eye
+/// of its own beside it, that is two (`01/09`: Black's two strings around White's D2 D1 share
+/// the space B1 C1 D1 D2 once it is taken, and the lower one has its own eye at F1 F2).
+fn lives_after_taking(board: &Board, taken: &[Point], color: Color) -> Option<Vec<Point>> {
+    let mut board = board.clone();
+    for &p in taken {
+        board.clear_stone(p);
+    }
+    let board = &board;
+    // The region of empty points around `start`, and whether it is bordered by `color` alone;
+    // the strings of `color` around it, by their heads.
+    let region = |start: Point, heads: &mut Vec<Point>| -> (Vec<Point>, bool) {
+        let mut points = vec![start];
+        let mut i = 0;
+        let mut own = true;
+        while i < points.len() {
+            let p = points[i];
+            i += 1;
+            for q in board.neighbors(p) {
+                match board.color_at(q) {
+                    None if !points.contains(&q) => points.push(q),
+                    None => {}
+                    Some(c) if c == color => {
+                        if let Some(h) = board.string_head(q) {
+                            if !heads.contains(&h) {
+                                heads.push(h);
+                            }
+                        }
+                    }
+                    Some(_) => own = false,
+                }
+            }
+        }
+        (points, own)
+    };
+    let is_eye = |points: &[Point], heads: &[Point]| -> bool {
+        let [p] = points else {
+            return !points.is_empty();
+        };
+        if heads.len() < 2 {
+            return true;
+        }
+        let (w, h) = (board.width() as i32, board.height() as i32);
+        let (c, r) = (p.col() as i32, p.row() as i32);
+        let mut inside = 0;
+        let mut other = 0;
+        for (dc, dr) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+            let (x, y) = (c + dc, r + dr);
+            if x < 0 || y < 0 || x >= w || y >= h {
+                continue;
+            }
+            inside += 1;
+            let q = Point::new(x as usize, y as usize);
+            if q.is_some_and(|q| board.color_at(q) == Some(color.opponent())) {
+                other += 1;
+            }
+        }
+        if inside == 4 {
+            other < 2
+        } else {
+            other == 0
+        }
+    };
+    let start = *taken.first()?;
+    let mut heads = Vec::new();
+    let (space, own) = region(start, &mut heads);
+    if !own || !is_eye(&space, &heads) {
+        return None;
+    }
+    let mut group: Vec<Point> = heads.iter().flat_map(|&h| board.string_stones(h)).collect();
+    let mut seen = space;
+    let mut eyes = 1;
+    let mut k = 0;
+    while k < group.len() && eyes < 2 {
+        let s = group[k];
+        k += 1;
+        for l in board.neighbors(s) {
+            if board.color_at(l).is_some() || seen.contains(&l) {
+                continue;
+            }
+            let mut around = Vec::new();
+            let (points, own) = region(l, &mut around);
+            seen.extend(points.iter().copied());
+            if own && is_eye(&points, &around) {
+                eyes += 1;
+                for h in around {
+                    if !heads.contains(&h) {
+                        heads.push(h);
+                        group.extend(board.string_stones(h));
+                    }
+                }
+                break;
+            }
+        }
+    }
+    (eyes >= 2).then_some(group)
 }
 
 /// The capture `mover` makes first on `board`, and the strings of its own it saves: the last
