@@ -3,7 +3,10 @@
 //! playouts: a side never puts a string of two or more stones into atari without capturing.
 //! That keeps seki standing (neither side fills a shared liberty) and keeps a living group
 //! from destroying itself, while a dead group still gets its outside liberties filled and is
-//! captured (the capturing move is not self-atari).
+//! captured (the capturing move is not self-atari). The last move is answered, in this order:
+//! a string it left in atari is taken or saved; a string of the mover it left at two liberties
+//! takes a string of the other side in atari beside it; and the other half of a double
+//! connection it took is played.
 
 use ingo_rules::{Board, Color, Game, Move, Phase, Point};
 
@@ -101,6 +104,23 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
         if let Some(p) = atari_answer(game, color) {
             played = game.play(Move::Play(p)).is_ok();
         }
+        // Then a string the last move left at two liberties takes what it can beside it
+        // (`09/T21`: White's six stones B12 … C10 live by taking Black's A12, which Black's D12
+        // makes urgent), and a side keeps two strings joined by two shared liberties joined, as
+        // players do. Without them random play misses the capture and cuts such a pair about
+        // as often as not, and a group that lives through them dies in the playouts
+        // (`ProAma/ProAmaHoninbo/14`: Black's 13 stones on the left join the centre through E10
+        // and E11).
+        if !played {
+            if let Some(p) = capture_answer(game, color) {
+                played = game.play(Move::Play(p)).is_ok();
+            }
+        }
+        if !played {
+            if let Some(p) = connection_answer(game, color) {
+                played = acceptable(game, p) && game.play(Move::Play(p)).is_ok();
+            }
+        }
         // A few uniform draws first (most points are acceptable early on), then every empty
         // point in random order, so that a side passes only when it has no acceptable play.
         let n = game.board().empty_count();
@@ -130,6 +150,102 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
         }
         moves += 1;
     }
+}
+
+/// The answer of `color` to a last move of the other side that left a string of `color` with
+/// two liberties: the capture of a string of the other side in atari touching it (a string at
+/// two liberties in a race takes what it can before the other side takes its second liberty).
+fn capture_answer(game: &Game, color: Color) -> Option<Point> {
+    let last = match game.last_move()?.mv {
+        Move::Play(p) => p,
+        Move::Pass => return None,
+    };
+    let board = game.board();
+    if board.color_at(last) != Some(color.opponent()) {
+        return None;
+    }
+    for q in board.neighbors(last) {
+        if board.color_at(q) != Some(color) || board.liberties_upto(q, 3).len() != 2 {
+            continue;
+        }
+        for s in board.string_stones(q) {
+            for r in board.neighbors(s) {
+                if board.color_at(r) != Some(color.opponent()) {
+                    continue;
+                }
+                if let Some(l) = board.atari_liberty(r) {
+                    if !board.analyze(l, color).suicide {
+                        return Some(l);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The answer of `color` to a last move of the other side on a liberty shared by two strings
+/// of `color`: when those two strings now share exactly one liberty, that point (it joins
+/// them). A double connection ("two ways to connect") played on one side is answered on the
+/// other.
+fn connection_answer(game: &Game, color: Color) -> Option<Point> {
+    let last = match game.last_move()?.mv {
+        Move::Play(p) => p,
+        Move::Pass => return None,
+    };
+    let board = game.board();
+    if board.color_at(last) != Some(color.opponent()) {
+        return None;
+    }
+    let mut heads: [Option<Point>; 4] = [None; 4];
+    let mut n = 0;
+    for q in board.neighbors(last) {
+        if board.color_at(q) == Some(color) {
+            let h = board.string_head(q);
+            if !heads[..n].contains(&h) {
+                heads[n] = h;
+                n += 1;
+            }
+        }
+    }
+    if n < 2 {
+        return None;
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            let (Some(a), Some(b)) = (heads[i], heads[j]) else {
+                continue;
+            };
+            // The smaller string's stones are walked for the liberties the two share.
+            let (a, b) = if board.string_size(a) <= board.string_size(b) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let mut shared: [Option<Point>; 2] = [None; 2];
+            let mut count = 0;
+            'walk: for s in board.string_stones(a) {
+                for l in board.neighbors(s) {
+                    if board.color_at(l).is_some() || shared[..count].contains(&Some(l)) {
+                        continue;
+                    }
+                    if board.neighbors(l).any(|r| {
+                        board.color_at(r) == Some(color) && board.string_head(r) == Some(b)
+                    }) {
+                        shared[count] = Some(l);
+                        count += 1;
+                        if count == 2 {
+                            break 'walk;
+                        }
+                    }
+                }
+            }
+            if count == 1 {
+                return shared[0];
+            }
+        }
+    }
+    None
 }
 
 /// The answer of `color` to the last move, if it left a string in atari: the capture of an
