@@ -2,7 +2,7 @@
 //! referee gives them under Ing's rules (komi 8: "黑貼八點"; "子空皆地": stones and spaces are
 //! both area; shared points "雙方各填其半"; the board is filled before counting, 填滿計點).
 
-use ingo_player::endgame::{judge_end, Decided, EndgameConfig, Judgement, Status};
+use ingo_player::endgame::{judge_end, Decided, EndgameConfig, Judgement, Status, StringStatus};
 use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
 
 fn game(ascii: &str, to_move: Color) -> Game {
@@ -21,6 +21,21 @@ fn judge(ascii: &str, to_move: Color) -> (Game, Judgement) {
     let g = game(ascii, to_move);
     let j = judge_end(&g, &EndgameConfig::default());
     (g, j)
+}
+
+fn seeded(seed: u64) -> EndgameConfig {
+    EndgameConfig {
+        seed,
+        ..EndgameConfig::default()
+    }
+}
+
+/// The judged string that holds the stone on `name`.
+fn string_at<'a>(g: &Game, j: &'a Judgement, name: &str) -> &'a StringStatus {
+    j.strings
+        .iter()
+        .find(|s| s.stones.contains(&pts(g, name)[0]))
+        .expect("a stone")
 }
 
 fn pts(g: &Game, names: &str) -> Vec<Point> {
@@ -687,17 +702,8 @@ fn a_race_won_with_an_eye_in_the_space_taken_and_one_of_its_own_lives() {
         X . . O X . X X O O O O O X . . . . .";
     let g = game(BOARD, Color::Black);
     for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
-        let config = EndgameConfig {
-            seed,
-            ..EndgameConfig::default()
-        };
-        let j = judge_end(&g, &config);
-        let at = |name: &str| {
-            j.strings
-                .iter()
-                .find(|s| s.stones.contains(&pts(&g, name)[0]))
-                .expect("a stone")
-        };
+        let j = judge_end(&g, &seeded(seed));
+        let at = |name: &str| string_at(&g, &j, name);
         let white = at("D2");
         assert_eq!(white.status, Status::Dead, "seed {seed}: {white:?}");
         assert_eq!(white.how, Decided::LostRace, "seed {seed}: {white:?}");
@@ -739,17 +745,8 @@ fn a_double_connection_is_answered_in_the_playouts() {
         . . . . X O O . . O X X . . . . . . .";
     let g = game(BOARD, Color::Black);
     for seed in [EndgameConfig::default().seed, 1, 2, 3, 4] {
-        let config = EndgameConfig {
-            seed,
-            ..EndgameConfig::default()
-        };
-        let j = judge_end(&g, &config);
-        let at = |name: &str| {
-            j.strings
-                .iter()
-                .find(|s| s.stones.contains(&pts(&g, name)[0]))
-                .expect("a stone")
-        };
+        let j = judge_end(&g, &seeded(seed));
+        let at = |name: &str| string_at(&g, &j, name);
         for black in ["D14", "F11"] {
             let s = at(black);
             assert_eq!(s.status, Status::Alive, "seed {seed}: {s:?}");
@@ -788,17 +785,8 @@ fn a_string_at_two_liberties_takes_a_string_in_atari_beside_it() {
         . . O . X . . . . . X O O O . . . . .";
     let g = game(BOARD, Color::Black);
     for seed in [EndgameConfig::default().seed, 1, 2, 3, 4] {
-        let config = EndgameConfig {
-            seed,
-            ..EndgameConfig::default()
-        };
-        let j = judge_end(&g, &config);
-        let at = |name: &str| {
-            j.strings
-                .iter()
-                .find(|s| s.stones.contains(&pts(&g, name)[0]))
-                .expect("a stone")
-        };
+        let j = judge_end(&g, &seeded(seed));
+        let at = |name: &str| string_at(&g, &j, name);
         let white = at("B12");
         assert_ne!(white.status, Status::Dead, "seed {seed}: {white:?}");
         assert_eq!(j.score.winner, Color::White, "seed {seed}: {:?}", j.score);

@@ -152,18 +152,21 @@ pub(crate) fn run(game: &mut Game, rng: &mut Rng, scratch: &mut Vec<Point>) {
     }
 }
 
+/// The point of the last move when it was a play of the other side of `color` (its stone still
+/// on the board).
+fn last_play_of_other(game: &Game, color: Color) -> Option<Point> {
+    match game.last_move()?.mv {
+        Move::Play(p) if game.board().color_at(p) == Some(color.opponent()) => Some(p),
+        _ => None,
+    }
+}
+
 /// The answer of `color` to a last move of the other side that left a string of `color` with
 /// two liberties: the capture of a string of the other side in atari touching it (a string at
 /// two liberties in a race takes what it can before the other side takes its second liberty).
 fn capture_answer(game: &Game, color: Color) -> Option<Point> {
-    let last = match game.last_move()?.mv {
-        Move::Play(p) => p,
-        Move::Pass => return None,
-    };
+    let last = last_play_of_other(game, color)?;
     let board = game.board();
-    if board.color_at(last) != Some(color.opponent()) {
-        return None;
-    }
     for q in board.neighbors(last) {
         if board.color_at(q) != Some(color) || board.liberties_upto(q, 3).len() != 2 {
             continue;
@@ -189,14 +192,8 @@ fn capture_answer(game: &Game, color: Color) -> Option<Point> {
 /// them). A double connection ("two ways to connect") played on one side is answered on the
 /// other.
 fn connection_answer(game: &Game, color: Color) -> Option<Point> {
-    let last = match game.last_move()?.mv {
-        Move::Play(p) => p,
-        Move::Pass => return None,
-    };
+    let last = last_play_of_other(game, color)?;
     let board = game.board();
-    if board.color_at(last) != Some(color.opponent()) {
-        return None;
-    }
     let mut heads: [Option<Point>; 4] = [None; 4];
     let mut n = 0;
     for q in board.neighbors(last) {
