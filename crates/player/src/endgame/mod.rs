@@ -674,9 +674,13 @@ fn lives_after_taking(board: &Board, taken: &[Point], color: Color) -> Option<Ve
         board.clear_stone(p);
     }
     let board = &board;
+    let grid = Grid::new(board);
+    // The empty points met so far, each region's once.
+    let mut seen = vec![false; grid.len()];
     // The region of empty points around `start`, and whether it is bordered by `color` alone;
     // the strings of `color` around it, by their heads.
-    let region = |start: Point, heads: &mut Vec<Point>| -> (Vec<Point>, bool) {
+    let region = |start: Point, heads: &mut Vec<Point>, seen: &mut [bool]| -> (Vec<Point>, bool) {
+        seen[grid.index(start)] = true;
         let mut points = vec![start];
         let mut i = 0;
         let mut own = true;
@@ -685,7 +689,10 @@ fn lives_after_taking(board: &Board, taken: &[Point], color: Color) -> Option<Ve
             i += 1;
             for q in board.neighbors(p) {
                 match board.color_at(q) {
-                    None if !points.contains(&q) => points.push(q),
+                    None if !seen[grid.index(q)] => {
+                        seen[grid.index(q)] = true;
+                        points.push(q);
+                    }
                     None => {}
                     Some(c) if c == color => {
                         if let Some(h) = board.string_head(q) {
@@ -700,54 +707,31 @@ fn lives_after_taking(board: &Board, taken: &[Point], color: Color) -> Option<Ve
         }
         (points, own)
     };
-    let is_eye = |points: &[Point], heads: &[Point]| -> bool {
-        let [p] = points else {
-            return !points.is_empty();
-        };
-        if heads.len() < 2 {
-            return true;
-        }
-        let (w, h) = (board.width() as i32, board.height() as i32);
-        let (c, r) = (p.col() as i32, p.row() as i32);
-        let mut inside = 0;
-        let mut other = 0;
-        for (dc, dr) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
-            let (x, y) = (c + dc, r + dr);
-            if x < 0 || y < 0 || x >= w || y >= h {
-                continue;
-            }
-            inside += 1;
-            let q = Point::new(x as usize, y as usize);
-            if q.is_some_and(|q| board.color_at(q) == Some(color.opponent())) {
-                other += 1;
-            }
-        }
-        if inside == 4 {
-            other < 2
-        } else {
-            other == 0
-        }
+    // One point between two strings or more is an eye when its diagonals allow it (the
+    // playouts' eye rule, [`Board::is_eye`]); a larger region, or one point of a single
+    // string, is an eye.
+    let is_eye = |points: &[Point], heads: &[Point]| match points {
+        [p] => heads.len() < 2 || board.is_eye(*p, color),
+        _ => !points.is_empty(),
     };
     let start = *taken.first()?;
     let mut heads = Vec::new();
-    let (space, own) = region(start, &mut heads);
+    let (space, own) = region(start, &mut heads, &mut seen);
     if !own || !is_eye(&space, &heads) {
         return None;
     }
     let mut group: Vec<Point> = heads.iter().flat_map(|&h| board.string_stones(h)).collect();
-    let mut seen = space;
     let mut eyes = 1;
     let mut k = 0;
     while k < group.len() && eyes < 2 {
         let s = group[k];
         k += 1;
         for l in board.neighbors(s) {
-            if board.color_at(l).is_some() || seen.contains(&l) {
+            if board.color_at(l).is_some() || seen[grid.index(l)] {
                 continue;
             }
             let mut around = Vec::new();
-            let (points, own) = region(l, &mut around);
-            seen.extend(points.iter().copied());
+            let (points, own) = region(l, &mut around, &mut seen);
             if own && is_eye(&points, &around) {
                 eyes += 1;
                 for h in around {

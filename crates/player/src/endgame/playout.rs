@@ -167,10 +167,17 @@ fn last_play_of_other(game: &Game, color: Color) -> Option<Point> {
 fn capture_answer(game: &Game, color: Color) -> Option<Point> {
     let last = last_play_of_other(game, color)?;
     let board = game.board();
-    for q in board.neighbors(last) {
+    let mut walked: [Option<Point>; 4] = [None; 4];
+    for (k, q) in board.neighbors(last).enumerate() {
         if board.color_at(q) != Some(color) || board.liberties_upto(q, 3).len() != 2 {
             continue;
         }
+        // A string touching the last move on two sides is walked once.
+        let head = board.string_head(q);
+        if walked.contains(&head) {
+            continue;
+        }
+        walked[k] = head;
         for s in board.string_stones(q) {
             for r in board.neighbors(s) {
                 if board.color_at(r) != Some(color.opponent()) {
