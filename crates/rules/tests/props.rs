@@ -1015,7 +1015,7 @@ proptest! {
 /// cases together at the end.)
 #[test]
 fn spec_positions_continued() {
-    use proptest::test_runner::TestRunner;
+    use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
     REFUSALS.with(|r| r.borrow_mut().clear());
     let strategy = (
         any::<usize>(),
@@ -1025,7 +1025,13 @@ fn spec_positions_continued() {
         any::<u64>(),
         prop::collection::vec(any::<u16>(), 0..=60),
     );
-    let mut runner = TestRunner::new(config(160));
+    // The cases come from a fixed seed: the test asserts that every kind of refusal occurs
+    // among them, and a disturbing refusal is rare enough that fresh random cases missed it
+    // now and then (a CI run on 2 December 2026 saw none in 160 cases).
+    let mut runner = TestRunner::new_with_rng(
+        config(160),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
     let result = runner.run(
         &strategy,
         |(start, prefix, preset, pass_percent, seed, choices)| {
