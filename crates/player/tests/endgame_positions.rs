@@ -2,8 +2,10 @@
 //! referee gives them under Ing's rules (komi 8: "黑貼八點"; "子空皆地": stones and spaces are
 //! both area; shared points "雙方各填其半"; the board is filled before counting, 填滿計點).
 
-use ingo_player::endgame::{judge_end, Decided, EndgameConfig, Judgement, Status, StringStatus};
-use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+use ingo_player::endgame::{
+    judge_end, judge_with_dead, Decided, EndgameConfig, Judgement, Status, StringStatus,
+};
+use ingo_rules::{Board, Color, Game, Move, Point, Rules, Setup};
 
 fn game(ascii: &str, to_move: Color) -> Game {
     let board = Board::from_ascii(ascii).expect("test diagram");
@@ -790,5 +792,61 @@ fn a_string_at_two_liberties_takes_a_string_in_atari_beside_it() {
         let white = at("B12");
         assert_ne!(white.status, Status::Dead, "seed {seed}: {white:?}");
         assert_eq!(j.score.winner, Color::White, "seed {seed}: {:?}", j.score);
+    }
+}
+
+/// White's string A7 … G5 has five liberties, B8 C8 D9 A6 F6, each of them in a region that
+/// Black borders too: none is White's own (an eye), though C8 and D9 count for White by
+/// adjacency ("空屬鄰子") and A6 and F6 are lone dame. A fill of a lone dame is worth one point
+/// and changes nothing else only when the strings beside it keep two liberties that no fill
+/// can take: here every liberty of White's string can be filled, so A6 and F6 are read as
+/// moves. Counted as plain dame, White filled them apart from the board it read, and its last
+/// fills became a suicide of its whole string and then of a single stone (A9), which Ing's
+/// rules forbid ("禁止單子自殺"). The fills, played again on the board in turn (a pass where a
+/// side fills twice in a row), are legal, and none takes the filler's own stones. Cut from a
+/// random 9×9 game of `endgame_props` (its dead stones as the capturer's), where a fill was
+/// suicide.
+const DAME_BESIDE_A_STRING_WITHOUT_EYES: &str = "
+    . . . . O X . X X
+    X . . O X X X X X
+    O O O O X X X X X
+    . O X O X . X X X
+    X X X O O O O X X
+    X X . X X X X X X
+    X X X X X X X X X
+    X X X X X X X X X
+    X X . X X X X X X";
+
+#[test]
+fn a_lone_dame_beside_a_string_without_eyes_is_read_not_counted() {
+    for first in [Color::White, Color::Black] {
+        // Every string alive, as it was in the random game (the dead stones around it, here
+        // their capturer's, lent White's string its life).
+        let g = game(DAME_BESIDE_A_STRING_WITHOUT_EYES, first);
+        let j = judge_with_dead(&g, &[], &EndgameConfig::default());
+        assert!(j.fill_read, "the fill is small enough to read");
+        let mut replay = Game::new(
+            Setup {
+                board: g.board().clone(),
+                to_move: j.first_to_fill,
+                handicap_passes: 0,
+            },
+            Rules::ing(),
+        );
+        for f in &j.fills {
+            if replay.to_move() != f.color {
+                replay.play(Move::Pass).expect("a pass");
+            }
+            let own_before = replay.board().stone_count(f.color);
+            replay
+                .play_as(f.color, Move::Play(f.point))
+                .unwrap_or_else(|e| panic!("{first:?} first: fill {f:?} of {:?}: {e}", j.fills));
+            assert_eq!(
+                replay.board().stone_count(f.color),
+                own_before + 1,
+                "{first:?} first: fill {f:?} takes its own stones; fills {:?}",
+                j.fills
+            );
+        }
     }
 }

@@ -469,6 +469,44 @@ fn real_fill(real: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
+/// For each point of `board`, whether it is empty and its region of empty points is bordered
+/// by one colour only.
+fn single_colour_regions(board: &Board, grid: &Grid) -> Vec<bool> {
+    let n = grid.len();
+    let mut out = vec![false; n];
+    let mut seen = vec![false; n];
+    let mut region = Vec::new();
+    for start in 0..n {
+        if seen[start] || board.color_at(grid.point(start)).is_some() {
+            continue;
+        }
+        region.clear();
+        let (mut black, mut white) = (false, false);
+        seen[start] = true;
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            region.push(i);
+            for j in grid.neighbors(i) {
+                match board.color_at(grid.point(j)) {
+                    Some(Color::Black) => black = true,
+                    Some(Color::White) => white = true,
+                    None if !seen[j] => {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                    None => {}
+                }
+            }
+        }
+        if black != white {
+            for &i in &region {
+                out[i] = true;
+            }
+        }
+    }
+    out
+}
+
 /// Larger than any value of a board (its number of points).
 const INF: i32 = 1 << 20;
 
@@ -486,6 +524,7 @@ pub(crate) fn read_fill(
 ) -> Option<(Vec<Fill>, Board)> {
     let owners = ingo_rules::owners(live, &[]);
     let n = grid.len();
+    let own_region = single_colour_regions(live, grid);
     let plain: Vec<bool> = (0..n)
         .map(|i| {
             let p = grid.point(i);
@@ -493,13 +532,16 @@ pub(crate) fn read_fill(
                 && !seki[i]
                 && live.color_at(p).is_none()
                 && live.neighbors(p).all(|q| {
-                    // Two liberties that no fill can take: neutral points filled by the other
-                    // side never put the string in atari.
+                    // Two liberties that no fill can take: points of a region bordered by the
+                    // string's colour alone (an eye). A point of a region both sides border
+                    // can be filled even where it counts for one side by adjacency, and a
+                    // string whose liberties all can be is read, not counted: its own fill of
+                    // a plain dame could leave it in atari on the board the search reads.
                     live.color_at(q).is_some()
                         && live
                             .liberties_upto(q, 8)
                             .iter()
-                            .filter(|l| owners[grid.index(**l)] != Owner::Shared)
+                            .filter(|l| own_region[grid.index(**l)])
                             .count()
                             >= 2
                 })
