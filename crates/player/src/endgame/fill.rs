@@ -482,31 +482,27 @@ fn single_colour_regions(board: &Board, grid: &Grid) -> Vec<bool> {
     let n = grid.len();
     let mut out = vec![false; n];
     let mut seen = vec![false; n];
-    let mut region = Vec::new();
+    let mut scratch = ingo_rules::RegionScratch::default();
+    let mut region: Vec<(usize, Owner)> = Vec::new();
+    let color_of = |i: usize| board.color_at(grid.point(i));
     for start in 0..n {
-        if seen[start] || board.color_at(grid.point(start)).is_some() {
+        if seen[start] || color_of(start).is_some() {
             continue;
         }
         region.clear();
-        let (mut black, mut white) = (false, false);
-        seen[start] = true;
-        let mut stack = vec![start];
-        while let Some(i) = stack.pop() {
-            region.push(i);
-            for j in grid.neighbors(i) {
-                match board.color_at(grid.point(j)) {
-                    Some(Color::Black) => black = true,
-                    Some(Color::White) => white = true,
-                    None if !seen[j] => {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                    None => {}
-                }
-            }
-        }
-        if black != white {
-            for &i in &region {
+        ingo_rules::region_owners(
+            start,
+            color_of,
+            |i| grid.neighbors(i),
+            &mut seen,
+            &mut scratch,
+            |i, o| region.push((i, o)),
+        );
+        // A region next to both colours holds a point next to each (one point, shared, or
+        // two, of two owners): one owner throughout, not shared, is a region of one colour.
+        let first = region[0].1;
+        if first != Owner::Shared && region.iter().all(|&(_, o)| o == first) {
+            for &(i, _) in &region {
                 out[i] = true;
             }
         }
