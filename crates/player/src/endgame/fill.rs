@@ -469,13 +469,6 @@ fn real_fill(real: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
-/// Whether a play of `color` on the empty point `p` of `board` leaves its string without a
-/// liberty (a suicide of one stone or of a block): it captures nothing and has none.
-fn takes_own(board: &Board, p: Point, color: Color) -> bool {
-    let a = playout::after(board, p, color);
-    a.suicide || (!a.captures && a.liberties == 0)
-}
-
 /// For each point of `board`, whether it is empty and its region of empty points is bordered
 /// by one colour only.
 fn single_colour_regions(board: &Board, grid: &Grid) -> Vec<bool> {
@@ -653,11 +646,12 @@ pub(crate) fn read_fill(
         };
         match mv {
             // The plain dame stand on `out`, not on the search's board: where a capture made
-            // the two differ, the line is not followed (the one-move fill stands).
-            Mv::Play(p) if out.color_at(p).is_some() => return None,
-            // Nor where the play would take the filler's own stones on `out` (a suicide, of
-            // one stone or of a block): the boards differ, and no player fills so.
-            Mv::Play(p) if takes_own(&out, p, st.to_move) => return None,
+            // the two differ, or where the play would take the filler's own stones on `out`
+            // (`suicide`: of one stone or of a block), the line is not followed (the one-move
+            // fill stands).
+            Mv::Play(p) if out.color_at(p).is_some() || out.analyze(p, st.to_move).suicide => {
+                return None
+            }
             Mv::Play(p) => {
                 out.play_unchecked(p, st.to_move, &mut removed);
                 fills.push(Fill {
@@ -667,7 +661,7 @@ pub(crate) fn read_fill(
             }
             Mv::Plain => {
                 if let Some(p) = plain_next.next() {
-                    if out.color_at(p).is_some() || takes_own(&out, p, st.to_move) {
+                    if out.color_at(p).is_some() || out.analyze(p, st.to_move).suicide {
                         return None;
                     }
                     out.play_unchecked(p, st.to_move, &mut removed);
