@@ -84,9 +84,10 @@ pub struct Config {
     /// mid-game such a pass only loses a tempo, and without them the unsteady value of a
     /// rarely tried pass sometimes wins the vote by chance.
     pub pass_prior: f64,
-    /// The playout policy: light (uniform random, the default) or heavy (MoGo-style local
-    /// answers and shapes, about a fifth as many playouts a second on 19×19, a quarter on
-    /// 9×9; [`PlayoutPolicy`]).
+    /// The playout policy: heavy (MoGo-style local answers and shapes, the default) or light
+    /// (uniform random, about four times as many playouts a second; [`PlayoutPolicy`]). Heavy
+    /// at a quarter of the playouts beats light in the same time on 19×19 (8 of 10 games,
+    /// BENCHMARKS.md) and on 9×9.
     pub playout: PlayoutPolicy,
     /// On which boards the move patterns learned from records ([`crate::patterns`]) bias the
     /// search: [`PatternPriors::Large`] (13×13 and larger, the default), always, or never (the
@@ -216,7 +217,7 @@ impl Default for Config {
             ponder: false,
             score_weight: 0.02,
             pass_prior: 10.0,
-            playout: PlayoutPolicy::Light,
+            playout: PlayoutPolicy::Heavy,
             pattern_priors: PatternPriors::Large,
             prior_equiv: 400.0,
             prior_visits: 8,

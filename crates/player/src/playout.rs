@@ -12,12 +12,12 @@ use crate::rng::Rng;
 pub enum PlayoutPolicy {
     /// Uniform among the legal board plays that neither fill one's own eye nor commit suicide
     /// ([`playout`]).
-    #[default]
     Light,
     /// MoGo-style heavy playouts: save one's own strings the last move put in atari, capture
     /// the opponent's in atari around it, play the vital point of a three-point eye space, 3×3
     /// hane, cut and edge shapes around the last two moves, and otherwise the light policy
-    /// without the self-atari of three stones or more ([`playout_with`]).
+    /// without the self-atari of three stones or more ([`playout_with`]). The default.
+    #[default]
     Heavy,
 }
 

@@ -91,7 +91,8 @@ pub struct GtpFront {
 }
 
 /// The most playouts of one pondering search in [`run`], so that a controller that goes silent
-/// does not keep a core busy for ever (about a minute of 19×19 light playouts a core).
+/// does not keep a core busy for ever (about four minutes of 19×19 heavy playouts a core, one of
+/// light ones).
 pub const PONDER_PLAYOUTS: u64 = 1_000_000;
 
 /// The result of one command: the answer, and whether to stop.

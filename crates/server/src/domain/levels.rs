@@ -10,6 +10,7 @@
 //! short of 1級, so the account's rank gives the same handicap by Ing's table either way.
 
 use ingo_competition::Rank;
+use ingo_player::PlayoutPolicy;
 use serde::Serialize;
 
 /// The rank taken for GNU Go 3.8 at level 10 when turning a measured handicap into a kyu
@@ -21,8 +22,11 @@ pub const GNU_GO_LEVEL_10: &str = "8k";
 pub struct Level {
     /// Its name in the lobby: `weak`, `medium`, `strong`.
     pub name: &'static str,
-    /// Search playouts per move (light playouts, the pattern priors on 13×13 and larger).
+    /// Search playouts per move (the pattern priors on 13×13 and larger).
     pub playouts: u64,
+    /// The playout policy it was measured with, and plays with: `light` or `heavy`
+    /// ([`PlayoutPolicy`]).
+    pub playout: &'static str,
     /// The rank it was measured at on 19×19, as [`Rank`] reads it (`19k`).
     pub rank: &'static str,
     /// The handicap at which it has an even chance, in 先, and from whom.
@@ -36,6 +40,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "weak",
         playouts: 100,
+        playout: "light",
         // 25 + 7 is past the scale's last kyu, 30級.
         rank: "30k",
         even_at: "about 7先 from the medium level",
@@ -44,6 +49,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "medium",
         playouts: 1000,
+        playout: "light",
         rank: "25k",
         even_at: "about 5先 from the strong level",
         measured: "against strong on 19×19: 5 of 8 games at 5先",
@@ -51,6 +57,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "strong",
         playouts: 10_000,
+        playout: "light",
         rank: "20k",
         even_at: "about 12先 from GNU Go 3.8 at level 10 (taken as 8級)",
         measured:
@@ -59,6 +66,14 @@ pub const LEVELS: [Level; 3] = [
 ];
 
 impl Level {
+    /// Its playout policy.
+    pub fn policy(&self) -> PlayoutPolicy {
+        match self.playout {
+            "light" => PlayoutPolicy::Light,
+            _ => PlayoutPolicy::Heavy,
+        }
+    }
+
     /// Its rank.
     pub fn rank(&self) -> Rank {
         // Written as constants above and read by the test below: never fails.
@@ -70,12 +85,22 @@ impl Level {
 /// below it (more playouts never play worse, but only the levels were measured), and the
 /// weakest level's below them all.
 pub fn rank_for(playouts: u64) -> Rank {
+    level_for(playouts).rank()
+}
+
+/// The playout policy of the built-in player at `playouts` per move: that of the level whose
+/// rank [`rank_for`] gives, so that the rank is the one measured with that policy.
+pub fn policy_for(playouts: u64) -> PlayoutPolicy {
+    level_for(playouts).policy()
+}
+
+/// The strongest level at or below `playouts`, and the weakest below them all.
+fn level_for(playouts: u64) -> &'static Level {
     LEVELS
         .iter()
         .rev()
         .find(|l| l.playouts <= playouts)
         .unwrap_or(&LEVELS[0])
-        .rank()
 }
 
 #[cfg(test)]
@@ -101,5 +126,16 @@ mod tests {
         assert_eq!(rank_for(999), LEVELS[0].rank());
         assert_eq!(rank_for(1000), LEVELS[1].rank());
         assert_eq!(rank_for(100_000), LEVELS[2].rank());
+    }
+
+    #[test]
+    fn every_level_plays_with_the_policy_it_was_measured_with() {
+        for l in &LEVELS {
+            assert!(["light", "heavy"].contains(&l.playout), "{l:?}");
+        }
+        assert_eq!(policy_for(10), PlayoutPolicy::Light);
+        assert_eq!(policy_for(5_000), PlayoutPolicy::Light);
+        assert_eq!(policy_for(10_000), LEVELS[2].policy());
+        assert_eq!(policy_for(100_000), LEVELS[2].policy());
     }
 }
