@@ -1,13 +1,14 @@
 //! The strengths of the built-in player that the lobby offers, each with the rank that its
 //! measurement gives, and the rank of the built-in player's account at any search budget.
 //!
-//! Each level was measured on 19×19 under Ing's rules against GNU Go 3.8 at level 10, with
-//! the handicap by White's passes (讓手) of Ing's scale, and against the level above it
-//! (`ingo match`, BENCHMARKS.md "Ranks of the built-in player's levels"). The handicap of an
-//! even chance from GNU Go is the measured part; the kyu number puts GNU Go level 10 at
-//! [`GNU_GO_LEVEL_10`], an assumption (GNU Go publishes no rank). On Ing's scale every level is
-//! 級外: a player that needs ten 先 and more from GNU Go is below 9級 wherever GNU Go stands
-//! short of 1級, so the account's rank gives the same handicap by Ing's table either way.
+//! Each level was measured, with the playout policy it plays, on 19×19 under Ing's rules
+//! against GNU Go 3.8 at level 10, with the handicap by White's passes (讓手) of Ing's scale,
+//! and against the level above it (`ingo match`, BENCHMARKS.md "Ranks of the built-in player's
+//! levels"). The handicap of an even chance from GNU Go is the measured part; the kyu number
+//! puts GNU Go level 10 at [`GNU_GO_LEVEL_10`], an assumption (GNU Go publishes no rank). On
+//! Ing's scale every level is 級外 (below 9級): the strong level needs about six 先 from GNU
+//! Go, so it is 級外 wherever GNU Go stands at 4級 or below, and the account's rank then gives
+//! the same handicap by Ing's table.
 
 use ingo_competition::Rank;
 use ingo_player::PlayoutPolicy;
@@ -51,17 +52,17 @@ pub const LEVELS: [Level; 3] = [
         playouts: 1000,
         playout: "light",
         rank: "25k",
-        even_at: "about 5先 from the strong level",
-        measured: "against strong on 19×19: 5 of 8 games at 5先",
+        even_at: "about 5先 from the strong level with light playouts (20級)",
+        measured: "against strong with light playouts on 19×19: 5 of 8 games at 5先",
     },
     Level {
         name: "strong",
         playouts: 10_000,
-        playout: "light",
-        rank: "20k",
-        even_at: "about 12先 from GNU Go 3.8 at level 10 (taken as 8級)",
+        playout: "heavy",
+        rank: "14k",
+        even_at: "about 6先 from GNU Go 3.8 at level 10 (taken as 8級)",
         measured:
-            "against GNU Go level 10 on 19×19: 0 of 4 games at 9先, 0 of 6 at 11先, 7 of 10 at 13先",
+            "against GNU Go level 10 on 19×19: 2 of 5 games at 5先, 7 of 8 at 7先, 9 of 10 at 9先",
     },
 ];
 
@@ -135,7 +136,7 @@ mod tests {
         }
         assert_eq!(policy_for(10), PlayoutPolicy::Light);
         assert_eq!(policy_for(5_000), PlayoutPolicy::Light);
-        assert_eq!(policy_for(10_000), LEVELS[2].policy());
-        assert_eq!(policy_for(100_000), LEVELS[2].policy());
+        assert_eq!(policy_for(10_000), PlayoutPolicy::Heavy);
+        assert_eq!(policy_for(100_000), PlayoutPolicy::Heavy);
     }
 }
