@@ -493,18 +493,27 @@ mod ponder_tests {
         GtpFront::new(5, Rules::ing(), player).expect("size")
     }
 
-    fn ask(f: &mut GtpFront, line: &str) {
+    /// Sends `line` and returns the success response's text.
+    fn ask(f: &mut GtpFront, line: &str) -> String {
         let cmd = Command::parse(line).expect("line").expect("command");
-        assert!(f.handle(&cmd).response.is_success(), "{line}");
+        let response = f.handle(&cmd).response;
+        assert!(response.is_success(), "{line}: {}", response.text);
+        response.text
     }
 
     #[test]
     fn pondering_is_due_right_after_its_own_move_only() {
         let mut f = front(true);
         assert!(f.ponder_parts().is_none(), "nothing played yet");
-        ask(&mut f, "genmove b");
+        let played = ask(&mut f, "genmove b");
         assert!(f.ponder_parts().is_some(), "the opponent's time");
-        ask(&mut f, "play w C3");
+        // White's answer on a point the engine's move left empty.
+        let answer = if played.eq_ignore_ascii_case("C3") {
+            "B2"
+        } else {
+            "C3"
+        };
+        ask(&mut f, &format!("play w {answer}"));
         assert!(f.ponder_parts().is_none(), "the engine's own turn");
         ask(&mut f, "genmove b");
         ask(&mut f, "showboard");
