@@ -12,7 +12,7 @@
 
 use ingo_competition::Rank;
 use ingo_player::PlayoutPolicy;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 /// The rank taken for GNU Go 3.8 at level 10 when turning a measured handicap into a kyu
 /// number: an assumption, not a measurement.
@@ -25,9 +25,10 @@ pub struct Level {
     pub name: &'static str,
     /// Search playouts per move (the pattern priors on 13×13 and larger).
     pub playouts: u64,
-    /// The playout policy it was measured with, and plays with: `light` or `heavy`
-    /// ([`PlayoutPolicy`]).
-    pub playout: &'static str,
+    /// The playout policy it was measured with, and plays with (`playout`, `light` or `heavy`,
+    /// in JSON).
+    #[serde(rename = "playout", serialize_with = "serialize_policy")]
+    pub policy: PlayoutPolicy,
     /// The rank it was measured at on 19×19, as [`Rank`] reads it (`19k`).
     pub rank: &'static str,
     /// The handicap at which it has an even chance, in 先, and from whom.
@@ -41,7 +42,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "weak",
         playouts: 100,
-        playout: "light",
+        policy: PlayoutPolicy::Light,
         // 25 + 7 is past the scale's last kyu, 30級.
         rank: "30k",
         even_at: "about 7先 from the medium level",
@@ -50,7 +51,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "medium",
         playouts: 1000,
-        playout: "light",
+        policy: PlayoutPolicy::Light,
         rank: "25k",
         even_at: "about 5先 from the strong level with light playouts (20級)",
         measured: "against strong with light playouts on 19×19: 5 of 8 games at 5先",
@@ -58,7 +59,7 @@ pub const LEVELS: [Level; 3] = [
     Level {
         name: "strong",
         playouts: 10_000,
-        playout: "heavy",
+        policy: PlayoutPolicy::Heavy,
         rank: "14k",
         even_at: "about 6先 from GNU Go 3.8 at level 10 (taken as 8級)",
         measured:
@@ -67,14 +68,6 @@ pub const LEVELS: [Level; 3] = [
 ];
 
 impl Level {
-    /// Its playout policy.
-    pub fn policy(&self) -> PlayoutPolicy {
-        match self.playout {
-            "light" => PlayoutPolicy::Light,
-            _ => PlayoutPolicy::Heavy,
-        }
-    }
-
     /// Its rank.
     pub fn rank(&self) -> Rank {
         // Written as constants above and read by the test below: never fails.
@@ -92,7 +85,19 @@ pub fn rank_for(playouts: u64) -> Rank {
 /// The playout policy of the built-in player at `playouts` per move: that of the level whose
 /// rank [`rank_for`] gives, so that the rank is the one measured with that policy.
 pub fn policy_for(playouts: u64) -> PlayoutPolicy {
-    level_for(playouts).policy()
+    level_for(playouts).policy
+}
+
+/// The name of a playout policy, as `ingo gtp --playout` takes it.
+fn policy_name(policy: PlayoutPolicy) -> &'static str {
+    match policy {
+        PlayoutPolicy::Light => "light",
+        PlayoutPolicy::Heavy => "heavy",
+    }
+}
+
+fn serialize_policy<S: Serializer>(policy: &PlayoutPolicy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(policy_name(*policy))
 }
 
 /// The strongest level at or below `playouts`, and the weakest below them all.
@@ -132,7 +137,7 @@ mod tests {
     #[test]
     fn every_level_plays_with_the_policy_it_was_measured_with() {
         for l in &LEVELS {
-            assert!(["light", "heavy"].contains(&l.playout), "{l:?}");
+            assert!(["light", "heavy"].contains(&policy_name(l.policy)), "{l:?}");
         }
         assert_eq!(policy_for(10), PlayoutPolicy::Light);
         assert_eq!(policy_for(5_000), PlayoutPolicy::Light);
