@@ -509,3 +509,69 @@ fn takes_a_group_in_atari() {
     let mv = decide(&mut player(300, 9), &game);
     assert_eq!(mv, Move::Play(c1), "{}", mv.to_gtp(5));
 }
+
+/// The first 50 moves of a real game, as SGF points (Black first).
+/// # Source: ../shared/sgf-corpus/aeb-pro/Ing/01/01.sgf (1st Ing Cup, round 1, 1988: Cho
+/// Hunhyun against O Meien), moves 1 to 50.
+const ING_01_01_OPENING: &str = "qd dp pq dd fc od ld og qf pe qe ph cf df dg ef cc ce dc cg \
+                                 qo jq cn bo cj ch bn co dn fp lq cl ck hc gd jc pc oc kc kd \
+                                 ke jd mc kb le mb hq ip fq eq";
+
+/// The position after [`ING_01_01_OPENING`], Black to play.
+fn ing_01_01_after_50() -> Game {
+    let mut game = Game::new(Setup::empty(19).expect("size"), Rules::ing());
+    for sgf in ING_01_01_OPENING.split_whitespace() {
+        let b = sgf.as_bytes();
+        let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
+        let point = Point::from_gtp(
+            &format!(
+                "{}{}",
+                "ABCDEFGHJKLMNOPQRST".as_bytes()[col] as char,
+                19 - row
+            ),
+            19,
+            19,
+        )
+        .expect("a 19x19 point");
+        game.play(Move::Play(point))
+            .expect("the record's move is legal");
+    }
+    game
+}
+
+/// The most visited move's share of a 3,000-playout search (no early stop) from the position
+/// after 50 moves of a real 19×19 game, with the exploration constant `exploration`.
+fn top_share(exploration: f64) -> f64 {
+    let game = ing_01_01_after_50();
+    let d = Player::new(Config {
+        budget: Budget::playouts(3000),
+        early_stop: false,
+        exploration,
+        seed: 7,
+        ..Config::default()
+    })
+    .expect("config")
+    .genmove(&game, None);
+    assert_eq!(d.info.playouts, 3000);
+    f64::from(d.info.candidates[0].visits) / 3000.0
+}
+
+/// With RAVE and the pattern priors, a UCT exploration term of 0.1 spread a 19×19 search over
+/// hundreds of moves (of 10,000 playouts from another middle-game position the most visited
+/// move got about 1%) and it lost 37 of 40 games against the same search without it
+/// (BENCHMARKS.md "Exploration"). The default search must concentrate: here its best move gets
+/// a fifth of the playouts or more (24% when written, 10% with 0.1), and half as much again as
+/// with 0.1.
+#[test]
+fn the_default_search_concentrates_on_its_best_moves_on_19x19() {
+    let default = top_share(Config::default().exploration);
+    let flat = top_share(0.1);
+    assert!(
+        default >= 0.2,
+        "the most visited move got {default:.3} of the playouts"
+    );
+    assert!(
+        default > 1.5 * flat,
+        "default {default:.3}, exploration 0.1 {flat:.3}"
+    );
+}

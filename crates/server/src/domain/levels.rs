@@ -1,14 +1,14 @@
 //! The strengths of the built-in player that the lobby offers, each with the rank that its
 //! measurement gives, and the rank of the built-in player's account at any search budget.
 //!
-//! Each level was measured, with the playout policy it plays, on 19×19 under Ing's rules
-//! against GNU Go 3.8 at level 10, with the handicap by White's passes (讓手) of Ing's scale,
-//! and against the level above it (`ingo match`, BENCHMARKS.md "Ranks of the built-in player's
-//! levels"). The handicap of an even chance from GNU Go is the measured part; the kyu number
-//! puts GNU Go level 10 at [`GNU_GO_LEVEL_10`], an assumption (GNU Go publishes no rank). On
-//! Ing's scale every level is 級外 (below 9級): the strong level needs about six 先 from GNU
-//! Go, so it is 級外 wherever GNU Go stands at 4級 or below, and the account's rank then gives
-//! the same handicap by Ing's table.
+//! Each level was measured, with the playout policy and exploration constant it plays, on
+//! 19×19 under Ing's rules against GNU Go 3.8 at level 10, with the handicap by White's passes
+//! (讓手) of Ing's scale, and against the level above it (`ingo match`, BENCHMARKS.md "Ranks of
+//! the built-in player's levels"). The handicap of an even chance from GNU Go is the measured
+//! part; the kyu number puts GNU Go level 10 at [`GNU_GO_LEVEL_10`], an assumption (GNU Go
+//! publishes no rank). The strong level wins even games against GNU Go, so its rank is GNU
+//! Go's, a lower bound (it was not measured giving stones); the weak and medium levels are 級外
+//! (below 9級) on Ing's scale, ranked through the strong level with light playouts.
 
 use ingo_competition::Rank;
 use ingo_player::PlayoutPolicy;
@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 pub const GNU_GO_LEVEL_10: &str = "8k";
 
 /// A strength of the built-in player, as the lobby offers it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Level {
     /// Its name in the lobby: `weak`, `medium`, `strong`.
     pub name: &'static str,
@@ -29,6 +29,9 @@ pub struct Level {
     /// in JSON).
     #[serde(rename = "playout", serialize_with = "serialize_policy")]
     pub policy: PlayoutPolicy,
+    /// The search's UCT exploration constant it was measured with, and plays with
+    /// ([`ingo_player::Config::exploration`]).
+    pub exploration: f64,
     /// The rank it was measured at on 19×19, as [`Rank`] reads it (`19k`).
     pub rank: &'static str,
     /// The handicap at which it has an even chance, in 先, and from whom.
@@ -43,6 +46,7 @@ pub const LEVELS: [Level; 3] = [
         name: "weak",
         playouts: 100,
         policy: PlayoutPolicy::Light,
+        exploration: 0.1,
         // 25 + 7 is past the scale's last kyu, 30級.
         rank: "30k",
         even_at: "about 7先 from the medium level",
@@ -52,6 +56,7 @@ pub const LEVELS: [Level; 3] = [
         name: "medium",
         playouts: 1000,
         policy: PlayoutPolicy::Light,
+        exploration: 0.1,
         rank: "25k",
         even_at: "about 5先 from the strong level with light playouts (20級)",
         measured: "against strong with light playouts on 19×19: 5 of 8 games at 5先",
@@ -60,10 +65,11 @@ pub const LEVELS: [Level; 3] = [
         name: "strong",
         playouts: 10_000,
         policy: PlayoutPolicy::Heavy,
-        rank: "14k",
-        even_at: "about 6先 from GNU Go 3.8 at level 10 (taken as 8級)",
-        measured:
-            "against GNU Go level 10 on 19×19: 2 of 5 games at 5先, 7 of 8 at 7先, 9 of 10 at 9先",
+        exploration: 0.0,
+        rank: "8k",
+        even_at: "even or better against GNU Go 3.8 at level 10 (taken as 8級)",
+        measured: "against GNU Go level 10 on 19×19, even, colours alternating: 9 of 9 games \
+                   (with exploration 0.1 it needed about 6先)",
     },
 ];
 
@@ -86,6 +92,12 @@ pub fn rank_for(playouts: u64) -> Rank {
 /// rank [`rank_for`] gives, so that the rank is the one measured with that policy.
 pub fn policy_for(playouts: u64) -> PlayoutPolicy {
     level_for(playouts).policy
+}
+
+/// The search's exploration constant at `playouts` per move: that of the level whose rank
+/// [`rank_for`] gives.
+pub fn exploration_for(playouts: u64) -> f64 {
+    level_for(playouts).exploration
 }
 
 /// The name of a playout policy, as `ingo gtp --playout` takes it.
@@ -143,5 +155,14 @@ mod tests {
         assert_eq!(policy_for(5_000), PlayoutPolicy::Light);
         assert_eq!(policy_for(10_000), PlayoutPolicy::Heavy);
         assert_eq!(policy_for(100_000), PlayoutPolicy::Heavy);
+        // The strong level was measured with exploration 0 and heavy playouts, the light-playout
+        // levels with the earlier 0.1.
+        assert_eq!(exploration_for(100), 0.1);
+        assert_eq!(exploration_for(1000), 0.1);
+        assert_eq!(exploration_for(10_000), 0.0);
+        assert_eq!(
+            exploration_for(10_000),
+            ingo_player::Config::default().exploration
+        );
     }
 }

@@ -74,6 +74,7 @@ pub async fn act(play: &Play, id: i64) -> Result<(), GameError> {
         let config = Config {
             budget: Budget::playouts(playouts),
             playout: crate::domain::levels::policy_for(playouts),
+            exploration: crate::domain::levels::exploration_for(playouts),
             seed: (id as u64) ^ (number as u64),
             ..Config::default()
         };
