@@ -48,7 +48,17 @@ fn small() -> Game {
 fn the_threads_votes_are_summed() {
     let game = small();
     for threads in [1, 2, 3] {
-        let d = threaded(1001, threads, 7).genmove(&game, None);
+        // No early stop: the whole budget is spent, so the threads' playouts add up to it.
+        let d = Player::new(Config {
+            budget: Budget::playouts(1001),
+            threads,
+            seed: 7,
+            pattern_priors: PatternPriors::Off,
+            early_stop: false,
+            ..Config::default()
+        })
+        .expect("valid config")
+        .genmove(&game, None);
         assert_eq!(d.info.reason, Reason::Search);
         assert_eq!(d.info.playouts, 1001, "{threads} threads share the budget");
         assert!(d.info.candidates.len() < 10, "{:?}", d.info.candidates);
