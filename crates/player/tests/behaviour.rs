@@ -521,18 +521,7 @@ const ING_01_01_OPENING: &str = "qd dp pq dd fc od ld og qf pe qe ph cf df dg ef
 fn ing_01_01_after_50() -> Game {
     let mut game = Game::new(Setup::empty(19).expect("size"), Rules::ing());
     for sgf in ING_01_01_OPENING.split_whitespace() {
-        let b = sgf.as_bytes();
-        let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
-        let point = Point::from_gtp(
-            &format!(
-                "{}{}",
-                "ABCDEFGHJKLMNOPQRST".as_bytes()[col] as char,
-                19 - row
-            ),
-            19,
-            19,
-        )
-        .expect("a 19x19 point");
+        let point = Point::from_sgf(sgf, 19, 19).expect("a 19x19 point");
         game.play(Move::Play(point))
             .expect("the record's move is legal");
     }

@@ -11,15 +11,18 @@ use ingo_player::{
 };
 use ingo_rules::{Board, Color, Game, Move, Rules, Setup};
 
-fn threaded(playouts: u64, threads: usize, seed: u64) -> Player {
-    Player::new(Config {
+fn threaded_config(playouts: u64, threads: usize, seed: u64) -> Config {
+    Config {
         budget: Budget::playouts(playouts),
         threads,
         seed,
         pattern_priors: PatternPriors::Off,
         ..Config::default()
-    })
-    .expect("valid config")
+    }
+}
+
+fn threaded(playouts: u64, threads: usize, seed: u64) -> Player {
+    Player::new(threaded_config(playouts, threads, seed)).expect("valid config")
 }
 
 /// A 5×5 board with few empty points, Black to move: every root move is among the ten
@@ -50,12 +53,8 @@ fn the_threads_votes_are_summed() {
     for threads in [1, 2, 3] {
         // No early stop: the whole budget is spent, so the threads' playouts add up to it.
         let d = Player::new(Config {
-            budget: Budget::playouts(1001),
-            threads,
-            seed: 7,
-            pattern_priors: PatternPriors::Off,
             early_stop: false,
-            ..Config::default()
+            ..threaded_config(1001, threads, 7)
         })
         .expect("valid config")
         .genmove(&game, None);
