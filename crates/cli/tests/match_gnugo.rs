@@ -29,7 +29,7 @@ fn built_in_player_against_gnu_go_is_counted_by_the_referee() {
         .args([
             "match",
             "--black",
-            &format!("{ingo} gtp --playouts 300 --seed 5 --no-resign"),
+            &format!("{ingo} gtp --playouts 300 --seed 5 --threads 1 --no-resign"),
             "--white",
             &format!("{} --mode gtp --level 1", gnugo.display()),
             "--games",
