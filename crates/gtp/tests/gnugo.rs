@@ -19,7 +19,7 @@ fn gnugo() -> Option<Engine> {
     let program = ingo_testkit::gnugo()?;
     let program = program.to_str().expect("UTF-8 path").to_owned();
     let engine = EngineBuilder::new(program)
-        .args(["--mode", "gtp", "--level", "1"])
+        .args(["--mode", "gtp", "--level", "1", "--seed", "1"])
         .spawn()
         .expect("gnugo starts");
     Some(engine)

@@ -13,7 +13,10 @@ use ingo_testkit::{assert_area_margins_agree, gnugo_count};
 
 fn gnugo_config(name: &str) -> Option<(MatchConfig, std::path::PathBuf)> {
     let gnugo = ingo_testkit::gnugo()?;
-    let cmd = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
+    let cmd = format!(
+        "'{}' --mode gtp --level 1 --seed 1 --chinese-rules",
+        gnugo.display()
+    );
     let mut c = MatchConfig::new(cmd.clone(), cmd, common::out_dir(name));
     c.size = 9;
     c.time = "byoyomi:30s+3x5s".parse().expect("time control");

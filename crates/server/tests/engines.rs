@@ -474,6 +474,8 @@ fn a_game_against_gnugo_to_the_end() {
                 "gtp".into(),
                 "--level".into(),
                 "1".into(),
+                "--seed".into(),
+                "1".into(),
             ],
         )
         .unwrap()

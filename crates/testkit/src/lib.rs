@@ -161,7 +161,10 @@ pub struct GnuGoCount {
 /// When GNU Go does not start or answers something else than GTP's success with a score.
 #[must_use]
 pub fn gnugo_count(gnugo: &Path, game: &Game, komi: &str) -> GnuGoCount {
-    let command = format!("'{}' --mode gtp --level 1 --chinese-rules", gnugo.display());
+    let command = format!(
+        "'{}' --mode gtp --level 1 --seed 1 --chinese-rules",
+        gnugo.display()
+    );
     let mut engine = EngineBuilder::from_command_line(&command)
         .expect("a command line")
         .spawn()
