@@ -178,3 +178,45 @@ proptest! {
         }
     }
 }
+
+/// A board the property test above met (a random 7×7 game), checked on every target: a
+/// capturing line of the reader took back two stones at once right after the other side had
+/// taken two (G3, after G4 took F3 … ), which Ing's rules refuse there as a double hot stone
+/// ("雙覆子逢雙成為雙熱子", R3): the line was reported as a capture and failed when played. The
+/// reader leaves such a retake undecided, as it does a single ko.
+#[test]
+fn a_capturing_line_never_needs_a_retake_of_two_stones() {
+    let b = Board::from_ascii(
+        "
+        X O O O O O O
+        X O X X O X .
+        X O X X X O O
+        X X . O O O .
+        X O O X X O X
+        O O X X X X .
+        O O O O X X O",
+    )
+    .expect("diagram");
+    for target in targets(&b) {
+        let defender = b.color_at(target).expect("a stone");
+        let mut reader = Reader::new();
+        let [ladder_first, ladder_second, capture, save] =
+            readings(&mut reader, &b, target, &limits());
+        for (r, first) in [
+            (&ladder_first, defender.opponent()),
+            (&ladder_second, defender),
+            (&capture, defender.opponent()),
+        ] {
+            if r.verdict == Verdict::Yes {
+                let captured = line_captures(&b, target, first, &r.line)
+                    .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+                assert!(captured, "the line does not capture {target:?}: {r:?}");
+            }
+        }
+        if save.verdict == Verdict::Yes {
+            let captured = line_captures(&b, target, defender, &save.line)
+                .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+            assert!(!captured, "the saving line loses {target:?}: {save:?}");
+        }
+    }
+}

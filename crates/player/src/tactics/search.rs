@@ -418,6 +418,24 @@ impl Search {
         {
             return Tried::Ko;
         }
+        // A retake of two stones or more after which one throw-in of the other side on a point
+        // it took brings back the position before the mover's own last move (R3, the double
+        // hot stone: "雙覆子逢雙成為雙熱子"; the cycle of eternal life the other side closes
+        // with that throw-in): Ing's rules forbid it or not by the history, so the board alone
+        // cannot say either, as for a single ko. Found by `tactics_props`: a capturing line
+        // that retook two stones at once (G3 after White's G2 took G3 G4), refused as a game
+        // under Ing's rules.
+        if a.captured_stones >= 2 && d >= 2 {
+            let before = lo[d - 2].hash();
+            let opp = color.opponent();
+            for &q in &self.removed {
+                let mut thrown = dst.clone();
+                thrown.set_stone(q, opp);
+                if thrown.hash() == before {
+                    return Tried::Ko;
+                }
+            }
+        }
         Tried::Played
     }
 
