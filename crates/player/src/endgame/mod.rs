@@ -937,7 +937,7 @@ fn finish(
                 (fills, true)
             }
             None => (
-                fill_neutral(&mut live, grid, &seki, first_to_fill, last_move),
+                fill_neutral(&mut live, board, grid, &seki, first_to_fill, last_move),
                 false,
             ),
         };
@@ -1071,6 +1071,23 @@ fn threatens(board: &Board, p: Point, color: Color) -> bool {
     forced_answer(board, p, color.opponent()).is_some()
 }
 
+/// Whether a fill of `color` on `p` stands on `real`, the board with the dead stones as they
+/// are (the stones of their owner): not a suicide, and two liberties or a capture. On `live`
+/// the dead stones are the capturer's and lend the fill their liberties; on the real board the
+/// other side still owns them, and a fill left in atari there is taken: Black's `S2 T2` beside
+/// White's dead `S3`, which is in atari at `T3`, have the liberties `T1` and `T3`, and a Black
+/// fill on the dame `T1` leaves them one (`CJSuperGo/CJSG-03-06`, where White then takes three
+/// stones at `T3`). The read fill has kept this rule since it was written ([`fill::read_fill`]);
+/// the fill one move deep keeps it too. A point already taken on `real` (a capture read
+/// before the fill, made on `live` only) is not judged here.
+fn stands_on_real(real: &Board, p: Point, color: Color) -> bool {
+    if real.color_at(p).is_some() {
+        return true;
+    }
+    let a = playout::after(real, p, color);
+    !a.suicide && (a.captures || a.liberties >= 2)
+}
+
 /// How far each empty point of `live` is from the nearest stone of `color`, in steps over empty
 /// points (1 next to a stone; `u32::MAX` where no path of empty points reaches one): the
 /// boundary the two sides' stones draw between their areas, which players seal when they fill.
@@ -1107,10 +1124,17 @@ fn distances(live: &Board, grid: &Grid, color: Color) -> Vec<u32> {
 /// open dame). Among those: first a fill that must be answered (an atari: the other side
 /// answers it and the mover keeps the turn of filling), then a fill after which the other side
 /// has no fill that puts a string of the mover in atari (a fill that gives the other side such
-/// a forcing fill costs the mover a turn), then any fill the mover can make ([`can_fill`]);
+/// a forcing fill costs the mover a turn), then any fill the mover can make ([`can_fill`] on
+/// `live`, and [`stands_on_real`] on `real`, the board with the dead stones standing);
 /// within each, a dame that closes a gap in the mover's wall first, then nearest the other
 /// side (the dame before the points behind them), board order breaking ties.
-fn choose_fill(live: &Board, grid: &Grid, neutral: &[Point], mover: Color) -> Option<Point> {
+fn choose_fill(
+    live: &Board,
+    real: &Board,
+    grid: &Grid,
+    neutral: &[Point],
+    mover: Color,
+) -> Option<Point> {
     let mine = distances(live, grid, mover);
     let theirs = distances(live, grid, mover.opponent());
     // How near the other side's stones a point is (smaller first); `None` for a point nearer
@@ -1127,7 +1151,7 @@ fn choose_fill(live: &Board, grid: &Grid, neutral: &[Point], mover: Color) -> Op
             .iter()
             .copied()
             .filter_map(|p| reach(p).map(|r| (r, p)))
-            .filter(|&(_, p)| can_fill(live, p, mover))
+            .filter(|&(_, p)| can_fill(live, p, mover) && stands_on_real(real, p, mover))
             .min_by_key(|&(r, _)| r)
             .map(|(_, p)| p);
     }
@@ -1147,7 +1171,7 @@ fn choose_fill(live: &Board, grid: &Grid, neutral: &[Point], mover: Color) -> Op
     let mut removed = Vec::new();
     for &p in neutral {
         let Some(r) = reach(p) else { continue };
-        if !can_fill(live, p, mover) {
+        if !can_fill(live, p, mover) || !stands_on_real(real, p, mover) {
             continue;
         }
         let mut after = live.clone();
@@ -1237,9 +1261,12 @@ pub(crate) fn seki_points_given(live: &Board, grid: &Grid, owners: &[Owner]) -> 
 /// `first` first: each turn the side to move answers a fill that left one of its strings in
 /// atari, else fills the point [`choose_fill`] picks among those that count for nobody and are
 /// not seki points (`first_seki`, the final position's, while they still are); a side that has
-/// none passes; two passes in a row end the fill. Returns the fills.
+/// none passes; two passes in a row end the fill. Each fill is made on `real` too (the final
+/// position with the dead stones standing), where it must stand ([`stands_on_real`]). Returns
+/// the fills.
 fn fill_neutral(
     live: &mut Board,
+    real: &Board,
     grid: &Grid,
     first_seki: &[bool],
     first: Color,
@@ -1250,6 +1277,8 @@ fn fill_neutral(
     let mut passes = 0;
     let mut removed = Vec::new();
     let mut last: Option<Fill> = last_move;
+    // The same fills on the board with the dead stones standing ([`stands_on_real`]).
+    let mut real = real.clone();
     // Each fill takes an empty point, so this ends; the bound is for safety.
     for _ in 0..2 * grid.len() + 2 {
         let owners = ingo_rules::owners(live, &[]);
@@ -1272,11 +1301,14 @@ fn fill_neutral(
                 })
                 .map(|i| grid.point(i))
                 .collect();
-            choose_fill(live, grid, &neutral, mover)
+            choose_fill(live, &real, grid, &neutral, mover)
         });
         match target {
             Some(p) => {
                 live.play_unchecked(p, mover, &mut removed);
+                if real.color_at(p).is_none() {
+                    real.play_unchecked(p, mover, &mut removed);
+                }
                 let fill = Fill {
                     point: p,
                     color: mover,
@@ -1296,4 +1328,55 @@ fn fill_neutral(
         mover = mover.opponent();
     }
     fills
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fill one move deep that stands on the board the dead stones are converted on but not on
+    /// the real one. Source: `aeb-pro/CJSuperGo/CJSG-03-06.sgf`, its lower right corner (`Q1` …
+    /// `T4`), moved to the lower right of a 9×9 board beside a column of eight dame (`D2` …
+    /// `D9`). White's dead `H3` is in atari at `J3`; Black's `H2 J2` have the liberties `J1` and
+    /// `J3`. With `H3` converted to Black (`live`), a Black fill on the dame `J1` keeps many
+    /// liberties; on the real board it leaves `H2 J2 J1` the one liberty `J3`, where White takes
+    /// three stones. So Black never fills `J1`, White does.
+    #[test]
+    fn a_fill_in_atari_beside_a_dead_stone_is_not_made() {
+        let real = Board::from_ascii(
+            "
+            . . O . X . . . .
+            . . O . X . . . .
+            . . O . X . . . .
+            . . O . X . . . .
+            . . O . X . . . .
+            . . O . X . X X .
+            . . O . X X X O .
+            . . O . X X O X X
+            . . O O O O O O .",
+        )
+        .expect("diagram");
+        let grid = Grid::new(&real);
+        let h3 = Point::from_gtp("H3", 9, 9).expect("H3");
+        let j1 = Point::from_gtp("J1", 9, 9).expect("J1");
+        let mut live = real.clone();
+        live.clear_stone(h3);
+        live.set_stone(h3, Color::Black);
+        assert!(can_fill(&live, j1, Color::Black), "on live the fill stands");
+        assert!(!stands_on_real(&real, j1, Color::Black));
+        assert!(stands_on_real(&real, j1, Color::White));
+        for first in [Color::Black, Color::White] {
+            let mut filled = live.clone();
+            let no_seki = vec![false; grid.len()];
+            let fills = fill_neutral(&mut filled, &real, &grid, &no_seki, first, None);
+            assert_eq!(fills.len(), 9, "eight dame and J1: {fills:?}");
+            assert!(
+                fills.contains(&Fill {
+                    point: j1,
+                    color: Color::White
+                }),
+                "{first:?} first: {fills:?}"
+            );
+        }
+    }
 }
