@@ -42,7 +42,7 @@ use std::rc::Rc;
 
 use ingo_rules::{Board, Color, Owner, Point};
 
-use super::{can_fill, playout, seki_points_given, Fill, Grid};
+use super::{can_fill, playout, seki_points_given, stands_on_real, Fill, Grid};
 
 /// Positions the search may read before it gives up.
 pub(crate) const BUDGET: usize = 2_000;
@@ -309,7 +309,7 @@ impl Search<'_> {
             if shared {
                 let seki = self.seki[i]
                     && seki_now.get_or_init(|| seki_points_given(board, self.grid, &owners))[i];
-                if !seki && can_fill(board, p, c) && real_fill(&st.real, p, c) {
+                if !seki && can_fill(board, p, c) && stands_on_real(&st.real, p, c) {
                     fills.push(Mv::Play(p));
                 }
             } else if board
@@ -455,18 +455,6 @@ impl Search<'_> {
         }
         best
     }
-}
-
-/// Whether a fill of `color` on `p` keeps two liberties (or captures) on the real board, the
-/// dead stones standing.
-fn real_fill(real: &Board, p: Point, color: Color) -> bool {
-    // After a capture on the line the two boards can differ: a point taken on the search's
-    // board may still hold the captured stones on the real one, which then says nothing.
-    if real.color_at(p).is_some() {
-        return true;
-    }
-    let a = playout::after(real, p, color);
-    !a.suicide && (a.captures || a.liberties >= 2)
 }
 
 /// For each point of `board`, whether it is empty and its region of empty points is bordered

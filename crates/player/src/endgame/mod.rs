@@ -1077,9 +1077,10 @@ fn threatens(board: &Board, p: Point, color: Color) -> bool {
 /// other side still owns them, and a fill left in atari there is taken: Black's `S2 T2` beside
 /// White's dead `S3`, which is in atari at `T3`, have the liberties `T1` and `T3`, and a Black
 /// fill on the dame `T1` leaves them one (`CJSuperGo/CJSG-03-06`, where White then takes three
-/// stones at `T3`). The read fill has kept this rule since it was written ([`fill::read_fill`]);
-/// the fill one move deep keeps it too. A point already taken on `real` (a capture read
-/// before the fill, made on `live` only) is not judged here.
+/// stones at `T3`). Both fills keep this rule: the read one ([`fill::read_fill`]) and the one
+/// move deep ([`fill_neutral`]). A point already taken on `real` (a capture read before the
+/// fill or on the search's line, made on `live` only, where the real board may still hold the
+/// captured stones) is not judged here.
 fn stands_on_real(real: &Board, p: Point, color: Color) -> bool {
     if real.color_at(p).is_some() {
         return true;
