@@ -236,8 +236,10 @@ struct EndgameBenchArgs {
     gnugo_count: GnugoCount,
     /// The record set: `chosen` (the records `--prefix` and `--komi` select), `ing` (every
     /// counted Ing Cup record, any komi), `others` (every 8th counted 19×19 record of the other
-    /// events, as `endgame_corpus` judges them) or `all` (the three sets `km8`, `ing` and
-    /// `others` in one run, each reported on its own, then the processor time over all).
+    /// events, as `endgame_corpus` judges them), `held-out` (every 4th counted 19×19 record of
+    /// the other events from the 3rd: none of `others`, records the judgement was not tuned on)
+    /// or `all` (the three sets `km8`, `ing` and `others` in one run, each reported on its own,
+    /// then the processor time over all).
     #[arg(long, value_enum, default_value_t = EndgameSet::Chosen)]
     set: EndgameSet,
 }
@@ -255,6 +257,10 @@ enum EndgameSet {
     Others,
     /// `km8`, `ing` and `others`, one after the other in one run.
     All,
+    /// Held out: every 4th counted 19×19 record of the other events from the 3rd, in index
+    /// order (the 3rd, 7th, 11th, …): none of them is in `others`, the set the judgement was
+    /// measured and tuned on, so this is how it does on records it was not built on.
+    HeldOut,
 }
 
 /// One selection of counted records of the corpus's index.
@@ -269,8 +275,10 @@ struct Selection {
     komi: String,
     /// `SZ` (empty: any).
     size: &'static str,
-    /// Every `step`th of the matching counted records.
+    /// Every `step`th of the matching counted records…
     step: usize,
+    /// …from this one (0: the first).
+    offset: usize,
     /// Leave out records that do not replay (the `others` set, as the corpus test does)
     /// instead of failing.
     skip_unreplayable: bool,
@@ -285,6 +293,7 @@ impl EndgameSet {
             komi: "8".into(),
             size: "",
             step: 1,
+            offset: 0,
             skip_unreplayable: false,
         };
         let all_ing = Selection {
@@ -312,6 +321,12 @@ impl EndgameSet {
             EndgameSet::Km8 => vec![km8],
             EndgameSet::Ing => vec![all_ing],
             EndgameSet::Others => vec![others],
+            EndgameSet::HeldOut => vec![Selection {
+                name: "held_out",
+                step: 4,
+                offset: 2,
+                ..others
+            }],
             EndgameSet::All => vec![km8, all_ing, others],
         }
     }
@@ -1457,6 +1472,8 @@ struct Agreement {
     winner: usize,
     margin: usize,
     wrong: Vec<String>,
+    /// The records whose winner is wrong (or not given), by path.
+    wrong_winner: Vec<PathBuf>,
 }
 
 impl Agreement {
@@ -1466,6 +1483,9 @@ impl Agreement {
         let margin = counted == Some(p.recorded);
         self.winner += usize::from(winner);
         self.margin += usize::from(margin);
+        if !winner {
+            self.wrong_winner.push(p.path.clone());
+        }
         if !margin {
             let show = |r: Option<(Color, i32)>| {
                 r.map_or_else(
@@ -1531,7 +1551,7 @@ fn counted_positions(
             continue;
         };
         matched += 1;
-        if !(matched - 1).is_multiple_of(sel.step) {
+        if (matched - 1) % sel.step != sel.offset {
             continue;
         }
         let path = corpus.join(get(c_path));
@@ -1771,6 +1791,34 @@ fn endgame_set(
         writeln!(out, "gnugo_cpu_ms_per_position={:.3}", c * 1e3)?;
     }
     agreement.write(out, "gnugo")?;
+    // Whose wrong winners are whose: a record both name wrong alike is a record's question,
+    // one only ingo names wrong is ingo's.
+    let names = |keep: &dyn Fn(&PathBuf) -> bool, from: &[PathBuf]| -> Vec<String> {
+        from.iter()
+            .filter(|p| keep(p))
+            .map(|p| {
+                let s = p.display().to_string();
+                s.strip_prefix(&format!("{}/", a.corpus.display()))
+                    .map_or(s.clone(), str::to_string)
+            })
+            .collect()
+    };
+    for (label, list) in [
+        (
+            "winner_wrong_both",
+            names(&|p| agreement.wrong_winner.contains(p), &ingo.wrong_winner),
+        ),
+        (
+            "winner_wrong_ingo_only",
+            names(&|p| !agreement.wrong_winner.contains(p), &ingo.wrong_winner),
+        ),
+        (
+            "winner_wrong_gnugo_only",
+            names(&|p| !ingo.wrong_winner.contains(p), &agreement.wrong_winner),
+        ),
+    ] {
+        writeln!(out, "{label}={}: {}", list.len(), list.join(", "))?;
+    }
     writeln!(out, "ratio={:.1}", gnugo_s / ingo_s)?;
     // On a shared machine the processor time is the fairer measure of the two.
     if let (Some(g), Some(i)) = (gnugo_cpu, ingo_cpu) {
