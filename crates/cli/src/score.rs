@@ -69,7 +69,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             fills,
             seki,
             title,
-        );
+        )
+        .with_checks(report.count.checks());
         write_pictures(
             &picture.diagram,
             &picture.options,

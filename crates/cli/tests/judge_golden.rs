@@ -189,6 +189,49 @@ fn score_says_how_the_neutral_points_were_filled() {
     );
 }
 
+/// `ingo score --svg` rings the verdicts a person should check, the same strings `--json`
+/// names as sampled between 25% and 75% or read by a rule, each with its note; a count whose
+/// verdicts are all clear has no ring and no key. (`unfinished.sgf`: five stones on 9×9, two of
+/// them held by three playouts in four or fewer.)
+#[test]
+fn score_pictures_ring_the_verdicts_to_check() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (record, rings) in [("unfinished.sgf", 2), ("dame_next_to_own_point.sgf", 0)] {
+        let svg_path = dir.path().join(format!("{record}.svg"));
+        let svg_arg = svg_path.to_string_lossy().into_owned();
+        let (out, code) = ingo(&["score", record, "--svg", &svg_arg]);
+        assert_eq!(code, 0, "{out}");
+        let svg = std::fs::read_to_string(&svg_path).expect("the picture");
+        let (json, code) = ingo(&["score", "--json", record]);
+        assert_eq!(code, 0, "{json}");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        let mut expected = Vec::new();
+        for s in v["strings"].as_array().expect("strings") {
+            let held = s["held"].as_f64().expect("held");
+            let note = match s["decided"].as_str().expect("decided") {
+                "sampled" | "shared" if (0.25..=0.75).contains(&held) => {
+                    format!("{:.0}%", held * 100.0)
+                }
+                "lost_race" | "won_race" => "R".into(),
+                "mutual_atari" | "saved_in_race" => "A".into(),
+                "dead_shape" | "nakade" => "S".into(),
+                "fill" => "F".into(),
+                _ => continue,
+            };
+            expected.push(note);
+        }
+        assert_eq!(expected.len(), rings, "{record}: {json}");
+        assert_eq!(svg.matches(r#"class="check""#).count(), rings, "{record}");
+        for note in &expected {
+            assert!(
+                svg.contains(&format!(">{note}</text></g>")),
+                "{record}: {note}"
+            );
+        }
+        assert_eq!(svg.contains(r#"class="key""#), rings > 0, "{record}");
+    }
+}
+
 /// A time penalty stated only in the game comment (`GC[8 komi, +2 time penalty]`): the count of
 /// `judge --verify` and of `score` takes it off, as the written result did, and `score` says
 /// where it read it. Without it the count would be B+1 against the record's W+1.

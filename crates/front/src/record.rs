@@ -103,6 +103,14 @@ impl Count {
             None => (Vec::new(), Vec::new()),
         }
     }
+
+    /// The verdicts of the judgement a person should check, as notes for the count picture
+    /// (`ingo_player::endgame::Judgement::checks`); none when the count was not judged.
+    pub fn checks(&self) -> Vec<(Point, String)> {
+        self.judgement()
+            .map(ingo_player::endgame::Judgement::checks)
+            .unwrap_or_default()
+    }
 }
 
 /// The count of `game`, the position of `record`: with `dead` taken off when the caller names

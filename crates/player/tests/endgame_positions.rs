@@ -580,6 +580,58 @@ fn a_race_of_one_eye_against_none_is_read() {
     }
 }
 
+/// The count picture's marks: the verdicts a person should check. On the race above, White's
+/// string read dead in the race carries `R` on its first stone, and no string proved alive or
+/// sampled clearly either way carries a note; a string sampled near one half carries its share.
+#[test]
+fn the_verdicts_to_check_are_the_read_ones_and_the_close_samples() {
+    const RACE: &str = "
+        . . . . . . .
+        O O O O O O O
+        . O O O O X X
+        X X X X X X .
+        . . O O O X X
+        O O O O O O O
+        . . . X X X X
+        X X X X X X X
+        . . . . . . .";
+    let g = game(RACE, Color::Black);
+    let j = judge_end(&g, &EndgameConfig::default());
+    let checks = j.checks();
+    let white = j
+        .strings
+        .iter()
+        .find(|s| s.stones.contains(&pts(&g, "C5")[0]))
+        .expect("White's racer");
+    assert!(
+        checks.contains(&(white.stones[0], "R".to_string())),
+        "{checks:?}"
+    );
+    for (p, note) in &checks {
+        let s = j
+            .strings
+            .iter()
+            .find(|s| s.stones[0] == *p)
+            .expect("a note is on a string's first stone");
+        match s.how {
+            Decided::Sampled(h) | Decided::SharedPoints(h) => {
+                assert!((0.25..=0.75).contains(&h), "{note} on {s:?}");
+                assert_eq!(note, &format!("{:.0}%", h * 100.0));
+            }
+            Decided::ProvedAlive | Decided::Given | Decided::DoubleKoSeki => {
+                panic!("{note} on a verdict that needs no check: {s:?}")
+            }
+            _ => assert_eq!(note.len(), 1, "{note} on {s:?}"),
+        }
+    }
+    for s in &j.strings {
+        let sampled_clear = matches!(s.how, Decided::Sampled(h) if !(0.25..=0.75).contains(&h));
+        if sampled_clear || s.proved {
+            assert!(checks.iter().all(|(p, _)| *p != s.stones[0]), "{s:?}");
+        }
+    }
+}
+
 /// A group whose only eye space holds the other side's stones in a dead shape is dead, and
 /// the stones inside are alive. Source: `aeb-pro/YsCup/03/8-vs-10.sgf` (the final position,
 /// columns K to T, every row; recorded B+2.5): White's group on the right (R14 … T13, R11,

@@ -49,7 +49,34 @@ pub fn count_picture<'a>(
     }
 }
 
+/// What the notes of [`CountPicture::with_checks`] mean, the line under the count.
+pub const CHECKS_KEY: &str =
+    "Ringed, to check: 48% held in the playouts · R race · A race in atari · S eye shape · F fill";
+
 impl CountPicture<'_> {
+    /// Marks the verdicts of the end-of-game judgement a person should check (each a short
+    /// note on one stone of its string: `ingo_player::endgame::Judgement::checks`), with
+    /// [`CHECKS_KEY`] under the count. Nothing is marked when `checks` is empty.
+    ///
+    /// ```
+    /// use ingo_render::count_picture;
+    /// use ingo_rules::{score, Board, ByColor, Color, Komi, Point};
+    /// let board = Board::from_ascii("X.\n.O").unwrap();
+    /// let count = score(&board, &[], Komi::points(0), ByColor::default(), Color::Black);
+    /// let a2 = Point::from_gtp("A2", 2, 2).unwrap();
+    /// let picture = count_picture(&board, &count, Vec::new(), Vec::new(), "B+0".into())
+    ///     .with_checks(vec![(a2, "52%".into())]);
+    /// let svg = picture.svg();
+    /// assert!(svg.contains(r#"class="check""#) && svg.contains(">52%<"));
+    /// assert!(svg.contains(r#"class="key""#));
+    /// ```
+    pub fn with_checks(mut self, checks: Vec<(Point, String)>) -> Self {
+        self.diagram = self
+            .diagram
+            .with_notes(checks, Some(CHECKS_KEY.to_string()));
+        self
+    }
+
     /// The picture as SVG text.
     pub fn svg(&self) -> String {
         render_svg(&self.diagram, &self.options)

@@ -10,7 +10,7 @@ mod svg;
 use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
 pub use crate::bracket::{bracket_png, bracket_svg};
-pub use crate::count::{count_picture, CountPicture};
+pub use crate::count::{count_picture, CountPicture, CHECKS_KEY};
 pub use crate::crosstable::{crosstable_png, crosstable_svg};
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};
 pub use crate::svg::render_svg;
@@ -78,6 +78,8 @@ pub struct Diagram<'a> {
     score: Option<&'a Score>,
     fills: Vec<(Point, Color)>,
     seki: Vec<Point>,
+    notes: Vec<(Point, String)>,
+    note_key: Option<String>,
 }
 
 impl<'a> Diagram<'a> {
@@ -90,6 +92,8 @@ impl<'a> Diagram<'a> {
             score: None,
             fills: Vec::new(),
             seki: Vec::new(),
+            notes: Vec::new(),
+            note_key: None,
         }
     }
 
@@ -133,6 +137,8 @@ impl<'a> Diagram<'a> {
             score: None,
             fills: Vec::new(),
             seki: Vec::new(),
+            notes: Vec::new(),
+            note_key: None,
         }
     }
 
@@ -172,6 +178,21 @@ impl<'a> Diagram<'a> {
     pub fn with_seki(mut self, seki: Vec<Point>) -> Self {
         self.seki = seki;
         self
+    }
+
+    /// Sets short notes on points (a few characters each, such as `48%` or `R`), each drawn
+    /// inside an amber ring so that it stands out, and `key`, a line under the count that says
+    /// what the notes mean (left out when there is no note). The count picture marks with them
+    /// the verdicts of the end-of-game judgement a person should check.
+    pub fn with_notes(mut self, notes: Vec<(Point, String)>, key: Option<String>) -> Self {
+        self.notes = notes;
+        self.note_key = key;
+        self
+    }
+
+    /// The notes on points.
+    pub fn notes(&self) -> &[(Point, String)] {
+        &self.notes
     }
 
     /// The neutral points filled before counting.

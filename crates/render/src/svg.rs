@@ -14,6 +14,8 @@ const BLACK_STONE: &str = "#141414";
 const WHITE_STONE: &str = "#f8f8f4";
 const WHITE_EDGE: &str = "#3a3a3a";
 const LAST_MOVE_NUMBER: &str = "#d01c1c";
+/// The ring around a note ([`Diagram::with_notes`]): amber, seen on both stones and the wood.
+const NOTE_RING: &str = "#e07b00";
 /// Font families for all text: DejaVu first because Debian-like systems ship it and it has the
 /// em dash and CJK-free Latin we use; the generic family last for any other renderer.
 const FONT_FAMILY: &str = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif";
@@ -58,6 +60,8 @@ struct Layout {
     caption_font: f64,
     title: Option<String>,
     legend: Option<String>,
+    /// What the notes on points mean, under the legend (only when there are notes).
+    key: Option<String>,
 }
 
 impl Layout {
@@ -71,15 +75,21 @@ impl Layout {
         let caption_font = 0.45 * f64::from(s);
         let title = options.title.as_deref().map(clean_text);
         let legend = score_of(diagram).map(legend);
+        let key = diagram
+            .note_key
+            .as_deref()
+            .filter(|_| diagram.notes.iter().any(|(p, _)| board.contains(*p)))
+            .map(clean_text);
         let text_w = title
             .iter()
             .chain(legend.iter())
+            .chain(key.iter())
             .map(|t| (text_width_em(t) * caption_font + f64::from(s)).ceil() as u32)
             .max()
             .unwrap_or(0);
         let width = board_w.max(text_w);
         let header = if title.is_some() { s } else { 0 };
-        let footer = if legend.is_some() { s } else { 0 };
+        let footer = u32::from(legend.is_some()) * s + u32::from(key.is_some()) * s;
         Layout {
             s: f64::from(s),
             band: f64::from(band),
@@ -92,6 +102,7 @@ impl Layout {
             caption_font,
             title,
             legend,
+            key,
         }
     }
 
@@ -194,6 +205,7 @@ fn write_svg(
     }
     write_fills(out, board, &diagram.fills, l)?;
     write_seki(out, board, &diagram.seki, l)?;
+    write_notes(out, board, &diagram.notes, l)?;
 
     let last = diagram
         .last_move
@@ -491,6 +503,49 @@ fn write_seki(out: &mut String, board: &Board, seki: &[Point], l: &Layout) -> fm
     Ok(())
 }
 
+/// Writes the notes on points: an amber ring filled with the stone's colour, and the note inside
+/// it in the colour that reads there (white on Black, black on White and on the wood).
+fn write_notes(
+    out: &mut String,
+    board: &Board,
+    notes: &[(Point, String)],
+    l: &Layout,
+) -> fmt::Result {
+    for (p, text) in notes {
+        if !board.contains(*p) {
+            continue;
+        }
+        let (x, y) = l.at(*p);
+        let text = clean_text(text);
+        // The ring is filled with the stone's colour, so that the note reads over a territory
+        // marker on a dead stone.
+        let (fill, color) = match board.color_at(*p) {
+            Some(Color::Black) => (BLACK_STONE, WHITE_STONE),
+            Some(Color::White) => (WHITE_STONE, BLACK_STONE),
+            None => (WOOD_LIGHT, BLACK_STONE),
+        };
+        let font = l.s
+            * match text.chars().count() {
+                0..=1 => 0.45,
+                2 => 0.38,
+                _ => 0.3,
+            };
+        writeln!(
+            out,
+            r#"<g class="check"><circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{NOTE_RING}" stroke-width="{}"/><text x="{}" y="{}" font-size="{}" fill="{color}" text-anchor="middle">{}</text></g>"#,
+            N(x),
+            N(y),
+            N(0.47 * l.s),
+            N(0.08 * l.s),
+            N(x),
+            N(y + 0.35 * font),
+            N(font),
+            Escaped(&text)
+        )?;
+    }
+    Ok(())
+}
+
 /// Crosses dead stones when no territory marker says whose they are.
 fn write_dead_crosses(out: &mut String, board: &Board, dead: &[Point], l: &Layout) -> fmt::Result {
     let a = 0.2 * l.s;
@@ -601,6 +656,17 @@ fn write_captions(out: &mut String, l: &Layout) -> fmt::Result {
             N(l.board_y + l.board_h + l.s / 2.0 + shift),
             N(l.caption_font),
             Escaped(legend)
+        )?;
+    }
+    if let Some(key) = &l.key {
+        let lines_above = if l.legend.is_some() { 1.5 } else { 0.5 };
+        writeln!(
+            out,
+            r#"<text class="key" x="{}" y="{}" font-size="{}" fill="{INK}" text-anchor="middle">{}</text>"#,
+            N(x),
+            N(l.board_y + l.board_h + lines_above * l.s + shift),
+            N(0.85 * l.caption_font),
+            Escaped(key)
         )?;
     }
     Ok(())

@@ -546,3 +546,54 @@ fn count_picture_draws_the_count_with_the_judgements_marks() {
     parse(&svg);
     assert!(!picture.png().expect("renders").is_empty());
 }
+
+/// The verdicts to check on a count picture: an amber ring filled with the stone's colour and
+/// the note inside it (pixels: the ring's amber beside the stone's edge, the fill over the
+/// territory marker of a dead stone), the key under the count only when a note is on the
+/// board, one line more of height, and notes off the board ignored.
+#[test]
+fn count_picture_rings_the_verdicts_to_check() {
+    let b = board(
+        "
+  A B C D E
+5 . X O . .
+4 . X O . X
+3 . X . O .
+2 . X O . .
+1 . X O . .",
+    );
+    let score = count(&b, &[at("E4", &b)]);
+    let plain = ingo_render::count_picture(&b, &score, Vec::new(), Vec::new(), "t".into());
+    let checked = plain.clone().with_checks(vec![
+        (at("E4", &b), "48%".into()),
+        (at("B5", &b), "R".into()),
+    ]);
+    let svg = checked.svg();
+    assert_eq!(svg.matches(r#"class="check""#).count(), 2);
+    assert!(svg.contains(">48%</text>") && svg.contains(">R</text>"));
+    assert!(svg.contains(&format!(">{}</text>", ingo_render::CHECKS_KEY)));
+    parse(&svg);
+    let (plain_png, checked_png) = (
+        decode(&plain.png().expect("renders")),
+        decode(&checked.png().expect("renders")),
+    );
+    // One line (a point, 32 px) more for the key.
+    assert_eq!(checked_png.height(), plain_png.height() + 32);
+    // The title takes one line above the board. The ring has radius 0.47 points (15 px).
+    let amber = |(r, g, b): (u8, u8, u8)| r > 180 && (90..=160).contains(&g) && b < 60;
+    assert!(amber(rgb_at(&checked_png, &b, 32, at("B5", &b), 15.0, 0.0)));
+    assert!(!amber(rgb_at(&plain_png, &b, 32, at("B5", &b), 15.0, 0.0)));
+    // The dead Black stone E4: White's territory marker (light) at its centre without a note;
+    // with one, the ring's black fill covers the faded stone and the marker (above the
+    // note's small text).
+    assert!(is_light(rgb_at(&plain_png, &b, 32, at("E4", &b), 0.0, 0.0)));
+    let under = |pix: &Pixmap| rgb_at(pix, &b, 32, at("E4", &b), -8.0, -8.0);
+    assert!(is_dark(under(&checked_png)), "{:?}", under(&checked_png));
+    assert_ne!(under(&plain_png), under(&checked_png));
+
+    // Notes off the board: nothing drawn, no key.
+    let off = Point::from_gtp("T19", 19, 19).expect("T19");
+    let svg = plain.clone().with_checks(vec![(off, "R".into())]).svg();
+    assert!(!svg.contains(r#"class="check""#) && !svg.contains(r#"class="key""#));
+    assert_eq!(svg, plain.svg());
+}

@@ -239,7 +239,65 @@ impl Judgement {
         v.sort();
         v
     }
+
+    /// The verdicts a person should check, each as a short note on the first stone of its
+    /// string, in the order of [`Judgement::strings`]: a sampled share between
+    /// [`CHECK_BELOW`] and [`CHECK_ABOVE`] (`48%`: the playouts alone, near a coin's throw),
+    /// and every verdict read by a rule rather than proved (`R` a capture race, `A` a race at
+    /// one liberty each, `S` the shape of an eye space, `F` taken in the fill). Strings proved
+    /// alive, given, or sampled clearly either way carry none.
+    ///
+    /// ```
+    /// use ingo_player::endgame::{judge_end, EndgameConfig};
+    /// use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+    /// // Two White stones inside Black's corner: dead, but the light playouts let them stand in
+    /// // almost half of the games, so both are marked with their share.
+    /// let board = Board::from_ascii("
+    ///     . . . . . X O . .
+    ///     . . . . . X O . .
+    ///     . . O . . X O . .
+    ///     . . . . . X O . .
+    ///     . . . O . X O . .
+    ///     X X X X X X O . .
+    ///     O O O O O O O . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .").unwrap();
+    /// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
+    /// let j = judge_end(&Game::new(setup, Rules::ing()), &EndgameConfig::default());
+    /// let c7 = Point::from_gtp("C7", 9, 9).unwrap();
+    /// let d5 = Point::from_gtp("D5", 9, 9).unwrap();
+    /// let checks = j.checks();
+    /// assert!(checks.iter().any(|(p, _)| *p == c7) && checks.iter().any(|(p, _)| *p == d5));
+    /// assert!(checks.iter().all(|(_, note)| note.ends_with('%')));
+    /// ```
+    pub fn checks(&self) -> Vec<(Point, String)> {
+        self.strings
+            .iter()
+            .filter_map(|s| {
+                let note = match s.how {
+                    Decided::Sampled(held) | Decided::SharedPoints(held)
+                        if (CHECK_BELOW..=CHECK_ABOVE).contains(&held) =>
+                    {
+                        format!("{:.0}%", held * 100.0)
+                    }
+                    Decided::LostRace | Decided::WonRace => "R".into(),
+                    Decided::MutualAtari | Decided::SavedInRace => "A".into(),
+                    Decided::DeadShape | Decided::Nakade => "S".into(),
+                    Decided::TakenInFill => "F".into(),
+                    _ => return None,
+                };
+                Some((*s.stones.first()?, note))
+            })
+            .collect()
+    }
 }
+
+/// The lowest share of the playouts that [`Judgement::checks`] marks: below it the string is
+/// dead three times out of four or more.
+pub const CHECK_BELOW: f64 = 0.25;
+
+/// The highest share of the playouts that [`Judgement::checks`] marks.
+pub const CHECK_ABOVE: f64 = 0.75;
 
 /// Row-major indexing of a board's points.
 pub(crate) struct Grid {

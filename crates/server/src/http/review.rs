@@ -517,8 +517,11 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
         );
         let (fills, seki) = count.marks();
         out.score = Some(view::score(&count.score, size));
-        out.count_svg =
-            Some(count_picture(position.game.board(), &count.score, fills, seki, title).svg());
+        out.count_svg = Some(
+            count_picture(position.game.board(), &count.score, fills, seki, title)
+                .with_checks(count.checks())
+                .svg(),
+        );
     }
     Ok(out)
 }
@@ -580,6 +583,21 @@ mod tests {
         // Rows from the top: SGF `ab` is A4 on a 5×5 board, in the second row.
         assert_eq!(out["boards"][1][1], "X....");
         assert_eq!(out["moves"][0]["move"], "A4");
+    }
+
+    /// The judge page's count picture rings the verdicts to check, as `ingo score --svg` does:
+    /// five stones on 9×9, two of them held by the playouts three times in four or less.
+    #[test]
+    fn judge_rings_the_verdicts_to_check() {
+        let out = judged("(;SZ[9]KM[7.5]RU[Chinese];B[ee];W[cc];B[gg];W[cg];B[gc])");
+        let svg = out["count_svg"].as_str().expect("a picture");
+        assert_eq!(svg.matches(r#"class="check""#).count(), 2, "{svg}");
+        assert!(svg.contains(ingo_render::CHECKS_KEY));
+        // A count with nothing to check has no ring: four passes end the game, every stone
+        // alive by the rules.
+        let out = judged("(;SZ[5]KM[0];B[ab];W[];B[];W[];B[])");
+        let svg = out["count_svg"].as_str().expect("a picture");
+        assert!(!svg.contains(r#"class="check""#));
     }
 
     fn game_of(text: &str) -> Game {
