@@ -150,8 +150,10 @@ impl VerifyTotals {
     }
 }
 
-/// The lines `ingo score` prints about the judgement: dead stones, seki, and the neutral
-/// points filled in turn, and whether that fill was read out by search or made one move deep.
+/// The lines `ingo score` prints about the judgement: dead stones, seki, the neutral points
+/// filled in turn and whether that fill was read out by search or made one move deep, and the
+/// verdicts a person should check (`Judgement::checks`: the first stone of each string and its
+/// note, as the count picture rings them).
 pub fn judgement_text(j: &Judgement, board: &Board) -> String {
     let h = board.height();
     let names = |v: &[ingo_rules::Point]| {
@@ -166,8 +168,13 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
         .iter()
         .map(|f| format!("{} {}", f.color.letter(), f.point.to_gtp(h)))
         .collect();
+    let checks: Vec<String> = j
+        .checks()
+        .iter()
+        .map(|(p, note)| format!("{} {note}", p.to_gtp(h)))
+        .collect();
     format!(
-        "dead stones: {}\nseki stones: {}\nshared points (分空) left empty: {}\nneutral points filled in turn, {} first: {}\n",
+        "dead stones: {}\nseki stones: {}\nshared points (分空) left empty: {}\nneutral points filled in turn, {} first: {}\nverdicts to check: {}\n",
         names(&j.dead),
         names(&j.stones(Status::Seki)),
         names(&j.seki_points),
@@ -178,6 +185,15 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
             format!("{} (read out to the end)", fills.join(", "))
         } else {
             format!("{} (one move deep: too many to read)", fills.join(", "))
+        },
+        if checks.is_empty() {
+            "none (every string proved, given, or sampled more than three times in four either way)"
+                .to_string()
+        } else {
+            format!(
+                "{} (a string's first stone: its share of the playouts, or R race, A race in atari, S eye shape, F fill)",
+                checks.join(", ")
+            )
         }
     )
 }

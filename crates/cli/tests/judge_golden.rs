@@ -190,8 +190,9 @@ fn score_says_how_the_neutral_points_were_filled() {
 }
 
 /// `ingo score --svg` rings the verdicts a person should check, the same strings `--json`
-/// names as sampled between 25% and 75% or read by a rule, each with its note; a count whose
-/// verdicts are all clear has no ring and no key. (`unfinished.sgf`: five stones on 9×9, two of
+/// names as sampled between 25% and 75% or read by a rule, each with its note, and the text
+/// names them on its line `verdicts to check:`; a count whose verdicts are all clear has no
+/// ring, no key, and `none` on that line. (`unfinished.sgf`: five stones on 9×9, two of
 /// them held by three playouts in four or fewer.)
 #[test]
 fn score_pictures_ring_the_verdicts_to_check() {
@@ -229,6 +230,20 @@ fn score_pictures_ring_the_verdicts_to_check() {
             );
         }
         assert_eq!(svg.contains(r#"class="key""#), rings > 0, "{record}");
+        // The text says the same, on the line `verdicts to check:`.
+        let (text, _) = ingo(&["score", record]);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("verdicts to check: "))
+            .unwrap_or_else(|| panic!("no line of verdicts to check:\n{text}"));
+        assert_eq!(
+            line.starts_with("verdicts to check: none"),
+            rings == 0,
+            "{line}"
+        );
+        for note in &expected {
+            assert!(line.contains(&format!(" {note}")), "{line}: {note}");
+        }
     }
 }
 
