@@ -19,6 +19,9 @@ pub struct Verify {
     /// What the two results alone prove about the record's count, when they differ by an odd
     /// number of points ([`shared_parity_note`]).
     pub note: Option<String>,
+    /// The judgement's verdicts a person should check (`Judgement::checks`: a string's first
+    /// stone and its note, `K11 46%`), where a disagreement is looked for first.
+    pub checks: Vec<String>,
 }
 
 impl Verify {
@@ -30,6 +33,7 @@ impl Verify {
             "agrees": self.agrees,
             "winner_agrees": self.winner_agrees,
             "note": self.note,
+            "checks": self.checks,
         })
     }
 
@@ -47,8 +51,14 @@ impl Verify {
             .as_deref()
             .map(|n| format!("; {n}"))
             .unwrap_or_default();
+        // Where the counts differ, the verdicts to look at first.
+        let checks = if self.agrees || self.checks.is_empty() {
+            String::new()
+        } else {
+            format!("; verdicts to check: {}", self.checks.join(", "))
+        };
         format!(
-            ", verify: recorded {} counted {} ({verdict}{note})",
+            ", verify: recorded {} counted {} ({verdict}{note}{checks})",
             self.recorded, self.counted
         )
     }
@@ -85,6 +95,7 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
         winner_agrees,
         agrees: winner_agrees && j.score.margin_halves.abs() == halves,
         note: shared_parity_note(recorded_halves, j.score.margin_halves, j.score.shared),
+        checks: checks_text(&j, game.board()),
     })
 }
 
@@ -150,6 +161,14 @@ impl VerifyTotals {
     }
 }
 
+/// The verdicts to check of `j` as text, `K11 46%`: a string's first stone and its note.
+fn checks_text(j: &Judgement, board: &Board) -> Vec<String> {
+    j.checks()
+        .iter()
+        .map(|(p, note)| format!("{} {note}", p.to_gtp(board.height())))
+        .collect()
+}
+
 /// The lines `ingo score` prints about the judgement: dead stones, seki, the neutral points
 /// filled in turn and whether that fill was read out by search or made one move deep, and the
 /// verdicts a person should check (`Judgement::checks`: the first stone of each string and its
@@ -168,11 +187,7 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
         .iter()
         .map(|f| format!("{} {}", f.color.letter(), f.point.to_gtp(h)))
         .collect();
-    let checks: Vec<String> = j
-        .checks()
-        .iter()
-        .map(|(p, note)| format!("{} {note}", p.to_gtp(h)))
-        .collect();
+    let checks = checks_text(j, board);
     format!(
         "dead stones: {}\nseki stones: {}\nshared points (分空) left empty: {}\nneutral points filled in turn, {} first: {}\nverdicts to check: {}\n",
         names(&j.dead),

@@ -301,6 +301,43 @@ fn verify_says_when_the_record_needs_other_shared_points() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// Where the judged count and the record disagree, `judge --verify` names the verdicts to check
+/// (a string's first stone and its note), in text and in JSON; where they agree the text does
+/// not, and the JSON still lists them. (`unfinished.sgf` given a result: counted B+3.5, its
+/// stones C7 and G3 held by three playouts in four.)
+#[test]
+fn verify_names_the_verdicts_to_check_where_the_counts_differ() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let text =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished.sgf"))
+            .expect("data");
+    for (re, agrees) in [("W+10", false), ("B+3.5", true)] {
+        let path = dir.path().join(format!("re-{agrees}.sgf"));
+        fs::write(
+            &path,
+            text.replace("RU[Chinese]", &format!("RU[Chinese]RE[{re}]")),
+        )
+        .expect("write");
+        let file = path.to_str().expect("UTF-8 path");
+        let (out, code) = ingo(&["judge", "--verify", file]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(
+            out.contains("; verdicts to check: C7 75%, G3 75%)"),
+            !agrees,
+            "{re}: {out}"
+        );
+        let (out, _) = ingo(&["judge", "--verify", "--json", file]);
+        let v: serde_json::Value =
+            serde_json::from_str(out.lines().next().unwrap_or_default()).expect("JSON");
+        assert_eq!(v["verify"]["agrees"], agrees, "{out}");
+        assert_eq!(
+            v["verify"]["checks"],
+            serde_json::json!(["C7 75%", "G3 75%"]),
+            "{out}"
+        );
+    }
+}
+
 #[test]
 fn render_and_score_write_pictures() {
     let dir = std::env::temp_dir().join(format!("ingo-render-test-{}", std::process::id()));
