@@ -1796,11 +1796,7 @@ fn endgame_set(
     let names = |keep: &dyn Fn(&PathBuf) -> bool, from: &[PathBuf]| -> Vec<String> {
         from.iter()
             .filter(|p| keep(p))
-            .map(|p| {
-                let s = p.display().to_string();
-                s.strip_prefix(&format!("{}/", a.corpus.display()))
-                    .map_or(s.clone(), str::to_string)
-            })
+            .map(|p| p.strip_prefix(&a.corpus).unwrap_or(p).display().to_string())
             .collect()
     };
     for (label, list) in [

@@ -196,6 +196,7 @@ fn score_says_how_the_neutral_points_were_filled() {
 /// them held by three playouts in four or fewer.)
 #[test]
 fn score_pictures_ring_the_verdicts_to_check() {
+    use ingo_player::endgame::{CHECK_ABOVE, CHECK_BELOW};
     let dir = tempfile::tempdir().expect("a temporary folder");
     for (record, rings) in [("unfinished.sgf", 2), ("dame_next_to_own_point.sgf", 0)] {
         let svg_path = dir.path().join(format!("{record}.svg"));
@@ -210,7 +211,7 @@ fn score_pictures_ring_the_verdicts_to_check() {
         for s in v["strings"].as_array().expect("strings") {
             let held = s["held"].as_f64().expect("held");
             let note = match s["decided"].as_str().expect("decided") {
-                "sampled" | "shared" if (0.25..=0.75).contains(&held) => {
+                "sampled" | "shared" if (CHECK_BELOW..=CHECK_ABOVE).contains(&held) => {
                     format!("{:.0}%", held * 100.0)
                 }
                 "lost_race" | "won_race" => "R".into(),

@@ -4,6 +4,7 @@
 
 use ingo_player::endgame::{
     judge_end, judge_with_dead, Decided, EndgameConfig, Judgement, Status, StringStatus,
+    CHECK_ABOVE, CHECK_BELOW,
 };
 use ingo_rules::{Board, Color, Game, Move, Point, Rules, Setup};
 
@@ -530,16 +531,9 @@ fn a_race_at_one_liberty_each_is_the_player_to_moves() {
     }
 }
 
-/// A capture race with one eye against none is read, not sampled: Black's string A6 … F6 has
-/// one outside liberty (A7), the eye G6 and the two liberties A5 B5 it shares with White's
-/// string A4 … G4, C5 … E5, which has three outside liberties (A3 B3 C3). With one eye against
-/// none the shared liberties count for the eye (White cannot fill them without shortening
-/// itself, Black can): four against three, and Black wins whoever moves first
-/// (`tactics::capture_race_with_eyes`). White's string is dead and says it lost the race, with
-/// either player to move and whatever the seed of the playouts.
-#[test]
-fn a_race_of_one_eye_against_none_is_read() {
-    const RACE: &str = "
+/// The race of `a_race_of_one_eye_against_none_is_read` and of
+/// `the_verdicts_to_check_are_the_read_ones_and_the_close_samples`.
+const RACE: &str = "
         . . . . . . .
         O O O O O O O
         . O O O O X X
@@ -549,6 +543,16 @@ fn a_race_of_one_eye_against_none_is_read() {
         . . . X X X X
         X X X X X X X
         . . . . . . .";
+
+/// A capture race with one eye against none is read, not sampled: Black's string A6 … F6 has
+/// one outside liberty (A7), the eye G6 and the two liberties A5 B5 it shares with White's
+/// string A4 … G4, C5 … E5, which has three outside liberties (A3 B3 C3). With one eye against
+/// none the shared liberties count for the eye (White cannot fill them without shortening
+/// itself, Black can): four against three, and Black wins whoever moves first
+/// (`tactics::capture_race_with_eyes`). White's string is dead and says it lost the race, with
+/// either player to move and whatever the seed of the playouts.
+#[test]
+fn a_race_of_one_eye_against_none_is_read() {
     for to_move in [Color::Black, Color::White] {
         let g = game(RACE, to_move);
         for seed in 1..=4u64 {
@@ -585,16 +589,6 @@ fn a_race_of_one_eye_against_none_is_read() {
 /// sampled clearly either way carries a note; a string sampled near one half carries its share.
 #[test]
 fn the_verdicts_to_check_are_the_read_ones_and_the_close_samples() {
-    const RACE: &str = "
-        . . . . . . .
-        O O O O O O O
-        . O O O O X X
-        X X X X X X .
-        . . O O O X X
-        O O O O O O O
-        . . . X X X X
-        X X X X X X X
-        . . . . . . .";
     let g = game(RACE, Color::Black);
     let j = judge_end(&g, &EndgameConfig::default());
     let checks = j.checks();
@@ -615,7 +609,7 @@ fn the_verdicts_to_check_are_the_read_ones_and_the_close_samples() {
             .expect("a note is on a string's first stone");
         match s.how {
             Decided::Sampled(h) | Decided::SharedPoints(h) => {
-                assert!((0.25..=0.75).contains(&h), "{note} on {s:?}");
+                assert!((CHECK_BELOW..=CHECK_ABOVE).contains(&h), "{note} on {s:?}");
                 assert_eq!(note, &format!("{:.0}%", h * 100.0));
             }
             Decided::ProvedAlive | Decided::Given | Decided::DoubleKoSeki => {
@@ -625,7 +619,8 @@ fn the_verdicts_to_check_are_the_read_ones_and_the_close_samples() {
         }
     }
     for s in &j.strings {
-        let sampled_clear = matches!(s.how, Decided::Sampled(h) if !(0.25..=0.75).contains(&h));
+        let sampled_clear =
+            matches!(s.how, Decided::Sampled(h) if !(CHECK_BELOW..=CHECK_ABOVE).contains(&h));
         if sampled_clear || s.proved {
             assert!(checks.iter().all(|(p, _)| *p != s.stones[0]), "{s:?}");
         }

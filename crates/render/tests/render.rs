@@ -285,11 +285,10 @@ fn png_marks_the_last_move_with_a_ring_of_the_other_colour() {
     assert!(is_light(rgb_at(&white, &b, 0, at("C3", &b), 0.0, 0.0)));
 }
 
-/// A counted 5×5: Black's area on the left, White's on the right, a shared point at C3 and a
-/// dead black stone at E4.
-#[test]
-fn png_marks_territory_shared_points_and_dead_stones() {
-    let b = board(
+/// The 5×5 board of the counts below: Black's area on the left, White's on the right, a shared
+/// point at C3, and E4 (a Black stone the tests count dead).
+fn count_board() -> Board {
+    board(
         "
   A B C D E
 5 . X O . .
@@ -297,7 +296,14 @@ fn png_marks_territory_shared_points_and_dead_stones() {
 3 . X . O .
 2 . X O . .
 1 . X O . .",
-    );
+    )
+}
+
+/// A counted 5×5: Black's area on the left, White's on the right, a shared point at C3 and a
+/// dead black stone at E4.
+#[test]
+fn png_marks_territory_shared_points_and_dead_stones() {
+    let b = count_board();
     let dead = [at("E4", &b)];
     let score = count(&b, &dead);
     assert_eq!(
@@ -489,15 +495,7 @@ fn game_numbers_follow_the_stones_on_the_board() {
 /// share; marks off the board or on the wrong kind of point are ignored.
 #[test]
 fn svg_marks_filled_points_and_seki() {
-    let b = board(
-        "
-  A B C D E
-5 . X O . .
-4 . X O . X
-3 . X . O .
-2 . X O . .
-1 . X O . .",
-    );
+    let b = count_board();
     let fills = vec![
         (at("C3", &b), Color::Black),
         (at("D5", &b), Color::White),
@@ -521,15 +519,7 @@ fn svg_marks_filled_points_and_seki() {
 /// last-move mark even on a diagram of a game.
 #[test]
 fn count_picture_draws_the_count_with_the_judgements_marks() {
-    let b = board(
-        "
-  A B C D E
-5 . X O . .
-4 . X O . X
-3 . X . O .
-2 . X O . .
-1 . X O . .",
-    );
+    let b = count_board();
     let score = count(&b, &[at("E4", &b)]);
     let fills = vec![(at("D5", &b), Color::White)];
     let seki = vec![at("B1", &b), at("C1", &b)];
@@ -553,15 +543,7 @@ fn count_picture_draws_the_count_with_the_judgements_marks() {
 /// board, one line more of height, and notes off the board ignored.
 #[test]
 fn count_picture_rings_the_verdicts_to_check() {
-    let b = board(
-        "
-  A B C D E
-5 . X O . .
-4 . X O . X
-3 . X . O .
-2 . X O . .
-1 . X O . .",
-    );
+    let b = count_board();
     let score = count(&b, &[at("E4", &b)]);
     let plain = ingo_render::count_picture(&b, &score, Vec::new(), Vec::new(), "t".into());
     let checked = plain.clone().with_checks(vec![
