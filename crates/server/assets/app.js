@@ -964,7 +964,7 @@ function gamePage(id) {
       last: last && last.move !== "pass" ? last.move.toUpperCase() : null,
       numbers: moveNumbers(g.moves),
       showNumbers,
-      marks: { dead: g.phase !== "playing" ? dead() : estimate ? new Set(estimate.dead) : new Set(), owners, illegal, tentative: tentative && myTurn() ? { point: tentative, color: myColor } : null },
+      marks: { dead: g.phase !== "playing" ? dead() : estimate ? new Set(estimate.dead) : new Set(), owners, illegal, tentative: tentative && myTurn() ? { point: tentative, color: myColor } : null, checks: g.phase === "suspended" ? g.dead_stones.checks || [] : [] },
     });
     estimateBtn.hidden = !(g.phase === "playing" && g.estimate_allowed !== false);
     estimateBtn.textContent = t(estimate ? "estimate_hide" : "estimate");
@@ -1017,6 +1017,9 @@ function gamePage(id) {
         // The count these dead stones give, as the server counts it.
         d.count ? h("p", { id: "running-count", class: "running-count", "data-result": d.count.result },
           tf("running_count", { result: d.count.result, b: d.count.area.black, w: d.count.area.white, s: d.count.shared })) : null,
+        // The judgement's doubtful verdicts, ringed on the board: what to look at before accepting.
+        d.checks && d.checks.length ? h("p", { id: "dead-checks", class: "dead-checks" },
+          tf("checks", { list: d.checks.map((c) => `${c.point} ${c.note}`).join(", ") }), h("br"), h("small", {}, t("checks_key"))) : null,
         myColor ? h("div", { class: "controls" },
           h("button", { id: "accept-dead", disabled: myColor === "B" ? d.accepted.black : d.accepted.white, onclick: async () => {
             try { g = await api("POST", `/api/games/${gid}/dead/accept`, { dead: d.proposal }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }

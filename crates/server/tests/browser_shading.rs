@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use browser_util::*;
 use fantoccini::Client;
+use ingo_server::client::Client as ApiClient;
 use serde_json::{json, Value};
 
 /// Black's wall on the D line, White's on the F line (the E line between them neutral), a Black
@@ -138,6 +139,110 @@ async fn the_dead_stone_step_shades_the_area_and_counts_as_stones_are_marked() {
             end["result"]["result"],
             second["dead_stones"]["count"]["result"]
         );
+        b.close().await.unwrap();
+    })
+    .await;
+}
+
+/// Five stones on 9×9, two of which the server's playouts keep alive three times in four or
+/// less (the judge page's record in `http/review.rs`, played here as a game).
+const FIVE: [&str; 5] = ["E5", "C7", "G3", "C3", "G7"];
+
+/// The verdicts to check in a game state: `C7 46%`, … in the server's order.
+fn checks(state: &Value) -> Vec<String> {
+    state["dead_stones"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["point"].as_str().unwrap(),
+                c["note"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+/// The rings the page draws (`data-check` of `svg.board g.check`), sorted.
+async fn rings_of(b: &Client) -> Vec<String> {
+    let v = b
+        .execute(
+            "return [...document.querySelectorAll('svg.board g.check')].map(g => g.dataset.check).sort()",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dead_stone_step_rings_the_verdicts_to_check_until_play_resumes() {
+    bounded(Duration::from_secs(180), async {
+        let app = spawn_app().await;
+        let driver = ChromeDriver::start().await;
+        let b = driver.browser(1280, 1000).await;
+        register(&b, &app.base, "alice", "1d").await;
+        let mut bob = api_player(&app, "bob", "2d").await;
+        let gid = ranked_game(&app, &b, &mut bob, 9).await;
+        play_moves(&b, &mut bob, &gid, 1, &FIVE).await;
+        play_moves(&b, &mut bob, &gid, 6, &["pass", "pass"]).await;
+        let state = app.state(&gid).await;
+        assert_eq!(state["phase"], "suspended");
+        let mut want = checks(&state);
+        assert_eq!(want.len(), 2, "two doubtful strings: {state}");
+        for c in &want {
+            assert!(c.ends_with('%'), "held by the playouts: {c}");
+        }
+        // Stored with the proposal: a server started anew on the database shows the same.
+        let second = app.restart().await;
+        let again = ApiClient::new(second.addr)
+            .get(&format!("/api/games/{gid}"))
+            .await
+            .unwrap();
+        assert_eq!(checks(&again.body), want, "the checks are stored");
+        b.goto(&format!("{}/#/game/{gid}", app.base)).await.unwrap();
+        wait_css(&b, "#dead-step").await;
+        let line = wait_until(
+            &b,
+            "the verdicts to check under the count",
+            "const p = document.getElementById('dead-checks'); return p && p.textContent || null",
+        )
+        .await;
+        let line = line.as_str().unwrap();
+        assert!(
+            line.contains(&format!("Verdicts to check (ringed): {}", want.join(", "))),
+            "{line}"
+        );
+        want.sort();
+        assert_eq!(rings_of(&b).await, want, "a ring on each string named");
+        screenshot(&b, "dead-stones-checks").await;
+        // Marking a string dead changes the proposal, not the judgement's doubts.
+        let before = b
+            .execute("return document.getElementById('proposal').textContent", vec![])
+            .await
+            .unwrap();
+        let first = want[0].split(' ').next().unwrap().to_owned();
+        click_point(&b, 9, &first).await;
+        wait_until(
+            &b,
+            "the new proposal on the page",
+            &format!(
+                "return document.getElementById('proposal')?.textContent !== {before} || null"
+            ),
+        )
+        .await;
+        assert_eq!(rings_of(&b).await, want, "the rings stay with a marking");
+        // Play resumes (White, to move, plays): no step, no rings, none in the state.
+        play_moves(&b, &mut bob, &gid, 8, &["A1"]).await;
+        wait_move_count(&b, 8).await;
+        wait_until(
+            &b,
+            "the rings gone",
+            "return !document.getElementById('dead-step') && !document.querySelector('svg.board g.check') || null",
+        )
+        .await;
+        assert_eq!(checks(&app.state(&gid).await), Vec::<String>::new());
         b.close().await.unwrap();
     })
     .await;

@@ -605,7 +605,9 @@ fn an_engine_that_disagrees_on_dead_stones_proposes_its_own() {
             game.play_as(c, ingo_rules::Move::from_gtp(mv, 9, 9).unwrap())
                 .unwrap();
         }
-        assert!(ingo_server::domain::live_game::propose_dead(&game).is_empty());
+        assert!(ingo_server::domain::live_game::propose_dead(&game)
+            .0
+            .is_empty());
         let s = wait_for(&mut b, gid, |s| {
             s["phase"] == "suspended" && s["dead_stones"]["accepted"]["white"] == true
         })

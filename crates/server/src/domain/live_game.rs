@@ -65,8 +65,34 @@ pub struct EventSeat {
 /// of `ingo_player::endgame` (proof of life first, then playouts under the game's own rules;
 /// deterministic). The players accept it, mark other stones, or resume play to prove life and
 /// death on the board.
-pub fn propose_dead(game: &Game) -> Vec<Point> {
-    ingo_player::endgame::judge_end(game, &ingo_player::endgame::EndgameConfig::default()).dead
+///
+/// With them, the verdicts a player should check before accepting
+/// ([`ingo_player::endgame::Judgement::checks`]): each doubtful string's first stone and how
+/// it was decided (`54%` of the playouts, `R` read in a capture race, …).
+pub fn propose_dead(game: &Game) -> (Vec<Point>, Vec<(Point, String)>) {
+    let j = ingo_player::endgame::judge_end(game, &ingo_player::endgame::EndgameConfig::default());
+    let checks = j.checks();
+    (j.dead, checks)
+}
+
+/// The verdicts to check as stored (`P19:54% S17:R`).
+fn checks_text(checks: &[(Point, String)], size: usize) -> String {
+    checks
+        .iter()
+        .map(|(p, note)| format!("{}:{note}", p.to_gtp(size)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The stored verdicts to check of a game of `size`, each a point and its note; a pair that
+/// does not read (a row written by hand) is left out, as it only ever adds a ring.
+fn parse_checks(text: &str, size: usize) -> Vec<(Point, String)> {
+    text.split_whitespace()
+        .filter_map(|pair| {
+            let (p, note) = pair.split_once(':')?;
+            Some((Point::from_gtp(p, size, size).ok()?, note.to_owned()))
+        })
+        .collect()
 }
 
 /// A table's refusal as the API answers it.
@@ -391,6 +417,16 @@ impl LiveGame {
         }
     }
 
+    /// While play is suspended, the verdicts to check of the server's judgement of the
+    /// position (see [`propose_dead`]); none otherwise.
+    pub fn dead_checks(&self) -> Vec<(Point, String)> {
+        if self.phase() == Phase::Suspended {
+            parse_checks(&self.row.state.dead_checks, self.size())
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The event pairing this game plays, if it is an event's.
     pub fn event(&self) -> Option<&EventSeat> {
         self.event.as_ref()
@@ -682,16 +718,18 @@ impl LiveGame {
             Phase::Playing => {
                 if was_suspended {
                     self.row.state.dead_proposal.clear();
+                    self.row.state.dead_checks.clear();
                     self.row.state.accepted_black = false;
                     self.row.state.accepted_white = false;
                 }
             }
             Phase::Suspended => {
-                let proposal = propose_dead(self.table.game());
+                let (proposal, checks) = propose_dead(self.table.game());
                 self.table
                     .propose_dead(None, &proposal)
                     .map_err(table_error)?;
                 self.row.state.dead_proposal = points_text(&proposal, size);
+                self.row.state.dead_checks = checks_text(&checks, size);
                 self.row.state.accepted_black = false;
                 self.row.state.accepted_white = false;
             }
@@ -984,5 +1022,27 @@ impl LiveGame {
                 (p.name.clone(), p.rank.clone())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdicts to check are stored as text and read back as they were; a pair that does
+    /// not read (no colon, a point off the board) is left out, the others kept in order.
+    #[test]
+    fn checks_are_stored_and_read_back() {
+        let p = |s: &str| Point::from_gtp(s, 9, 9).expect("a point");
+        let checks = vec![(p("C7"), "46%".to_owned()), (p("G3"), "R".to_owned())];
+        let text = checks_text(&checks, 9);
+        assert_eq!(text, "C7:46% G3:R");
+        assert_eq!(parse_checks(&text, 9), checks);
+        assert_eq!(
+            parse_checks("C7:46% Z99:R junk G3:R", 9),
+            checks,
+            "malformed pairs left out"
+        );
+        assert!(parse_checks("", 9).is_empty());
     }
 }

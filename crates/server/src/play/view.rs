@@ -180,6 +180,22 @@ pub struct DeadStonesView {
     /// While play is suspended, the count the proposal gives if both accept it (the same
     /// `Game::count` that counts the game once they do); `null` otherwise.
     pub count: Option<ScoreView>,
+    /// While play is suspended, the verdicts of the server's judgement a player should check
+    /// before accepting (`ingo_player::endgame::Judgement::checks`): each doubtful string's
+    /// first stone and how it was decided; empty otherwise.
+    pub checks: Vec<CheckView>,
+}
+
+/// A verdict to check: a string's first stone and its note (`54%`: the share of the playouts
+/// in which it stayed alive, between a quarter and three quarters; `R`: read in a capture
+/// race; `A`: a race at one liberty each; `S`: dead by the shape of its eye space; `F`: taken
+/// in the fill of the last neutral points).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckView {
+    /// The string's first stone.
+    pub point: String,
+    /// How its verdict was decided.
+    pub note: String,
 }
 
 /// How a game ended.
@@ -376,6 +392,14 @@ pub fn dead_stones(g: &LiveGame) -> DeadStonesView {
         },
         owners,
         count,
+        checks: g
+            .dead_checks()
+            .into_iter()
+            .map(|(p, note)| CheckView {
+                point: p.to_gtp(size),
+                note,
+            })
+            .collect(),
     }
 }
 

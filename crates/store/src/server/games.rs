@@ -43,6 +43,10 @@ pub struct GameState {
     pub status: String,
     /// Proposed dead stones, GTP points separated by spaces.
     pub dead_proposal: String,
+    /// The verdicts to check of the server's judgement of the suspended position
+    /// (`ingo_player::endgame::Judgement::checks`): `point:note` pairs separated by spaces,
+    /// as `P19:54% S17:R`; empty during play (migration `0211_dead_checks.sql`).
+    pub dead_checks: String,
     /// Black accepted the proposal.
     pub accepted_black: bool,
     /// White accepted the proposal.
@@ -132,9 +136,9 @@ pub(super) async fn insert_game(
     sqlx::query(
         "INSERT INTO server_games (id, black, white, size, preset, komi_halves, handicap_passes, \
          time_control, status, dead_proposal, accepted_black, accepted_white, result, end_reason, \
-         dead, penalty_black, penalty_white, started_ms, ended_ms, version) \
+         dead, penalty_black, penalty_white, started_ms, ended_ms, version, dead_checks) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
-         $20)",
+         $20, $21)",
     )
     .bind(g.id)
     .bind(g.black)
@@ -156,6 +160,7 @@ pub(super) async fn insert_game(
     .bind(g.started_ms)
     .bind(s.ended_ms)
     .bind(g.version)
+    .bind(&s.dead_checks)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -216,6 +221,7 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         state: GameState {
             status: row.try_get("status")?,
             dead_proposal: row.try_get("dead_proposal")?,
+            dead_checks: row.try_get("dead_checks")?,
             accepted_black: row.try_get::<i64, _>("accepted_black")? != 0,
             accepted_white: row.try_get::<i64, _>("accepted_white")? != 0,
             result: row.try_get("result")?,
@@ -335,17 +341,18 @@ pub async fn moves_of(store: &Store, game_id: i64) -> Result<Vec<MoveRow>, Store
 }
 
 /// The update of a game's state, shared by [`append_moves`]'s queries: `$1` the game, `$2` to
-/// `$11` the state, `$12` the version it was judged on; the row is written, with the next
+/// `$12` the state, `$13` the version it was judged on; the row is written, with the next
 /// version, only when it still has that one.
 macro_rules! update_game {
     () => {
         "UPDATE server_games SET status = $2, dead_proposal = $3, accepted_black = $4, \
          accepted_white = $5, result = $6, end_reason = $7, dead = $8, penalty_black = $9, \
-         penalty_white = $10, ended_ms = $11, version = $12 + 1 WHERE id = $1 AND version = $12"
+         penalty_white = $10, ended_ms = $11, dead_checks = $12, version = $13 + 1 \
+         WHERE id = $1 AND version = $13"
     };
 }
 
-/// Binds `$1` to `$12` of [`update_game`].
+/// Binds `$1` to `$13` of [`update_game`].
 macro_rules! bind_state {
     ($q:expr, $game_id:expr, $base:expr, $state:expr) => {
         $q.bind($game_id)
@@ -359,6 +366,7 @@ macro_rules! bind_state {
             .bind($state.penalty_black)
             .bind($state.penalty_white)
             .bind($state.ended_ms)
+            .bind(&$state.dead_checks)
             .bind($base)
     };
 }
@@ -378,7 +386,7 @@ pub(super) async fn write_state(
 }
 
 /// One move and the new state in one transaction made of one request to the database, the
-/// common case of [`append_moves`]: `$13` to `$16` the move. The state is written first, only
+/// common case of [`append_moves`]: `$14` to `$17` the move. The state is written first, only
 /// on the version it was judged on (`RETURNING` says whether it was); the move only then
 /// (`changes()`, the rows the update wrote); a move number already stored fails the insert,
 /// and the caller rolls the whole back.
@@ -387,7 +395,7 @@ const SQLITE_ONE_MOVE: &str = concat!(
     update_game!(),
     " RETURNING version; \
      INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
-     SELECT $1, $13, $14, $15, $16 WHERE changes() = 1; \
+     SELECT $1, $14, $15, $16, $17 WHERE changes() = 1; \
      COMMIT;"
 );
 
@@ -396,9 +404,9 @@ const SQLITE_ONE_MOVE: &str = concat!(
 /// read again); the move is inserted only then, and the state written only when the move was;
 /// `inserted` says whether it was.
 const POSTGRES_ONE_MOVE: &str = concat!(
-    "WITH cur AS (SELECT id FROM server_games WHERE id = $1 AND version = $12 FOR UPDATE), \
+    "WITH cur AS (SELECT id FROM server_games WHERE id = $1 AND version = $13 FOR UPDATE), \
      ins AS (INSERT INTO server_moves (game_id, move_number, color, mv, at_ms) \
-     SELECT $1, $13, $14, $15, $16 FROM cur ON CONFLICT DO NOTHING RETURNING 1 AS one), \
+     SELECT $1, $14, $15, $16, $17 FROM cur ON CONFLICT DO NOTHING RETURNING 1 AS one), \
      upd AS (",
     update_game!(),
     " AND EXISTS (SELECT 1 FROM ins) RETURNING 1 AS one) \

@@ -30,7 +30,7 @@ macro_rules! game_columns {
     () => {
         "id, black, white, size, preset, komi_halves, handicap_passes, time_control, status, \
          dead_proposal, accepted_black, accepted_white, result, end_reason, dead, penalty_black, \
-         penalty_white, started_ms, ended_ms, version"
+         penalty_white, started_ms, ended_ms, version, dead_checks"
     };
 }
 
