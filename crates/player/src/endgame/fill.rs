@@ -42,7 +42,7 @@ use std::rc::Rc;
 
 use ingo_rules::{Board, Color, Owner, Point};
 
-use super::{can_fill, playout, seki_points_given, stands_on_real, Fill, Grid};
+use super::{can_fill, playout, seki_points_given, stands_on_real, take_dead_for_fill, Fill, Grid};
 
 /// Positions the search may read before it gives up.
 pub(crate) const BUDGET: usize = 2_000;
@@ -56,6 +56,10 @@ enum Mv {
     Play(Point),
     Plain,
     Pass,
+    /// A dead stone of the other side taken on the real board only (a play in the mover's own
+    /// area, worth nothing), so that a fill of the mover stands there
+    /// ([`super::take_dead_for_fill`]).
+    Take(Point),
 }
 
 #[derive(Clone)]
@@ -148,7 +152,8 @@ struct Entry {
 }
 
 fn key(st: &State) -> u64 {
-    let mut k = st.board.hash();
+    // The real board differs from `board` only where a dead stone stands or was taken.
+    let mut k = st.board.hash() ^ st.real.hash().rotate_left(17);
     if st.to_move == Color::White {
         k ^= 0x9E37_79B9_7F4A_7C15;
     }
@@ -322,6 +327,20 @@ impl Search<'_> {
                 fills.push(Mv::Play(p));
             }
         }
+        if captures.is_empty() && fills.is_empty() {
+            // Nothing to fill: the turn is free to take a dead stone that keeps a fill from
+            // standing on the real board.
+            let neutral: Vec<Point> = self
+                .hot_points
+                .iter()
+                .filter(|&&i| owners[i] == Owner::Shared && !self.seki[i])
+                .map(|&i| self.grid.point(i))
+                .filter(|&p| board.color_at(p).is_none())
+                .collect();
+            if let Some(t) = take_dead_for_fill(board, &st.real, self.grid, &owners, &neutral, c) {
+                fills.push(Mv::Take(t));
+            }
+        }
         captures.append(&mut fills);
         if st.plain_left > 0 {
             captures.push(Mv::Plain);
@@ -344,6 +363,12 @@ impl Search<'_> {
                 next.passes = 0;
                 next.plain_left -= 1;
                 (next, 1)
+            }
+            Mv::Take(p) => {
+                next.passes = 0;
+                removed.clear();
+                next.real.play_unchecked(p, st.to_move, removed);
+                (next, 0)
             }
             Mv::Play(p) => {
                 next.passes = 0;
@@ -659,7 +684,7 @@ pub(crate) fn read_fill(
                     });
                 }
             }
-            Mv::Pass => {}
+            Mv::Pass | Mv::Take(_) => {}
         }
         st = search.apply(&st, mv, &mut removed).0;
     }

@@ -1147,6 +1147,62 @@ fn stands_on_real(real: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
+/// Where `mover` takes a dead stone of the other side on `real` (the board with the dead stones
+/// standing) so that a fill of its own, one [`can_fill`] allows on `live`, stands there too:
+/// the last liberty of a dead string in atari next to the string the fill would make, a point
+/// of the mover's own area (a move there costs nothing under area counting). Among `neutral`,
+/// the first such fill in board order. The players take the dead stones before the last dame
+/// when a dame needs it: `Fujitsu/20/18`'s `A1`, Black's to fill once White's dead `B3` is
+/// taken at `A3`, otherwise left shared between them.
+fn take_dead_for_fill(
+    live: &Board,
+    real: &Board,
+    grid: &Grid,
+    owners: &[Owner],
+    neutral: &[Point],
+    mover: Color,
+) -> Option<Point> {
+    let area = match mover {
+        Color::Black => Owner::Black,
+        Color::White => Owner::White,
+    };
+    let mut removed = Vec::new();
+    for &p in neutral {
+        if !can_fill(live, p, mover) || stands_on_real(real, p, mover) {
+            continue;
+        }
+        // The stones the fill would join on the real board: `p` and the mover's strings
+        // next to it.
+        let mut joined = vec![p];
+        for q in real.neighbors(p) {
+            if real.color_at(q) == Some(mover) {
+                joined.extend(real.string_stones(q));
+            }
+        }
+        for &s in &joined {
+            for q in real.neighbors(s) {
+                // A dead stone: the other side's on the real board, the mover's on `live`.
+                if real.color_at(q) != Some(mover.opponent()) || live.color_at(q) != Some(mover) {
+                    continue;
+                }
+                let libs = real.liberties_upto(q, 2);
+                let [c] = libs.as_slice() else { continue };
+                let c = *c;
+                if c == p || live.color_at(c).is_some() || owners.get(grid.index(c)) != Some(&area)
+                {
+                    continue;
+                }
+                let mut taken = real.clone();
+                taken.play_unchecked(c, mover, &mut removed);
+                if stands_on_real(&taken, p, mover) {
+                    return Some(c);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// How far each empty point of `live` is from the nearest stone of `color`, in steps over empty
 /// points (1 next to a stone; `u32::MAX` where no path of empty points reaches one): the
 /// boundary the two sides' stones draw between their areas, which players seal when they fill.
@@ -1353,15 +1409,24 @@ fn fill_neutral(
         let answer = last
             .filter(|f| f.color != mover)
             .and_then(|f| forced_answer(live, f.point, mover));
-        let target = answer.or_else(|| {
-            let neutral: Vec<Point> = (0..grid.len())
-                .filter(|&i| {
-                    owners[i] == Owner::Shared && !seki[i] && live.color_at(grid.point(i)).is_none()
-                })
-                .map(|i| grid.point(i))
-                .collect();
-            choose_fill(live, &real, grid, &neutral, mover)
-        });
+        let neutral: Vec<Point> = (0..grid.len())
+            .filter(|&i| {
+                owners[i] == Owner::Shared && !seki[i] && live.color_at(grid.point(i)).is_none()
+            })
+            .map(|i| grid.point(i))
+            .collect();
+        let target = answer.or_else(|| choose_fill(live, &real, grid, &neutral, mover));
+        if target.is_none() {
+            // With no fill to make, the mover's turn is free: it takes a dead stone that keeps
+            // a fill of its own from standing on the real board, and fills there next turn.
+            if let Some(c) = take_dead_for_fill(live, &real, grid, &owners, &neutral, mover) {
+                real.play_unchecked(c, mover, &mut removed);
+                last = None;
+                passes = 0;
+                mover = mover.opponent();
+                continue;
+            }
+        }
         match target {
             Some(p) => {
                 live.play_unchecked(p, mover, &mut removed);
@@ -1436,6 +1501,58 @@ mod tests {
                 }),
                 "{first:?} first: {fills:?}"
             );
+        }
+    }
+    /// A dame that a dead stone keeps from being filled: the player takes the dead stone first,
+    /// on a turn with nothing else to fill (a play in its own area, worth nothing), then fills.
+    /// Source: `aeb-pro/Fujitsu/20/18.sgf`, its lower left corner (`A1` … `D4`), on a 9×9 board
+    /// beside White's wall on the D line. White's dead `B3` is in atari at `A3`; Black's `A2
+    /// B2` have the liberties `A1` and `A3` on the real board. Black's fill at `A1` stands on
+    /// `live` (`B3` converted) but leaves `A1 A2 B2` in atari on the real board, and White's
+    /// `A1` is in atari on both (`A1 B1` with the one liberty `C1`). Taken at `A3`, `B3` is
+    /// gone: Black fills `A1` and White connects at `C1`, whoever starts. Left alone, `A1` was
+    /// a point shared between the two and the stones around it a seki, a point and the winner
+    /// of the record off (W+0.5, where Black won by half a point, as GNU Go counts it too).
+    #[test]
+    fn a_dead_stone_in_the_way_of_a_fill_is_taken_first() {
+        let real = Board::from_ascii(
+            "
+            . . X O . . . . .
+            . . X O . . . . .
+            . . X O . . . . .
+            . . X O . . . . .
+            . . X O . . . . .
+            . X X O . . . . .
+            . O X O . . . . .
+            X X O O . . . . .
+            . O . O . . . . .",
+        )
+        .expect("diagram");
+        let grid = Grid::new(&real);
+        let at = |s: &str| Point::from_gtp(s, 9, 9).expect("point");
+        let mut live = real.clone();
+        live.clear_stone(at("B3"));
+        live.set_stone(at("B3"), Color::Black);
+        assert!(can_fill(&live, at("A1"), Color::Black));
+        assert!(!stands_on_real(&real, at("A1"), Color::Black));
+        assert!(!can_fill(&live, at("A1"), Color::White));
+        let no_seki = vec![false; grid.len()];
+        let a1 = Fill {
+            point: at("A1"),
+            color: Color::Black,
+        };
+        let c1 = Fill {
+            point: at("C1"),
+            color: Color::White,
+        };
+        for first in [Color::Black, Color::White] {
+            let mut filled = live.clone();
+            let fills = fill_neutral(&mut filled, &real, &grid, &no_seki, first, None);
+            assert_eq!(fills, vec![a1, c1], "one move deep, {first:?} first");
+            let untakable: Vec<bool> = (0..grid.len()).map(|i| grid.point(i) == at("B3")).collect();
+            let (fills, _) = fill::read_fill(&real, &live, &grid, first, &no_seki, &untakable)
+                .expect("read out");
+            assert_eq!(fills, vec![a1, c1], "read, {first:?} first");
         }
     }
 }
