@@ -42,7 +42,10 @@ use std::rc::Rc;
 
 use ingo_rules::{Board, Color, Owner, Point};
 
-use super::{can_fill, playout, seki_points_given, stands_on_real, take_dead_for_fill, Fill, Grid};
+use super::{
+    can_fill, connect_for_fill, playout, seki_points_given, stands_on_real, take_dead_for_fill,
+    Fill, Grid,
+};
 
 /// Positions the search may read before it gives up.
 pub(crate) const BUDGET: usize = 2_000;
@@ -60,6 +63,9 @@ enum Mv {
     /// area, worth nothing), so that a fill of the mover stands there
     /// ([`super::take_dead_for_fill`]).
     Take(Point),
+    /// A play in the mover's own area, on both boards, that connects the string a fill would
+    /// make to a strong string of its own ([`super::connect_for_fill`]).
+    Connect(Point),
 }
 
 #[derive(Clone)]
@@ -339,6 +345,10 @@ impl Search<'_> {
                 .collect();
             if let Some(t) = take_dead_for_fill(board, &st.real, self.grid, &owners, &neutral, c) {
                 fills.push(Mv::Take(t));
+            } else if let Some(t) =
+                connect_for_fill(board, &st.real, self.grid, &owners, &neutral, c)
+            {
+                fills.push(Mv::Connect(t));
             }
         }
         captures.append(&mut fills);
@@ -368,6 +378,15 @@ impl Search<'_> {
                 next.passes = 0;
                 removed.clear();
                 next.real.play_unchecked(p, st.to_move, removed);
+                (next, 0)
+            }
+            Mv::Connect(p) => {
+                next.passes = 0;
+                removed.clear();
+                next.real.play_unchecked(p, st.to_move, removed);
+                removed.clear();
+                next.board.play_unchecked(p, st.to_move, removed);
+                next.placed.push(p);
                 (next, 0)
             }
             Mv::Play(p) => {
@@ -683,6 +702,16 @@ pub(crate) fn read_fill(
                         color: st.to_move,
                     });
                 }
+            }
+            // A connection inside the mover's own area is a play on the board that is counted:
+            // listed with the fills, in its turn.
+            Mv::Connect(p) if out.color_at(p).is_some() => return None,
+            Mv::Connect(p) => {
+                out.play_unchecked(p, st.to_move, &mut removed);
+                fills.push(Fill {
+                    point: p,
+                    color: st.to_move,
+                });
             }
             Mv::Pass | Mv::Take(_) => {}
         }

@@ -1203,6 +1203,63 @@ fn take_dead_for_fill(
     None
 }
 
+/// Where `mover` connects, at a point of its own area, the string a fill of its own at a
+/// neutral point would make, when that string would have one liberty ([`can_fill`] refuses the
+/// fill), to a string of its own with three liberties or more, so that the fill is made on its
+/// next turn (on `live` and standing on `real`). Among `neutral`, the first such fill in board
+/// order; the connection is made on both boards. `Ing/07/P02`'s `F19`: White's `G19` and
+/// Black's wall share it, and either side's fill there would have one liberty, so it was left
+/// shared as a seki; White connects `G19` at `H19` inside its own area, fills `F19`, and Black
+/// connects inside its eye at `E15`: W+1, the record's count.
+fn connect_for_fill(
+    live: &Board,
+    real: &Board,
+    grid: &Grid,
+    owners: &[Owner],
+    neutral: &[Point],
+    mover: Color,
+) -> Option<Point> {
+    let area = match mover {
+        Color::Black => Owner::Black,
+        Color::White => Owner::White,
+    };
+    let mut removed = Vec::new();
+    for &p in neutral {
+        if can_fill(live, p, mover) {
+            continue;
+        }
+        let a = playout::after(live, p, mover);
+        if a.suicide || a.captures {
+            continue;
+        }
+        let mut after = live.clone();
+        after.play_unchecked(p, mover, &mut removed);
+        for c in after.liberties_upto(p, 3) {
+            if owners.get(grid.index(c)) != Some(&area) || real.color_at(c).is_some() {
+                continue;
+            }
+            // `c`, a liberty of the string the fill would make, joins a string of the mover
+            // with three liberties or more.
+            let strong = live.neighbors(c).any(|q| {
+                live.color_at(q) == Some(mover)
+                    && !after.string_stones(p).contains(&q)
+                    && live.liberties_upto(q, 3).len() >= 3
+            });
+            if !strong {
+                continue;
+            }
+            let mut l2 = live.clone();
+            l2.play_unchecked(c, mover, &mut removed);
+            let mut r2 = real.clone();
+            r2.play_unchecked(c, mover, &mut removed);
+            if can_fill(&l2, p, mover) && stands_on_real(&r2, p, mover) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
 /// How far each empty point of `live` is from the nearest stone of `color`, in steps over empty
 /// points (1 next to a stone; `u32::MAX` where no path of empty points reaches one): the
 /// boundary the two sides' stones draw between their areas, which players seal when they fill.
@@ -1417,11 +1474,28 @@ fn fill_neutral(
             .collect();
         let target = answer.or_else(|| choose_fill(live, &real, grid, &neutral, mover));
         if target.is_none() {
-            // With no fill to make, the mover's turn is free: it takes a dead stone that keeps
-            // a fill of its own from standing on the real board, and fills there next turn.
+            // With no fill to make, the mover's turn is free (a play in its own area is worth
+            // nothing under area counting) to make a fill of its own possible next turn: it
+            // takes a dead stone that keeps the fill from standing on the real board.
             if let Some(c) = take_dead_for_fill(live, &real, grid, &owners, &neutral, mover) {
                 real.play_unchecked(c, mover, &mut removed);
                 last = None;
+                passes = 0;
+                mover = mover.opponent();
+                continue;
+            }
+            // Or it connects, inside its own area, a string that a fill of its own would leave
+            // short of liberties to a strong string of its own.
+            // A play on the board that is counted: listed with the fills, in its turn.
+            if let Some(c) = connect_for_fill(live, &real, grid, &owners, &neutral, mover) {
+                live.play_unchecked(c, mover, &mut removed);
+                real.play_unchecked(c, mover, &mut removed);
+                let fill = Fill {
+                    point: c,
+                    color: mover,
+                };
+                fills.push(fill);
+                last = Some(fill);
                 passes = 0;
                 mover = mover.opponent();
                 continue;
@@ -1503,6 +1577,7 @@ mod tests {
             );
         }
     }
+
     /// A dame that a dead stone keeps from being filled: the player takes the dead stone first,
     /// on a turn with nothing else to fill (a play in its own area, worth nothing), then fills.
     /// Source: `aeb-pro/Fujitsu/20/18.sgf`, its lower left corner (`A1` … `D4`), on a 9×9 board
@@ -1510,9 +1585,11 @@ mod tests {
     /// B2` have the liberties `A1` and `A3` on the real board. Black's fill at `A1` stands on
     /// `live` (`B3` converted) but leaves `A1 A2 B2` in atari on the real board, and White's
     /// `A1` is in atari on both (`A1 B1` with the one liberty `C1`). Taken at `A3`, `B3` is
-    /// gone: Black fills `A1` and White connects at `C1`, whoever starts. Left alone, `A1` was
-    /// a point shared between the two and the stones around it a seki, a point and the winner
-    /// of the record off (W+0.5, where Black won by half a point, as GNU Go counts it too).
+    /// gone and Black's fill stands; White's stands once it has connected `B1` at `C1`, inside
+    /// its own area ([`connect_for_fill`]). So whoever starts makes its move first and fills
+    /// `A1`. Left alone, `A1` was a point shared between the two and the stones around it a
+    /// seki, a point and the winner of the record off (W+0.5, where Black won by half a point,
+    /// as GNU Go counts it too).
     #[test]
     fn a_dead_stone_in_the_way_of_a_fill_is_taken_first() {
         let real = Board::from_ascii(
@@ -1537,22 +1614,87 @@ mod tests {
         assert!(!stands_on_real(&real, at("A1"), Color::Black));
         assert!(!can_fill(&live, at("A1"), Color::White));
         let no_seki = vec![false; grid.len()];
-        let a1 = Fill {
-            point: at("A1"),
-            color: Color::Black,
-        };
-        let c1 = Fill {
-            point: at("C1"),
-            color: Color::White,
-        };
         for first in [Color::Black, Color::White] {
+            let a1 = Fill {
+                point: at("A1"),
+                color: first,
+            };
             let mut filled = live.clone();
             let fills = fill_neutral(&mut filled, &real, &grid, &no_seki, first, None);
-            assert_eq!(fills, vec![a1, c1], "one move deep, {first:?} first");
+            // White's connection is a play on the board counted, listed with the fills;
+            // Black's capture, on the real board only, is not (`A3` is Black's area either way).
+            let c1 = Fill {
+                point: at("C1"),
+                color: Color::White,
+            };
+            let want = vec![c1, a1];
+            assert_eq!(fills, want, "one move deep, {first:?} first");
+            assert_eq!(filled.color_at(at("A3")), None);
             let untakable: Vec<bool> = (0..grid.len()).map(|i| grid.point(i) == at("B3")).collect();
             let (fills, _) = fill::read_fill(&real, &live, &grid, first, &no_seki, &untakable)
                 .expect("read out");
-            assert_eq!(fills, vec![a1, c1], "read, {first:?} first");
+            assert_eq!(fills, want, "read, {first:?} first");
+        }
+    }
+
+    /// A dame that each side can fill only after a connection inside its own area: the side to
+    /// fill first connects, the other connects too, and the first fills. Source:
+    /// `aeb-pro/Ing/07/P02.sgf`, its upper edge (`D19` … `J19`), on a 9×9 board. White's `G9`
+    /// and Black's `E9 E8 E7 F8 G8` share the dame `F9`; either fill there would leave the
+    /// filler's string one liberty (White's `H9`, Black's `E6`). White connects at `H9` to its
+    /// wall, Black at `E6` (its own eye) to its lower group. Left alone, `F9` was shared and the
+    /// strings around it a seki, and the record's W+1 counted B+0 (as GNU Go counts it too).
+    #[test]
+    fn a_dame_is_filled_after_a_connection_inside_ones_own_area() {
+        let board = Board::from_ascii(
+            "
+            . . O O X . O . O
+            . . O O X X X O O
+            . . O O X O O O .
+            O O O X . X O . .
+            X X X X X X O . .
+            . . . . . X O . .
+            . . . . . X O . .
+            . . . . . X O . .
+            . . . . . X O . .",
+        )
+        .expect("diagram");
+        let grid = Grid::new(&board);
+        let at = |s: &str| Point::from_gtp(s, 9, 9).expect("point");
+        for c in [Color::Black, Color::White] {
+            assert!(
+                !can_fill(&board, at("F9"), c),
+                "{c:?} cannot fill F9 at once"
+            );
+        }
+        let no_seki = vec![false; grid.len()];
+        let none = vec![false; grid.len()];
+        let fill = |p: &str, color: Color| Fill {
+            point: at(p),
+            color,
+        };
+        for first in [Color::Black, Color::White] {
+            // The connections are plays on the board counted, listed with the fills.
+            let want = if first == Color::Black {
+                vec![
+                    fill("E6", first),
+                    fill("H9", Color::White),
+                    fill("F9", first),
+                ]
+            } else {
+                vec![
+                    fill("H9", first),
+                    fill("E6", Color::Black),
+                    fill("F9", first),
+                ]
+            };
+            let mut live = board.clone();
+            let fills = fill_neutral(&mut live, &board, &grid, &no_seki, first, None);
+            assert_eq!(fills, want, "one move deep, {first:?} first");
+            let (fills, after) =
+                fill::read_fill(&board, &board, &grid, first, &no_seki, &none).expect("read out");
+            assert_eq!(fills, want, "read, {first:?} first");
+            assert_eq!(after.color_at(at("F9")), Some(first));
         }
     }
 }
