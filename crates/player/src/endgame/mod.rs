@@ -1147,6 +1147,14 @@ fn stands_on_real(real: &Board, p: Point, color: Color) -> bool {
     !a.suicide && (a.captures || a.liberties >= 2)
 }
 
+/// The owner of the area of `color`.
+fn area_of(color: Color) -> Owner {
+    match color {
+        Color::Black => Owner::Black,
+        Color::White => Owner::White,
+    }
+}
+
 /// Where `mover` takes a dead stone of the other side on `real` (the board with the dead stones
 /// standing) so that a fill of its own, one [`can_fill`] allows on `live`, stands there too:
 /// the last liberty of a dead string in atari next to the string the fill would make, a point
@@ -1162,10 +1170,7 @@ fn take_dead_for_fill(
     neutral: &[Point],
     mover: Color,
 ) -> Option<Point> {
-    let area = match mover {
-        Color::Black => Owner::Black,
-        Color::White => Owner::White,
-    };
+    let area = area_of(mover);
     let mut removed = Vec::new();
     for &p in neutral {
         if !can_fill(live, p, mover) || stands_on_real(real, p, mover) {
@@ -1219,10 +1224,7 @@ fn connect_for_fill(
     neutral: &[Point],
     mover: Color,
 ) -> Option<Point> {
-    let area = match mover {
-        Color::Black => Owner::Black,
-        Color::White => Owner::White,
-    };
+    let area = area_of(mover);
     let mut removed = Vec::new();
     for &p in neutral {
         if can_fill(live, p, mover) {
