@@ -335,7 +335,8 @@ impl Search<'_> {
         }
         if captures.is_empty() && fills.is_empty() {
             // Nothing to fill: the turn is free to take a dead stone that keeps a fill from
-            // standing on the real board.
+            // standing on the real board, or else to connect, inside the mover's own area, a
+            // string a fill would leave at one liberty.
             let neutral: Vec<Point> = self
                 .hot_points
                 .iter()

@@ -186,7 +186,8 @@ pub struct StringStatus {
     pub how: Decided,
 }
 
-/// A neutral point filled before counting, and by whom.
+/// A neutral point filled before counting, and by whom; or a connection inside the filler's
+/// own area that made such a fill possible ([`connect_for_fill`]), in its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fill {
     /// The point.
@@ -204,7 +205,8 @@ pub struct Judgement {
     pub dead: Vec<Point>,
     /// The empty points shared in seki (分空), left empty by the fill, in board order.
     pub seki_points: Vec<Point>,
-    /// The neutral points in the order they are filled, and who fills each.
+    /// The neutral points in the order they are filled, and who fills each (with the
+    /// connections inside a side's own area that made a fill possible, in their turn).
     pub fills: Vec<Fill>,
     /// Who fills first: the player to move in the final position.
     pub first_to_fill: Color,
@@ -1487,8 +1489,8 @@ fn fill_neutral(
                 continue;
             }
             // Or it connects, inside its own area, a string that a fill of its own would leave
-            // short of liberties to a strong string of its own.
-            // A play on the board that is counted: listed with the fills, in its turn.
+            // short of liberties to a strong string of its own: a play on the board that is
+            // counted, listed with the fills in its turn.
             if let Some(c) = connect_for_fill(live, &real, grid, &owners, &neutral, mover) {
                 live.play_unchecked(c, mover, &mut removed);
                 real.play_unchecked(c, mover, &mut removed);
