@@ -187,7 +187,7 @@ pub struct StringStatus {
 }
 
 /// A neutral point filled before counting, and by whom; or a connection inside the filler's
-/// own area that made such a fill possible ([`connect_for_fill`]), in its turn.
+/// own area that made such a fill possible, in its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fill {
     /// The point.
