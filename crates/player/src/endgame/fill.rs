@@ -43,8 +43,7 @@ use std::rc::Rc;
 use ingo_rules::{Board, Color, Owner, Point};
 
 use super::{
-    can_fill, connect_for_fill, playout, seki_points_given, stands_on_real, take_dead_for_fill,
-    Fill, Grid,
+    can_fill, free_move_for_fill, playout, seki_points_given, stands_on_real, Fill, FreeMove, Grid,
 };
 
 /// Positions the search may read before it gives up.
@@ -59,13 +58,9 @@ enum Mv {
     Play(Point),
     Plain,
     Pass,
-    /// A dead stone of the other side taken on the real board only (a play in the mover's own
-    /// area, worth nothing), so that a fill of the mover stands there
-    /// ([`super::take_dead_for_fill`]).
-    Take(Point),
-    /// A play in the mover's own area, on both boards, that connects the string a fill would
-    /// make to a strong string of its own ([`super::connect_for_fill`]).
-    Connect(Point),
+    /// A play in the mover's own area that makes a fill of its own possible
+    /// ([`super::free_move_for_fill`]).
+    Free(FreeMove),
 }
 
 #[derive(Clone)]
@@ -344,12 +339,8 @@ impl Search<'_> {
                 .map(|&i| self.grid.point(i))
                 .filter(|&p| board.color_at(p).is_none())
                 .collect();
-            if let Some(t) = take_dead_for_fill(board, &st.real, self.grid, &owners, &neutral, c) {
-                fills.push(Mv::Take(t));
-            } else if let Some(t) =
-                connect_for_fill(board, &st.real, self.grid, &owners, &neutral, c)
-            {
-                fills.push(Mv::Connect(t));
+            if let Some(f) = free_move_for_fill(board, &st.real, self.grid, &owners, &neutral, c) {
+                fills.push(Mv::Free(f));
             }
         }
         captures.append(&mut fills);
@@ -375,19 +366,16 @@ impl Search<'_> {
                 next.plain_left -= 1;
                 (next, 1)
             }
-            Mv::Take(p) => {
+            Mv::Free(f) => {
                 next.passes = 0;
+                let p = f.point();
                 removed.clear();
                 next.real.play_unchecked(p, st.to_move, removed);
-                (next, 0)
-            }
-            Mv::Connect(p) => {
-                next.passes = 0;
-                removed.clear();
-                next.real.play_unchecked(p, st.to_move, removed);
-                removed.clear();
-                next.board.play_unchecked(p, st.to_move, removed);
-                next.placed.push(p);
+                if let FreeMove::Connect(_) = f {
+                    removed.clear();
+                    next.board.play_unchecked(p, st.to_move, removed);
+                    next.placed.push(p);
+                }
                 (next, 0)
             }
             Mv::Play(p) => {
@@ -706,15 +694,15 @@ pub(crate) fn read_fill(
             }
             // A connection inside the mover's own area is a play on the board that is counted:
             // listed with the fills, in its turn.
-            Mv::Connect(p) if out.color_at(p).is_some() => return None,
-            Mv::Connect(p) => {
+            Mv::Free(FreeMove::Connect(p)) if out.color_at(p).is_some() => return None,
+            Mv::Free(FreeMove::Connect(p)) => {
                 out.play_unchecked(p, st.to_move, &mut removed);
                 fills.push(Fill {
                     point: p,
                     color: st.to_move,
                 });
             }
-            Mv::Pass | Mv::Take(_) => {}
+            Mv::Pass | Mv::Free(FreeMove::Take(_)) => {}
         }
         st = search.apply(&st, mv, &mut removed).0;
     }

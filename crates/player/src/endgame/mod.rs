@@ -1157,6 +1157,42 @@ fn area_of(color: Color) -> Owner {
     }
 }
 
+/// A free move of the fill: a play in the mover's own area, worth nothing under area counting,
+/// made on a turn with nothing else to fill so that a fill of its own is made the next turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FreeMove {
+    /// A dead stone of the other side taken, on the real board only ([`take_dead_for_fill`]).
+    Take(Point),
+    /// A connection on both boards, a play on the board counted ([`connect_for_fill`]).
+    Connect(Point),
+}
+
+impl FreeMove {
+    /// Where it is played.
+    pub(crate) fn point(self) -> Point {
+        match self {
+            FreeMove::Take(p) | FreeMove::Connect(p) => p,
+        }
+    }
+}
+
+/// The free move `mover` makes on a turn with nothing else to fill, if any: a dead stone taken
+/// first, else a connection.
+pub(crate) fn free_move_for_fill(
+    live: &Board,
+    real: &Board,
+    grid: &Grid,
+    owners: &[Owner],
+    neutral: &[Point],
+    mover: Color,
+) -> Option<FreeMove> {
+    take_dead_for_fill(live, real, grid, owners, neutral, mover)
+        .map(FreeMove::Take)
+        .or_else(|| {
+            connect_for_fill(live, real, grid, owners, neutral, mover).map(FreeMove::Connect)
+        })
+}
+
 /// Where `mover` takes a dead stone of the other side on `real` (the board with the dead stones
 /// standing) so that a fill of its own, one [`can_fill`] allows on `live`, stands there too:
 /// the last liberty of a dead string in atari next to the string the fill would make, a point
@@ -1238,6 +1274,7 @@ fn connect_for_fill(
         }
         let mut after = live.clone();
         after.play_unchecked(p, mover, &mut removed);
+        let string = after.string_stones(p);
         for c in after.liberties_upto(p, 3) {
             if owners.get(grid.index(c)) != Some(&area) || real.color_at(c).is_some() {
                 continue;
@@ -1246,7 +1283,7 @@ fn connect_for_fill(
             // with three liberties or more.
             let strong = live.neighbors(c).any(|q| {
                 live.color_at(q) == Some(mover)
-                    && !after.string_stones(p).contains(&q)
+                    && !string.contains(&q)
                     && live.liberties_upto(q, 3).len() >= 3
             });
             if !strong {
@@ -1478,28 +1515,22 @@ fn fill_neutral(
             .collect();
         let target = answer.or_else(|| choose_fill(live, &real, grid, &neutral, mover));
         if target.is_none() {
-            // With no fill to make, the mover's turn is free (a play in its own area is worth
-            // nothing under area counting) to make a fill of its own possible next turn: it
-            // takes a dead stone that keeps the fill from standing on the real board.
-            if let Some(c) = take_dead_for_fill(live, &real, grid, &owners, &neutral, mover) {
+            // With no fill to make, the mover's turn is free to make a fill of its own possible
+            // next turn. A connection is a play on the board that is counted, listed with the
+            // fills in its turn; a dead stone taken is on the real board only.
+            if let Some(free) = free_move_for_fill(live, &real, grid, &owners, &neutral, mover) {
+                let c = free.point();
                 real.play_unchecked(c, mover, &mut removed);
                 last = None;
-                passes = 0;
-                mover = mover.opponent();
-                continue;
-            }
-            // Or it connects, inside its own area, a string that a fill of its own would leave
-            // short of liberties to a strong string of its own: a play on the board that is
-            // counted, listed with the fills in its turn.
-            if let Some(c) = connect_for_fill(live, &real, grid, &owners, &neutral, mover) {
-                live.play_unchecked(c, mover, &mut removed);
-                real.play_unchecked(c, mover, &mut removed);
-                let fill = Fill {
-                    point: c,
-                    color: mover,
-                };
-                fills.push(fill);
-                last = Some(fill);
+                if let FreeMove::Connect(_) = free {
+                    live.play_unchecked(c, mover, &mut removed);
+                    let fill = Fill {
+                        point: c,
+                        color: mover,
+                    };
+                    fills.push(fill);
+                    last = Some(fill);
+                }
                 passes = 0;
                 mover = mover.opponent();
                 continue;
