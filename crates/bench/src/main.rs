@@ -237,8 +237,9 @@ struct EndgameBenchArgs {
     /// The record set: `chosen` (the records `--prefix` and `--komi` select), `ing` (every
     /// counted Ing Cup record, any komi), `others` (every 8th counted 19×19 record of the other
     /// events, as `endgame_corpus` judges them), `held-out` (every 4th counted 19×19 record of
-    /// the other events from the 3rd: none of `others`, records the judgement was not tuned on)
-    /// or `all` (the three sets `km8`, `ing` and `others` in one run, each reported on its own,
+    /// the other events from the 3rd: none of `others`, records the judgement was not tuned on),
+    /// `outside` (every counted 19×19 record of `--corpus`, for records from outside the shared
+    /// corpus) or `all` (the three sets `km8`, `ing` and `others` in one run, each reported on its own,
     /// then the processor time over all).
     #[arg(long, value_enum, default_value_t = EndgameSet::Chosen)]
     set: EndgameSet,
@@ -261,6 +262,10 @@ enum EndgameSet {
     /// order (the 3rd, 7th, 11th, …): none of them is in `others`, the set the judgement was
     /// measured and tuned on, so this is how it does on records it was not built on.
     HeldOut,
+    /// Every counted 19×19 record of `--corpus`'s index, those that do not replay left out: for
+    /// a folder of records from outside the shared corpus, such as the one
+    /// `scripts/outside-records.py` draws (`--corpus DIR`).
+    Outside,
 }
 
 /// One selection of counted records of the corpus's index.
@@ -325,6 +330,13 @@ impl EndgameSet {
                 name: "held_out",
                 step: 4,
                 offset: 2,
+                ..others
+            }],
+            EndgameSet::Outside => vec![Selection {
+                name: "outside",
+                prefix: String::new(),
+                exclude: false,
+                step: 1,
                 ..others
             }],
             EndgameSet::All => vec![km8, all_ing, others],

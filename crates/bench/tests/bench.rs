@@ -307,3 +307,55 @@ done
     );
     assert!(out.lines().any(|l| l.starts_with("ratio_cpu=")), "{out}");
 }
+
+/// `--set outside` judges every counted 19×19 record of the folder `--corpus` names (the records
+/// `scripts/outside-records.py` draws from outside the shared corpus, with an index in the
+/// corpus's columns), from the first, and leaves out what does not replay instead of stopping:
+/// here a real Ing Cup record filed under another path, a 19×19 record with a move on an
+/// occupied point, a resignation and a 9×9 count.
+#[test]
+fn endgame_judges_every_counted_19x19_record_of_an_outside_folder() {
+    let Some(corpus) = ingo_testkit::corpus(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-outside");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("Cup/1")).expect("a scratch folder");
+    fs::copy(
+        corpus.join("aeb-pro/Ing/01/02.sgf"),
+        dir.join("Cup/1/a.sgf"),
+    )
+    .expect("copy");
+    fs::write(
+        dir.join("Cup/1/b.sgf"),
+        "(;SZ[19]KM[6.5]RE[W+2.5];B[aa];W[aa])",
+    )
+    .expect("write");
+    fs::write(dir.join("Cup/1/c.sgf"), "(;SZ[19]KM[6.5]RE[B+R];B[dd])").expect("write");
+    fs::write(dir.join("d.sgf"), "(;SZ[9]KM[6.5]RE[B+1.5];B[ee])").expect("write");
+    fs::write(
+        dir.join("INDEX.tsv"),
+        "path\tSZ\tmoves\tKM\tRE\n\
+         Cup/1/a.sgf\t19\t307\t8\tB+3\n\
+         Cup/1/b.sgf\t19\t2\t6.5\tW+2.5\n\
+         Cup/1/c.sgf\t19\t1\t6.5\tB+R\n\
+         d.sgf\t9\t1\t6.5\tB+1.5\n",
+    )
+    .expect("write the index");
+    let dir = dir.to_string_lossy().into_owned();
+    let out = ingo_bench(&[
+        "endgame",
+        "--corpus",
+        dir.as_str(),
+        "--set",
+        "outside",
+        "--repeat",
+        "1",
+        "--no-gnugo",
+    ]);
+    assert_eq!(field(&out, "positions"), "1", "{out}");
+    assert_eq!(field(&out, "unreplayable"), "1", "{out}");
+    // 01/02 is one of the five first Ing Cup records ingo counts exactly (above).
+    assert_eq!(field(&out, "ingo_winner_agrees"), "1/1 (100.0%)", "{out}");
+    assert_eq!(field(&out, "ingo_margin_agrees"), "1/1 (100.0%)", "{out}");
+}
