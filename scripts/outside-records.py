@@ -88,10 +88,15 @@ def main():
     if not corpus_paths:
         sys.exit(f"{a.corpus}: no aeb-pro/ records (give --corpus)")
 
-    listing = subprocess.run(
+    listed = subprocess.run(
         ["git", "--git-dir", a.mirror, "ls-tree", "-r", COMMIT, ROOT],
-        check=True, capture_output=True, text=True,
-    ).stdout
+        capture_output=True, text=True,
+    )
+    if listed.returncode != 0:
+        sys.exit(f"{a.mirror}: cannot list {ROOT} at commit {COMMIT} (give --mirror the git "
+                 f"directory of a clone of github.com/shiofreecss/Gosei-Kifu that has it): "
+                 f"{listed.stderr.strip()}")
+    listing = listed.stdout
     blobs = []
     for line in listing.splitlines():
         meta, path = line.split("\t", 1)
