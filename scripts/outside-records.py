@@ -65,6 +65,8 @@ def main():
     ap.add_argument("--mirror", required=True, help="git directory of Gosei-Kifu")
     ap.add_argument("--out", required=True)
     ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--commit", default=COMMIT, help="the commit to draw from (default: the one "
+                    "the shared corpus was copied from)")
     ap.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), "../../shared/sgf-corpus"))
     a = ap.parse_args()
 
@@ -89,11 +91,11 @@ def main():
         sys.exit(f"{a.corpus}: no aeb-pro/ records (give --corpus)")
 
     listed = subprocess.run(
-        ["git", "--git-dir", a.mirror, "ls-tree", "-r", COMMIT, ROOT],
+        ["git", "--git-dir", a.mirror, "ls-tree", "-r", a.commit, ROOT],
         capture_output=True, text=True,
     )
     if listed.returncode != 0:
-        sys.exit(f"{a.mirror}: cannot list {ROOT} at commit {COMMIT} (give --mirror the git "
+        sys.exit(f"{a.mirror}: cannot list {ROOT} at commit {a.commit} (give --mirror the git "
                  f"directory of a clone of github.com/shiofreecss/Gosei-Kifu that has it): "
                  f"{listed.stderr.strip()}")
     listing = listed.stdout
@@ -139,7 +141,7 @@ def main():
     cat.wait()
 
     with open(os.path.join(a.out, "SOURCE.txt"), "w") as fh:
-        fh.write(f"# Source: github.com/shiofreecss/Gosei-Kifu at {COMMIT}, public/games/, "
+        fh.write(f"# Source: github.com/shiofreecss/Gosei-Kifu at {a.commit}, public/games/, "
                  f"{len(drawn)} records drawn by scripts/outside-records.py\n")
     with open(os.path.join(a.out, "INDEX.tsv"), "w") as fh:
         fh.write("path\tSZ\tmoves\tKM\tRE\n")

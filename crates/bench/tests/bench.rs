@@ -359,3 +359,166 @@ fn endgame_judges_every_counted_19x19_record_of_an_outside_folder() {
     assert_eq!(field(&out, "ingo_winner_agrees"), "1/1 (100.0%)", "{out}");
     assert_eq!(field(&out, "ingo_margin_agrees"), "1/1 (100.0%)", "{out}");
 }
+
+/// A record of `n` moves on distinct points, the first at the point number `from` (0 = `aa`)
+/// in reading order, with `extra` in its root node.
+fn record_of(n: usize, from: usize, size: usize, extra: &str) -> String {
+    let mut s = format!("(;GM[1]FF[4]SZ[{size}]{extra}");
+    for i in 0..n {
+        let k = from + i;
+        let (x, y) = (k % size, (k / size) % size);
+        let colour = if i % 2 == 0 { 'B' } else { 'W' };
+        s.push_str(&format!(
+            ";{colour}[{}{}]",
+            char::from(b'a' + x as u8),
+            char::from(b'a' + y as u8)
+        ));
+    }
+    s.push(')');
+    s
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// `scripts/outside-records.py` draws, from a repository laid out as Gosei-Kifu is
+/// (`public/games/`), only counted 19×19 records of 50 moves or more that are neither a path
+/// of the corpus's `aeb-pro/` nor the same moves as a record of the corpus, nor marked GoGoD,
+/// `CP` or copyright; the same ones each time; and writes them with an index `--set outside`
+/// reads.
+#[test]
+fn the_outside_records_are_drawn_from_outside_the_corpus_only() {
+    if !ingo_testkit::sgfmill() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-draw");
+    let _ = fs::remove_dir_all(&dir);
+    let corpus = dir.join("corpus");
+    let repo = dir.join("repo");
+    let write = |path: PathBuf, text: &str| {
+        fs::create_dir_all(path.parent().expect("a parent")).expect("a folder");
+        fs::write(&path, text).expect("write a record");
+    };
+    let counted = "KM[6.5]RE[W+1.5]";
+    // The corpus: one record under aeb-pro/, one elsewhere.
+    write(
+        corpus.join("aeb-pro/Cup/1.sgf"),
+        &record_of(60, 0, 19, counted),
+    );
+    write(corpus.join("other/2.sgf"), &record_of(60, 100, 19, counted));
+    let games = repo.join("public/games");
+    // Left out: a corpus path (other moves), the corpus's two games under other paths, a
+    // GoGoD record, a copyright notice, a CP property, 9×9, a resignation, 49 moves.
+    write(games.join("Cup/1.sgf"), &record_of(60, 200, 19, counted));
+    write(
+        games.join("A/dup1.sgf"),
+        &record_of(60, 0, 19, "KM[5.5]RE[B+3]"),
+    );
+    write(games.join("A/dup2.sgf"), &record_of(60, 100, 19, counted));
+    write(
+        games.join("A/gogod.sgf"),
+        &record_of(60, 1, 19, &format!("US[GoGoD95]{counted}")),
+    );
+    write(
+        games.join("A/note.sgf"),
+        &record_of(60, 2, 19, &format!("GC[Copyright 1999]{counted}")),
+    );
+    write(
+        games.join("A/cp.sgf"),
+        &record_of(60, 3, 19, &format!("CP[Kiin]{counted}")),
+    );
+    write(games.join("A/small.sgf"), &record_of(60, 0, 9, counted));
+    write(
+        games.join("A/resign.sgf"),
+        &record_of(60, 4, 19, "KM[6.5]RE[B+R]"),
+    );
+    write(games.join("A/short.sgf"), &record_of(49, 5, 19, counted));
+    // Drawn: two counted records of their own; a third that is the same game as the second.
+    write(games.join("B/ok1.sgf"), &record_of(55, 6, 19, counted));
+    write(games.join("B/ok2.sgf"), &record_of(70, 7, 19, "RE[B+2]"));
+    write(
+        games.join("C/ok2-again.sgf"),
+        &record_of(70, 7, 19, "RE[B+2]"),
+    );
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(
+        &repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "records",
+        ],
+    );
+    let commit = git(&repo, &["rev-parse", "HEAD"]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/outside-records.py");
+    let draw = |out: &Path, count: &str| {
+        let _ = fs::remove_dir_all(out);
+        let run = Command::new("python3")
+            .arg(&script)
+            .arg("--mirror")
+            .arg(repo.join(".git"))
+            .arg("--commit")
+            .arg(&commit)
+            .arg("--corpus")
+            .arg(&corpus)
+            .arg("--out")
+            .arg(out)
+            .args(["--count", count])
+            .output()
+            .expect("python3 runs");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let index = fs::read_to_string(out.join("INDEX.tsv")).expect("an index");
+        let mut paths: Vec<String> = index
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').next().unwrap_or_default().to_owned())
+            .collect();
+        paths.sort();
+        for p in &paths {
+            assert!(out.join(p).is_file(), "{p} written");
+        }
+        paths
+    };
+    let all = draw(&dir.join("out-all"), "10");
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert!(all.contains(&"B/ok1.sgf".to_owned()), "{all:?}");
+    assert!(
+        all.contains(&"B/ok2.sgf".to_owned()) != all.contains(&"C/ok2-again.sgf".to_owned()),
+        "one of the two copies of a game: {all:?}"
+    );
+    let one = draw(&dir.join("out-one"), "1");
+    assert_eq!(one.len(), 1);
+    assert!(all.contains(&one[0]), "{one:?} of {all:?}");
+    assert_eq!(
+        draw(&dir.join("out-one-again"), "1"),
+        one,
+        "the same draw each time"
+    );
+    let index = fs::read_to_string(dir.join("out-all/INDEX.tsv")).expect("an index");
+    assert!(
+        index.starts_with("path\tSZ\tmoves\tKM\tRE\n"),
+        "the corpus's columns: {index}"
+    );
+    assert!(index.contains("B/ok1.sgf\t19\t55\t6.5\tW+1.5\n"), "{index}");
+}
