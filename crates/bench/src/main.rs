@@ -239,8 +239,8 @@ struct EndgameBenchArgs {
     /// events, as `endgame_corpus` judges them), `held-out` (every 4th counted 19×19 record of
     /// the other events from the 3rd: none of `others`, records the judgement was not tuned on),
     /// `outside` (every counted 19×19 record of `--corpus`, for records from outside the shared
-    /// corpus) or `all` (the three sets `km8`, `ing` and `others` in one run, each reported on its own,
-    /// then the processor time over all).
+    /// corpus) or `all` (the three sets `km8`, `ing` and `others` in one run, each reported on
+    /// its own, then the processor time over all).
     #[arg(long, value_enum, default_value_t = EndgameSet::Chosen)]
     set: EndgameSet,
 }
