@@ -2,7 +2,7 @@
 //! ([`ingo_player::endgame::judge_end`]), compared with the result the record gives.
 
 use ingo_player::endgame::{judge_end, EndgameConfig, Judgement, Status};
-use ingo_rules::{Board, Game};
+use ingo_rules::{Board, Game, Komi};
 use serde_json::{json, Value};
 
 /// The comparison of the judged count with a record's counted result.
@@ -17,7 +17,7 @@ pub struct Verify {
     /// Same winner and the same margin.
     pub agrees: bool,
     /// What the two results alone prove about the record's count, when they differ by an odd
-    /// number of points ([`shared_parity_note`]).
+    /// number of points ([`shared_parity_note`]) or by a fraction of a point ([`komi_note`]).
     pub note: Option<String>,
     /// The judgement's verdicts a person should check (`Judgement::checks`: a string's first
     /// stone and its note, `K11 46%`), where a disagreement is looked for first.
@@ -94,7 +94,16 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
         counted: j.score.result_string(),
         winner_agrees,
         agrees: winner_agrees && j.score.margin_halves.abs() == halves,
-        note: shared_parity_note(recorded_halves, j.score.margin_halves, j.score.shared),
+        note: shared_parity_note(recorded_halves, j.score.margin_halves, j.score.shared).or_else(
+            || {
+                komi_note(
+                    recorded_halves,
+                    j.score.margin_halves,
+                    record.komi,
+                    game.rules().komi,
+                )
+            },
+        ),
         checks: checks_text(&j, game.board()),
     })
 }
@@ -119,6 +128,31 @@ pub fn shared_parity_note(
         format!(
             "the margins differ by an odd number of points, which only a different number of shared points (分空) gives: the record's count had {parity} number, this one has {shared} (a seki judged otherwise, or a last dame both players missed)"
         )
+    })
+}
+
+/// When a recorded margin and a counted one (signed, in half points) differ by a fraction of a
+/// point, only the komi explains it: a point of the board moves a margin by a whole point
+/// (shared, half to each side) or two (changing hands), and the compensation and penalty
+/// points go two to a stone. The note says which komi the count used (`used`) and what the
+/// record states (`stated`, its `KM`): a record without `KM` whose result has a half point was
+/// played with a komi it does not give (old professional records often leave it out), and SGF
+/// readers, this count among them, then take none. `None` when the difference is whole.
+pub fn komi_note(
+    recorded_halves: i32,
+    counted_halves: i32,
+    stated: Option<Komi>,
+    used: Komi,
+) -> Option<String> {
+    // The komi with which this count gives the record's margin.
+    let implied = Komi(used.halves() + counted_halves - recorded_halves);
+    ((recorded_halves - counted_halves) % 2 != 0).then(|| match stated {
+        None => format!(
+            "the margins differ by a fraction of a point, which only the komi gives: the record states no komi (KM) and was counted with {used}, so it was played with a komi it does not give (with {implied} this count gives the record's result)"
+        ),
+        Some(k) => format!(
+            "the margins differ by a fraction of a point, which only the komi gives: the record's count used another komi than the {k} it states (KM), with which it was counted (with {implied} this count gives the record's result)"
+        ),
     })
 }
 
@@ -215,7 +249,29 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::shared_parity_note;
+    use super::{komi_note, shared_parity_note};
+    use ingo_rules::Komi;
+
+    #[test]
+    fn a_difference_of_a_fraction_of_a_point_is_the_komi() {
+        // W+5.5 recorded (−11 halves) against B+1 counted without komi: six and a half apart.
+        let n = komi_note(-11, 2, None, Komi(0)).expect("a half point apart");
+        assert!(
+            n.contains("the record states no komi (KM) and was counted with 0")
+                && n.contains("(with 6.5 this count gives the record's result)"),
+            "{n}"
+        );
+        let n = komi_note(1, 0, Some(Komi(13)), Komi(13)).expect("half a point apart");
+        // B+0.5 recorded against B+0 counted with 6.5: the record's count had 6.
+        assert!(
+            n.contains("another komi than the 6.5 it states") && n.contains("(with 6 this"),
+            "{n}"
+        );
+        // Whole points apart (the board) or equal: no note.
+        assert_eq!(komi_note(2, 0, None, Komi(0)), None);
+        assert_eq!(komi_note(-11, -11, Some(Komi(13)), Komi(13)), None);
+        assert_eq!(komi_note(-11, 3, Some(Komi(13)), Komi(13)), None);
+    }
 
     #[test]
     fn an_odd_difference_in_points_needs_other_shared_points() {

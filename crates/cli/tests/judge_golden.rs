@@ -480,3 +480,42 @@ fn the_judge_page_counts_a_record_as_ingo_score_does() {
         "ingo score:\n{out}\nthe judge page: {score:?}"
     );
 }
+
+/// A record whose written margin differs from the board's count by a fraction of a point: only
+/// the komi explains that, and `judge --verify` says so with the komi that gives the record's
+/// result, in text and in JSON. The 9×9 wall game above (45 to 36 by area) written B+1.5:
+/// without `KM` (and without `RU`) it is counted with no komi, B+9, and the note says the record
+/// leaves its komi out; with its `KM[8]` it is counted B+1, and the note says the record's count
+/// used another komi. Both name 7.5.
+#[test]
+fn verify_says_when_only_the_komi_explains_the_difference() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/record_count_off_by_one.sgf"),
+    )
+    .expect("data");
+    let text = text.replace("RE[B+2]", "RE[B+1.5]");
+    let no_komi = dir.path().join("no_komi.sgf");
+    fs::write(&no_komi, text.replace("KM[8]RU[GOE]", "")).expect("write");
+    let with_komi = dir.path().join("with_komi.sgf");
+    fs::write(&with_komi, &text).expect("write");
+    let file = no_komi.to_str().expect("UTF-8 path");
+    let (out, code) = ingo(&["judge", "--verify", file]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("verify: recorded B+1.5 counted B+9 (same winner, other margin; the margins differ by a fraction of a point, which only the komi gives: the record states no komi (KM) and was counted with 0, so it was played with a komi it does not give (with 7.5 this count gives the record's result))"),
+        "{out}"
+    );
+    let file = with_komi.to_str().expect("UTF-8 path");
+    let (out, _) = ingo(&["judge", "--verify", "--json", file]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    let note = line["verify"]["note"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        note.contains("another komi than the 8 it states (KM), with which it was counted (with 7.5 this count gives the record's result)"),
+        "{note}"
+    );
+    assert_eq!(line["verify"]["counted"], "B+1", "{out}");
+}
