@@ -378,6 +378,7 @@ fn record_of(n: usize, from: usize, size: usize, extra: &str) -> String {
     s
 }
 
+/// Runs git in `dir` and returns what it printed; a failure fails the test with git's words.
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")

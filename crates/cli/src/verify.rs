@@ -146,13 +146,18 @@ pub fn komi_note(
 ) -> Option<String> {
     // The komi with which this count gives the record's margin.
     let implied = Komi(used.halves() + counted_halves - recorded_halves);
-    ((recorded_halves - counted_halves) % 2 != 0).then(|| match stated {
-        None => format!(
-            "the margins differ by a fraction of a point, which only the komi gives: the record states no komi (KM) and was counted with {used}, so it was played with a komi it does not give (with {implied} this count gives the record's result)"
-        ),
-        Some(k) => format!(
-            "the margins differ by a fraction of a point, which only the komi gives: the record's count used another komi than the {k} it states (KM), with which it was counted (with {implied} this count gives the record's result)"
-        ),
+    ((recorded_halves - counted_halves) % 2 != 0).then(|| {
+        let why = match stated {
+            None => format!(
+                "the record states no komi (KM) and was counted with {used}, so it was played with a komi it does not give"
+            ),
+            Some(k) => format!(
+                "the record's count used another komi than the {k} it states (KM), with which it was counted"
+            ),
+        };
+        format!(
+            "the margins differ by a fraction of a point, which only the komi gives: {why} (with {implied} this count gives the record's result)"
+        )
     })
 }
 
