@@ -378,20 +378,22 @@ fn record_of(n: usize, from: usize, size: usize, extra: &str) -> String {
     s
 }
 
-/// Runs git in `dir` and returns what it printed; a failure fails the test with git's words.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
+/// Runs `command` and returns what it printed; a failure fails the test with its words.
+fn run(command: &mut Command) -> String {
+    let out = command
         .output()
-        .expect("git runs");
+        .unwrap_or_else(|e| panic!("{command:?}: {e}"));
     assert!(
         out.status.success(),
-        "git {args:?}: {}",
+        "{command:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Runs git in `dir` ([`run`]).
+fn git(dir: &Path, args: &[&str]) -> String {
+    run(Command::new("git").arg("-C").arg(dir).args(args))
 }
 
 /// `scripts/outside-records.py` draws, from a repository laid out as Gosei-Kifu is
@@ -471,7 +473,7 @@ fn the_outside_records_are_drawn_from_outside_the_corpus_only() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/outside-records.py");
     let draw = |out: &Path, count: &str| {
         let _ = fs::remove_dir_all(out);
-        let run = Command::new("python3")
+        run(Command::new("python3")
             .arg(&script)
             .arg("--mirror")
             .arg(repo.join(".git"))
@@ -481,14 +483,7 @@ fn the_outside_records_are_drawn_from_outside_the_corpus_only() {
             .arg(&corpus)
             .arg("--out")
             .arg(out)
-            .args(["--count", count])
-            .output()
-            .expect("python3 runs");
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+            .args(["--count", count]));
         let index = fs::read_to_string(out.join("INDEX.tsv")).expect("an index");
         let mut paths: Vec<String> = index
             .lines()

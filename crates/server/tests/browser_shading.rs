@@ -25,31 +25,6 @@ const WALLS: [&str; 20] = [
     "D9", "F9", "C3", "B5",
 ];
 
-/// A ranked 9×9 game between alice, Black in Chromium, and bob, White over the API.
-struct NineByNine {
-    app: App,
-    driver: ChromeDriver,
-    b: Browser,
-    bob: ApiClient,
-    gid: String,
-}
-
-async fn nine_by_nine() -> NineByNine {
-    let app = spawn_app().await;
-    let driver = ChromeDriver::start().await;
-    let b = driver.browser(1280, 1000).await;
-    register(&b, &app.base, "alice", "1d").await;
-    let mut bob = api_player(&app, "bob", "2d").await;
-    let gid = ranked_game(&app, &b, &mut bob, 9).await;
-    NineByNine {
-        app,
-        driver,
-        b,
-        bob,
-        gid,
-    }
-}
-
 /// The proposal's dead stones in a game state.
 fn proposal(state: &Value) -> Vec<String> {
     state["dead_stones"]["proposal"]
@@ -96,13 +71,7 @@ async fn assert_step_is_servers(b: &Client, state: &Value, what: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dead_stone_step_shades_the_area_and_counts_as_stones_are_marked() {
     bounded(Duration::from_secs(180), async {
-        let NineByNine {
-            app,
-            driver: _driver,
-            b,
-            mut bob,
-            gid,
-        } = nine_by_nine().await;
+        let (app, _driver, b, mut bob, gid) = nine_by_nine().await;
         play_moves(&b, &mut bob, &gid, 1, &WALLS).await;
         play_moves(&b, &mut bob, &gid, 21, &["pass", "pass"]).await;
         b.goto(&format!("{}/#/game/{gid}", app.base)).await.unwrap();
@@ -205,13 +174,7 @@ async fn rings_of(b: &Client) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dead_stone_step_rings_the_verdicts_to_check_until_play_resumes() {
     bounded(Duration::from_secs(180), async {
-        let NineByNine {
-            app,
-            driver: _driver,
-            b,
-            mut bob,
-            gid,
-        } = nine_by_nine().await;
+        let (app, _driver, b, mut bob, gid) = nine_by_nine().await;
         play_moves(&b, &mut bob, &gid, 1, &FIVE).await;
         play_moves(&b, &mut bob, &gid, 6, &["pass", "pass"]).await;
         let state = app.state(&gid).await;
@@ -278,13 +241,7 @@ async fn the_dead_stone_step_rings_the_verdicts_to_check_until_play_resumes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_score_estimate_during_play_unless_the_game_forbids_it() {
     bounded(Duration::from_secs(180), async {
-        let NineByNine {
-            app,
-            driver: _driver,
-            b,
-            mut bob,
-            gid,
-        } = nine_by_nine().await;
+        let (app, _driver, b, mut bob, gid) = nine_by_nine().await;
         play_moves(&b, &mut bob, &gid, 1, &WALLS).await;
         b.goto(&format!("{}/#/game/{gid}", app.base)).await.unwrap();
         wait_move_count(&b, 20).await;

@@ -54,12 +54,7 @@ async fn ask_undo(bob: &mut ingo_server::client::Client, gid: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_is_taken_back_by_agreement_and_the_board_redrawn_without_it() {
     bounded(Duration::from_secs(180), async {
-        let app = spawn_app().await;
-        let driver = ChromeDriver::start().await;
-        let b = driver.browser(1280, 1000).await;
-        register(&b, &app.base, "alice", "1d").await;
-        let mut bob = api_player(&app, "bob", "2d").await;
-        let gid = ranked_game(&app, &b, &mut bob, 9).await;
+        let (app, _driver, b, mut bob, gid) = nine_by_nine().await;
         b.goto(&format!("{}/#/game/{gid}", app.base)).await.unwrap();
         play_moves(&b, &mut bob, &gid, 1, &["D4", "C3", "E5"]).await;
         let state = app.state(&gid).await;

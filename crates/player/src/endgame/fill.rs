@@ -368,13 +368,9 @@ impl Search<'_> {
             }
             Mv::Free(f) => {
                 next.passes = 0;
-                let p = f.point();
-                removed.clear();
-                next.real.play_unchecked(p, st.to_move, removed);
-                if let FreeMove::Connect(_) = f {
-                    removed.clear();
-                    next.board.play_unchecked(p, st.to_move, removed);
-                    next.placed.push(p);
+                let n = &mut *next;
+                if let Some(p) = f.play(&mut n.board, &mut n.real, st.to_move, removed) {
+                    n.placed.push(p);
                 }
                 (next, 0)
             }

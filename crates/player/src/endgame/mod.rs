@@ -1174,6 +1174,27 @@ impl FreeMove {
             FreeMove::Take(p) | FreeMove::Connect(p) => p,
         }
     }
+
+    /// Plays it for `color` on `real`, and a connection on `live` too (the stones it takes go to
+    /// `removed`, cleared first). Returns the connection's point: a play on the board that is
+    /// counted, listed with the fills.
+    pub(crate) fn play(
+        self,
+        live: &mut Board,
+        real: &mut Board,
+        color: Color,
+        removed: &mut Vec<Point>,
+    ) -> Option<Point> {
+        let p = self.point();
+        removed.clear();
+        real.play_unchecked(p, color, removed);
+        let FreeMove::Connect(_) = self else {
+            return None;
+        };
+        removed.clear();
+        live.play_unchecked(p, color, removed);
+        Some(p)
+    }
 }
 
 /// The free move `mover` makes on a turn with nothing else to fill, if any: a dead stone taken
@@ -1218,7 +1239,8 @@ fn take_dead_for_fill(
         // next to it.
         let mut joined = vec![p];
         for q in real.neighbors(p) {
-            if real.color_at(q) == Some(mover) {
+            // A string next to `p` twice is joined once.
+            if real.color_at(q) == Some(mover) && !joined.contains(&q) {
                 joined.extend(real.string_stones(q));
             }
         }
@@ -1519,18 +1541,13 @@ fn fill_neutral(
             // next turn. A connection is a play on the board that is counted, listed with the
             // fills in its turn; a dead stone taken is on the real board only.
             if let Some(free) = free_move_for_fill(live, &real, grid, &owners, &neutral, mover) {
-                let c = free.point();
-                real.play_unchecked(c, mover, &mut removed);
-                last = None;
-                if let FreeMove::Connect(_) = free {
-                    live.play_unchecked(c, mover, &mut removed);
-                    let fill = Fill {
-                        point: c,
+                last = free
+                    .play(live, &mut real, mover, &mut removed)
+                    .map(|point| Fill {
+                        point,
                         color: mover,
-                    };
-                    fills.push(fill);
-                    last = Some(fill);
-                }
+                    });
+                fills.extend(last);
                 passes = 0;
                 mover = mover.opponent();
                 continue;

@@ -565,6 +565,19 @@ pub async fn ranked_game(app: &App, black: &Client, white: &mut ApiClient, size:
     gid
 }
 
+/// The app, chromedriver, a 1280×1000 browser where alice (1段) is registered, the API player
+/// bob (2段), and a ranked 9×9 game between them ([`ranked_game`]: alice Black), by its id. Keep
+/// the driver alive for the test.
+pub async fn nine_by_nine() -> (App, ChromeDriver, Browser, ApiClient, String) {
+    let app = spawn_app().await;
+    let driver = ChromeDriver::start().await;
+    let b = driver.browser(1280, 1000).await;
+    register(&b, &app.base, "alice", "1d").await;
+    let mut bob = api_player(&app, "bob", "2d").await;
+    let gid = ranked_game(&app, &b, &mut bob, 9).await;
+    (app, driver, b, bob, gid)
+}
+
 /// Plays `moves` in game `gid` in turn from its move `first` (1 for the first): the odd
 /// ones by the browser `black`, the even ones by the API player `white`.
 pub async fn play_moves(
