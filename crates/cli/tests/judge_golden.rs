@@ -263,6 +263,26 @@ fn penalties_stated_in_words_are_counted() {
     assert!(out.contains(r#""agrees":true"#), "{out}");
 }
 
+/// The same game written as the 6th and 7th Ing Cups' records are, `KM[4]` beside
+/// `GC[8 komi, -4 time penalty]`: the komi already holds White's penalty, so the count takes it
+/// off once (B+5, the written result; taken off again it was B+9), and `score` says why.
+#[test]
+fn penalties_the_komi_already_holds_are_counted_once() {
+    let (out, code) = ingo(&["judge", "--verify", "penalty_in_komi.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("verify: recorded B+5 counted B+5 (agrees"),
+        "{out}"
+    );
+    let (out, err, code) = ingo_both(&["score", "penalty_in_komi.sgf"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("result B+5\n"), "{out}");
+    assert!(
+        err.contains("the record's komi (KM 4) already holds the time penalties its comments state (Black 0, White 4 points)"),
+        "{err}"
+    );
+}
+
 /// A record whose written margin differs from the board's count by an odd number of points
 /// (B+2 against B+1): `judge --verify` says that the record's count had an odd number of
 /// shared points where the board has none, in text and in JSON; an even difference (B+3, the

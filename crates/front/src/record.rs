@@ -35,7 +35,8 @@ pub struct Position {
 
 /// The position `replay` (a replay of `record`) reached, with the time penalties the record's
 /// result includes: `BP`/`WP`, else those its comments state in words, which a warning says,
-/// since they are read from prose.
+/// since they are read from prose; or none, when its `KM` already holds them (a warning says
+/// that too).
 pub fn position(record: &Record, replay: Replay) -> Position {
     let mut warnings: Vec<String> = record.warnings.iter().map(|w| w.to_string()).collect();
     if let Some(why) = &record.incomplete {
@@ -51,6 +52,15 @@ pub fn position(record: &Record, replay: Replay) -> Position {
             penalties.black, penalties.white
         ));
         game.set_penalties(penalties);
+    }
+    if record.penalties_in_komi() {
+        let stated = record.stated_penalties();
+        warnings.push(format!(
+            "the record's komi (KM {}) already holds the time penalties its comments state (Black {}, White {} points): they are not taken off again",
+            game.rules().komi,
+            stated.black,
+            stated.white
+        ));
     }
     Position {
         moves: replay.played,

@@ -46,3 +46,26 @@ fn penalties_stated_in_the_comments_are_taken_off() {
     let count = record::count(record, &position.game, &[]);
     assert_eq!(count.score.result_string(), "B+7");
 }
+
+/// `KM[4]` beside `GC[8 komi, -4 time penalty]`: the komi is what the penalty left (the 7th Ing
+/// Cup's records), so the count takes the penalty off once, through the komi, and says so.
+#[test]
+fn penalties_the_komi_already_holds_are_taken_off_once() {
+    let text = "(;GM[1]FF[4]SZ[3]KM[4]GC[8 komi, -4 time penalty];B[bb];W[];B[];W[])";
+    let record = &parse(text).expect("an SGF text")[0];
+    let replayed =
+        replay(record, record::rules_for(record, None), ReplayMode::Strict).expect("replays");
+    let position = record::position(record, replayed);
+    assert_eq!(position.game.penalties().white, 0);
+    assert!(
+        position
+            .warnings
+            .iter()
+            .any(|w| w.contains("KM 4") && w.contains("White 4")),
+        "{:?}",
+        position.warnings
+    );
+    // Black's 9 points less komi 4; taken off twice it would be B+9.
+    let count = record::count(record, &position.game, &[]);
+    assert_eq!(count.score.result_string(), "B+5");
+}

@@ -15,7 +15,7 @@
 //! No library reads these: they are the words of one archive's editors, so they are read here,
 //! with the forms above and nothing looser.
 
-use ingo_rules::{ByColor, Color, MAX_PENALTY_POINTS};
+use ingo_rules::{ByColor, Color, Komi, MAX_PENALTY_POINTS};
 use sgf_parse::go::Prop;
 
 use crate::Record;
@@ -71,16 +71,57 @@ impl Record {
         capped(out)
     }
 
-    /// The time-penalty points a count of this record uses: `BP`/`WP` when the record has
-    /// them ([`Record::penalties`], ingo's own records), else what its comments state
-    /// ([`Record::stated_penalties`]).
+    /// The time-penalty points a count of this record takes off: `BP`/`WP` when the record
+    /// has them ([`Record::penalties`], ingo's own records), else what its comments state
+    /// ([`Record::stated_penalties`]), unless its `KM` already holds them
+    /// ([`Record::penalties_in_komi`]): then none, as they are in the komi.
     pub fn time_penalties(&self) -> ByColor<i32> {
         if self.penalties.black != 0 || self.penalties.white != 0 {
             self.penalties
+        } else if self.penalties_in_komi() {
+            ByColor::default()
         } else {
             self.stated_penalties()
         }
     }
+
+    /// Whether the record's `KM` is the komi its game comment states changed by the time
+    /// penalties it states (`KM[4]` with `GC[8 komi, -4 time penalty]`, `KM[10]` with
+    /// `GC[8 komi, +2 time penalty]`): the archive's editors wrote the komi the penalties
+    /// leave, so the result on the record, which includes the penalties once, is the count
+    /// with that komi. Some editions of the archive do this (the 6th and 7th Ing Cups), others
+    /// keep `KM[8]` beside the same comment (the 10th), where the penalties are taken off the
+    /// count. Penalties that cancel leave the komi as it was, and are not in it.
+    pub fn penalties_in_komi(&self) -> bool {
+        let Some(text) = self
+            .info
+            .comment
+            .as_deref()
+            .filter(|t| t.contains("time penalty"))
+        else {
+            return false;
+        };
+        let (Some(km), Some(base)) = (self.komi, stated_komi(text)) else {
+            return false;
+        };
+        let p = self.stated_penalties();
+        // `+k` (Black's) gives White k more, `-k` (White's) k fewer: points, two halves each.
+        let changed = base.halves() + 2 * (p.black - p.white);
+        p.black != p.white && km.halves() == changed
+    }
+}
+
+/// The komi before `komi` in a game comment (`8` in `8 komi, +2 time penalty`, `7.5`), when
+/// it is a whole or half number of points.
+fn stated_komi(text: &str) -> Option<Komi> {
+    let at = text.find(" komi")?;
+    let head = &text[..at];
+    let start = head
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or(0, |k| k + 1);
+    let points: f64 = head[start..].parse().ok()?;
+    let halves = points * 2.0;
+    (halves.fract() == 0.0 && halves.abs() < 1000.0).then_some(Komi(halves as i32))
 }
 
 /// Values past the rules' limit are not read (a typo in a comment, not a penalty).
@@ -203,5 +244,59 @@ mod tests {
         assert_eq!((r.time_penalties().black, r.time_penalties().white), (6, 0));
         let r = &crate::parse("(;GC[8 komi, +2 time penalty])").expect("parses")[0];
         assert_eq!((r.time_penalties().black, r.time_penalties().white), (2, 0));
+    }
+
+    fn to_take_off(sgf: &str) -> (i32, i32, bool) {
+        let r = &crate::parse(sgf).expect("parses")[0];
+        let p = r.time_penalties();
+        (p.black, p.white, r.penalties_in_komi())
+    }
+
+    /// The 6th and 7th Ing Cups' records write the komi the penalties leave as `KM`
+    /// (`07/07`: `KM[4]`, `GC[8 komi, -4 time penalty]`, `RE[W+1]`, the board W+5 with komi 8):
+    /// the count takes them off once, through the komi.
+    #[test]
+    fn penalties_the_komi_already_holds_are_not_taken_off_again() {
+        assert_eq!(
+            to_take_off("(;KM[4]GC[8 komi, -4 time penalty])"),
+            (0, 0, true)
+        );
+        assert_eq!(
+            to_take_off("(;KM[10]GC[8 komi, +2 time penalty])"),
+            (0, 0, true)
+        );
+        assert_eq!(
+            to_take_off("(;KM[14]GC[8 komi, +6 time penalty])"),
+            (0, 0, true)
+        );
+        assert_eq!(
+            to_take_off("(;KM[6]GC[8 komi, +2 time penalty, -4 time penalty])"),
+            (0, 0, true)
+        );
+        // `KM` is the komi before the penalties (the 10th Ing Cup's records): taken off.
+        assert_eq!(
+            to_take_off("(;KM[8]GC[8 komi, +2 time penalty])"),
+            (2, 0, false)
+        );
+        assert_eq!(
+            to_take_off("(;KM[8]GC[8 komi, -4 time penalty])"),
+            (0, 4, false)
+        );
+        // Penalties that cancel leave `KM` as stated either way: taken off, to no effect.
+        assert_eq!(
+            to_take_off("(;KM[8]GC[8 komi, +4 time penalty, -4 time penalty])"),
+            (4, 4, false)
+        );
+        // No `KM`, no komi stated, or a `KM` that is neither: the penalties stand.
+        assert_eq!(to_take_off("(;GC[8 komi, -4 time penalty])"), (0, 4, false));
+        assert_eq!(to_take_off("(;KM[4]GC[-4 time penalty])"), (0, 4, false));
+        assert_eq!(
+            to_take_off("(;KM[6.5]GC[8 komi, -4 time penalty])"),
+            (0, 4, false)
+        );
+        assert_eq!(
+            to_take_off("(;KM[3.5]GC[7.5 komi, -4 time penalty])"),
+            (0, 0, true)
+        );
     }
 }
