@@ -218,6 +218,7 @@ fn score_pictures_ring_the_verdicts_to_check() {
                 "mutual_atari" | "saved_in_race" => "A".into(),
                 "dead_shape" | "nakade" => "S".into(),
                 "fill" => "F".into(),
+                "ko_taken_last" => "K".into(),
                 _ => continue,
             };
             expected.push(note);

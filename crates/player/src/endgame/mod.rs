@@ -115,6 +115,9 @@ pub enum Decided {
     /// In seki: held in this share of the playouts, and next to a point the fill leaves
     /// shared.
     SharedPoints(f64),
+    /// Read alive: the stone with which the last move took a ko, which the player to move may
+    /// not take back at once; the taker connects next (the sampling had it dead).
+    KoTakenLast,
     /// Given: dead by an agreement or a proposal, or alive because the rules ended the game
     /// (four passes) or no search was asked for.
     Given,
@@ -132,6 +135,9 @@ impl Decided {
                 "read alive (saved by taking first in a race at one liberty each)".into()
             }
             Decided::TakenInFill => "taken in the fill".into(),
+            Decided::KoTakenLast => {
+                "read alive (took a ko last: it may not be taken back at once)".into()
+            }
             Decided::LostRace => "read dead (a capture race lost whoever moves first)".into(),
             Decided::WonRace => {
                 "read alive (a capture race won whoever moves first, two eyes with the space taken)"
@@ -150,7 +156,8 @@ impl Decided {
     }
 
     /// A name for machines: `proved`, `double_ko`, `sampled`, `mutual_atari`, `saved_in_race`,
-    /// `fill`, `lost_race`, `won_race`, `dead_shape`, `nakade`, `shared`, `given`.
+    /// `fill`, `ko_taken_last`, `lost_race`, `won_race`, `dead_shape`, `nakade`, `shared`,
+    /// `given`.
     pub fn name(&self) -> &'static str {
         match self {
             Decided::ProvedAlive => "proved",
@@ -159,6 +166,7 @@ impl Decided {
             Decided::MutualAtari => "mutual_atari",
             Decided::SavedInRace => "saved_in_race",
             Decided::TakenInFill => "fill",
+            Decided::KoTakenLast => "ko_taken_last",
             Decided::LostRace => "lost_race",
             Decided::WonRace => "won_race",
             Decided::DeadShape => "dead_shape",
@@ -246,7 +254,8 @@ impl Judgement {
     /// string, in the order of [`Judgement::strings`]: a sampled share between
     /// [`CHECK_BELOW`] and [`CHECK_ABOVE`] (`48%`: the playouts alone, near a coin's throw),
     /// and every verdict read by a rule rather than proved (`R` a capture race, `A` a race at
-    /// one liberty each, `S` the shape of an eye space, `F` taken in the fill). Strings proved
+    /// one liberty each, `S` the shape of an eye space, `F` taken in the fill, `K` the stone that
+    /// took a ko last). Strings proved
     /// alive, given, or sampled clearly either way carry none.
     ///
     /// ```
@@ -286,6 +295,7 @@ impl Judgement {
                     Decided::MutualAtari | Decided::SavedInRace => "A".into(),
                     Decided::DeadShape | Decided::Nakade => "S".into(),
                     Decided::TakenInFill => "F".into(),
+                    Decided::KoTakenLast => "K".into(),
                     _ => return None,
                 };
                 Some((*s.stones.first()?, note))
@@ -475,6 +485,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         read_races(board, &grid, &mut strings, &string_of);
         groups::read_groups(board, &grid, &mut strings, &string_of);
         captures = settle_mutual_ataris(game, &mut strings, &string_of);
+        keep_the_ko_taken_last(game, &grid, &mut strings, &string_of);
     }
     finish(game, config, &grid, strings, string_of, captures)
 }
@@ -571,6 +582,41 @@ fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_o
         if let Some(s) = strings.get_mut(loser) {
             s.status = Status::Dead;
             s.how = Decided::LostRace;
+        }
+    }
+}
+
+/// The stone with which the last move took a ko stays: the player to move may not take it back
+/// at once (the hot stone, "提子後…不得立即回提"), and at the end of a game, where nothing
+/// else is left to play, the taker connects next. A single stone of the last move, with one
+/// liberty, the point of the one stone it took, which the player to move may not play.
+fn keep_the_ko_taken_last(
+    game: &Game,
+    grid: &Grid,
+    strings: &mut [StringStatus],
+    string_of: &[usize],
+) {
+    let board = game.board();
+    let Some(ingo_rules::Move::Play(p)) = game.last_move().map(|m| m.mv) else {
+        return;
+    };
+    let Some(color) = board.color_at(p) else {
+        return;
+    };
+    if board.neighbors(p).any(|q| board.color_at(q) == Some(color)) {
+        return;
+    }
+    let libs = board.liberties_upto(p, 2);
+    let [l] = libs.as_slice() else {
+        return;
+    };
+    if game.to_move() != color.opponent() || game.is_legal(ingo_rules::Move::Play(*l)) {
+        return;
+    }
+    if let Some(s) = strings.get_mut(string_of[grid.index(p)]) {
+        if s.status == Status::Dead && !s.proved {
+            s.status = Status::Alive;
+            s.how = Decided::KoTakenLast;
         }
     }
 }
@@ -1583,6 +1629,58 @@ fn fill_neutral(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The strings of `game`'s board, every one sampled dead.
+    fn all_dead(game: &Game, grid: &Grid) -> (Vec<StringStatus>, Vec<usize>) {
+        strings_of(game.board(), grid, |_, _, _| {
+            (Status::Dead, false, 0.0, Decided::Sampled(0.0))
+        })
+    }
+
+    /// Black's `C4` takes White's `B4` in a ko, the last move of the game: White may not take
+    /// back at once, so the stone stays, and nothing else is touched. After another move it is
+    /// no longer the last, and keeps its verdict.
+    #[test]
+    fn the_stone_that_took_a_ko_last_stays() {
+        let board = Board::from_ascii(
+            "
+            . X O . .
+            X O . O .
+            . X O . .
+            . . . . .
+            . . . . .",
+        )
+        .expect("diagram");
+        let setup = Setup {
+            board,
+            to_move: Color::Black,
+            handicap_passes: 0,
+        };
+        let mut game = Game::new(setup, ingo_rules::Rules::ing());
+        let at = |s: &str| Point::from_gtp(s, 5, 5).expect("a point");
+        game.play(ingo_rules::Move::Play(at("C4"))).expect("the ko");
+        assert!(
+            !game.is_legal(ingo_rules::Move::Play(at("B4"))),
+            "the hot stone"
+        );
+        let grid = Grid::new(game.board());
+        let (mut strings, string_of) = all_dead(&game, &grid);
+        keep_the_ko_taken_last(&game, &grid, &mut strings, &string_of);
+        let taker = &strings[string_of[grid.index(at("C4"))]];
+        assert_eq!(
+            (taker.status, taker.how),
+            (Status::Alive, Decided::KoTakenLast)
+        );
+        let kept = strings.iter().filter(|s| s.status == Status::Alive).count();
+        assert_eq!(kept, 1, "only the ko stone");
+
+        game.play(ingo_rules::Move::Play(at("E1")))
+            .expect("elsewhere");
+        let grid = Grid::new(game.board());
+        let (mut strings, string_of) = all_dead(&game, &grid);
+        keep_the_ko_taken_last(&game, &grid, &mut strings, &string_of);
+        assert!(strings.iter().all(|s| s.status == Status::Dead));
+    }
 
     /// A fill one move deep that stands on the board the dead stones are converted on but not on
     /// the real one. Source: `aeb-pro/CJSuperGo/CJSG-03-06.sgf`, its lower right corner (`Q1` …
