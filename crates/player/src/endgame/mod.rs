@@ -587,9 +587,10 @@ fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_o
 }
 
 /// The stone with which the last move took a ko stays: the player to move may not take it back
-/// at once (the hot stone, "提子後…不得立即回提"), and at the end of a game, where nothing
-/// else is left to play, the taker connects next. A single stone of the last move, with one
-/// liberty, the point of the one stone it took, which the player to move may not play.
+/// at once ("凡提取熱子必須間隔一實手或虛手": taking a hot stone needs a play or a pass
+/// between), and at the end of a game, where nothing else is left to play, the taker connects
+/// next, after that play or pass. A single stone of the last move, with one liberty, the point
+/// of the one stone it took, which the player to move may not play.
 fn keep_the_ko_taken_last(
     game: &Game,
     grid: &Grid,
