@@ -234,6 +234,12 @@ struct EndgameBenchArgs {
     /// count) or `territory` (its default, Japanese counting).
     #[arg(long, value_enum, default_value_t = GnugoCount::Area)]
     gnugo_count: GnugoCount,
+    /// ingo's counting: `area` (Ing's count, the judgement's score) or `territory` (a
+    /// diagnostic for records counted by territory: the same judgement, its margin less the
+    /// difference of the stones each side put on the board, which is the territory margin;
+    /// see [`territory_margin`]).
+    #[arg(long, value_enum, default_value_t = IngoCount::Area)]
+    ingo_count: IngoCount,
     /// The record set: `chosen` (the records `--prefix` and `--komi` select), `ing` (every
     /// counted Ing Cup record, any komi), `others` (every 8th counted 19×19 record of the other
     /// events, as `endgame_corpus` judges them), `held-out` (every 4th counted 19×19 record of
@@ -342,6 +348,65 @@ impl EndgameSet {
             EndgameSet::All => vec![km8, all_ing, others],
         }
     }
+}
+
+/// How ingo's judgement is counted in `ingo-bench endgame`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum IngoCount {
+    /// The judgement's count: area, as Ing's rules count.
+    Area,
+    /// The judgement's count as a territory count: [`territory_margin`].
+    Territory,
+}
+
+/// The territory margin of the judgement `j` of `game` (half points, Black ahead positive).
+/// A stone on the board is a point of its owner's area, and a stone taken off is a prisoner
+/// for the other side in a territory count (empty points surrounded, plus prisoners); so the
+/// two areas differ from the two territory counts by the difference of the stones each side
+/// has put on the board: its setup stones (handicap), its plays and its fills of the
+/// judgement. `area_B − area_W = terr_B − terr_W + placed_B − placed_W`, whatever was taken,
+/// with the borders closed by the fill as the area count closes them: a fill on a dame is a
+/// point of area and no territory, a play inside one's own area costs a point of territory.
+/// Exact but for the eyes of a seki, which a territory count under Japanese rules gives to
+/// nobody. (Komi and penalties are in both counts alike.)
+fn territory_margin(game: &Game, j: &ingo_player::endgame::Judgement) -> i64 {
+    let mut placed = [0i64; 2];
+    let side = |c: Color| usize::from(c == Color::White);
+    let setup = &game.setup().board;
+    for p in setup.points() {
+        if let Some(c) = setup.color_at(p) {
+            placed[side(c)] += 1;
+        }
+    }
+    for m in game.history() {
+        if matches!(m.mv, ingo_rules::Move::Play(_)) {
+            placed[side(m.color)] += 1;
+        }
+    }
+    for f in &j.fills {
+        placed[side(f.color)] += 1;
+    }
+    // The score's margin is Black's, signed.
+    i64::from(j.score.margin_halves) - 2 * (placed[0] - placed[1])
+}
+
+/// ingo's count of `p` judged `j`, as `how` asks: a winner and a margin in half points. A
+/// territory margin of 0 goes to the rules' winner of a tie.
+fn ingo_count(
+    how: IngoCount,
+    p: &CountedPosition,
+    j: &ingo_player::endgame::Judgement,
+) -> Option<(Color, i32)> {
+    let m = match how {
+        IngoCount::Area => return Some((j.score.winner, j.score.margin_halves.abs())),
+        IngoCount::Territory => territory_margin(&p.game, j),
+    };
+    let winner = match m.signum() {
+        1 => Color::Black,
+        -1 => Color::White,
+        _ => p.game.rules().tie_even,
+    };
+    Some((winner, i32::try_from(m.abs()).ok()?))
 }
 
 /// How GNU Go counts a final position in `ingo-bench endgame`.
@@ -473,7 +538,8 @@ impl Batch {
     }
 }
 
-/// The margin for Black in half points (positive: Black ahead).
+/// The margin for Black in half points (positive: Black ahead) of a result named by its winner
+/// and its margin (`B+3`: Black, 6). A `Score`'s `margin_halves` is Black's already.
 fn black_margin(margin_halves: i32, winner: Color) -> i64 {
     let m = i64::from(margin_halves);
     if winner == Color::Black {
@@ -505,7 +571,7 @@ fn run_playouts(size: usize, ko: BenchKo, seed: u64, limit: Limit) -> anyhow::Re
         b.playouts += 1;
         b.moves += game.move_count() as u64;
         b.black_wins += u64::from(score.winner == Color::Black);
-        b.margin_halves += black_margin(score.margin_halves, score.winner);
+        b.margin_halves += i64::from(score.margin_halves);
     }
     b.elapsed = start.elapsed();
     b.cpu = cpu_time()
@@ -751,7 +817,7 @@ fn judge_bytes(bytes: &[u8], t: &mut JudgeTotals, mut facts: Option<&mut Vec<Rec
         t.refused += usize::from(rep.illegal.is_some());
         t.ended += usize::from(rep.game.phase() == ingo_rules::Phase::Ended);
         let score = rep.game.count(&[]);
-        t.margin_halves += black_margin(score.margin_halves, score.winner);
+        t.margin_halves += i64::from(score.margin_halves);
         if let Some(f) = facts.as_deref_mut() {
             f.push(RecordFacts {
                 size: (record.width, record.height),
@@ -1658,6 +1724,12 @@ fn endgame(a: &EndgameBenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         )?;
         Some(Gnugo::start_with(program, extra)?)
     };
+    if a.ingo_count == IngoCount::Territory {
+        writeln!(
+            out,
+            "ingo_count=territory (the judgement's area margin less the stones placed)"
+        )?;
+    }
     let several = selections.len() > 1;
     // Processor time over every set (ingo's per pass, GNU Go's), for the ratio of the whole run.
     let (mut ingo_total, mut gnugo_total) = (Some(0.0), Some(0.0));
@@ -1710,8 +1782,8 @@ fn endgame_set(
     let mut checksum = 0i64;
     for p in positions {
         let j = judge_end(&p.game, &config);
-        checksum += black_margin(j.score.margin_halves, j.score.winner);
-        ingo.add(p, Some((j.score.winner, j.score.margin_halves.abs())));
+        checksum += i64::from(j.score.margin_halves);
+        ingo.add(p, ingo_count(a.ingo_count, p, &j));
     }
     let start = Instant::now();
     let cpu_start = cpu_time();
@@ -1719,7 +1791,7 @@ fn endgame_set(
         let mut sum = 0i64;
         for p in positions {
             let j = judge_end(&p.game, &config);
-            sum += black_margin(j.score.margin_halves, j.score.winner);
+            sum += i64::from(j.score.margin_halves);
         }
         ensure!(sum == checksum, "the judgement changed between passes");
     }

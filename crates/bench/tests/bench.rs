@@ -92,7 +92,7 @@ fn playouts_are_deterministic_for_a_seed_and_end_with_the_rate() {
         assert_eq!(field(&out, "playouts"), "50", "{ko}");
         assert_eq!(field(&out, "total_moves"), "5614", "{ko}");
         assert_eq!(field(&out, "black_wins"), "19", "{ko}");
-        assert_eq!(field(&out, "margin_sum_halves"), "3228", "{ko}");
+        assert_eq!(field(&out, "margin_sum_halves"), "-216", "{ko}");
         last_line_is_a_rate(&out, "playouts_per_second");
     }
 }
@@ -517,4 +517,67 @@ fn the_outside_records_are_drawn_from_outside_the_corpus_only() {
         "the corpus's columns: {index}"
     );
     assert!(index.contains("B/ok1.sgf\t19\t55\t6.5\tW+1.5\n"), "{index}");
+}
+
+/// `--ingo-count territory` counts the judgement as a territory count: the area margin less the
+/// difference of the stones each side put on the board. A 9×9 wall game (Black's column E,
+/// White's F, 45 to 36 by area) where Black also played inside its own area (`A9`): by area
+/// B+8.5 with komi 0.5, by territory B+7.5 (Black's 35 empty points against White's 27), the
+/// recorded result. And the same the other way round (Black's column D, White's E, White's
+/// extra stone at `J1`): W+9.5 by area, W+8.5 by territory.
+#[test]
+fn endgame_counts_the_judgement_by_territory_on_request() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-territory");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("a scratch folder");
+    let mut moves = String::new();
+    for row in "abcdefghi".chars() {
+        moves.push_str(&format!(";B[e{row}];W[f{row}]"));
+    }
+    fs::write(
+        dir.join("wall.sgf"),
+        format!("(;GM[1]FF[4]SZ[9]KM[0.5]RE[B+7.5]{moves};B[aa];W[];B[];W[])"),
+    )
+    .expect("write");
+    let mut moves = String::new();
+    for row in "abcdefghi".chars() {
+        moves.push_str(&format!(";B[d{row}];W[e{row}]"));
+    }
+    fs::write(
+        dir.join("wall_white.sgf"),
+        format!("(;GM[1]FF[4]SZ[9]KM[0.5]RE[W+8.5]{moves};B[];W[ii];B[];W[];B[])"),
+    )
+    .expect("write");
+    fs::write(
+        dir.join("INDEX.tsv"),
+        "path\tSZ\tmoves\tKM\tRE\nwall.sgf\t9\t22\t0.5\tB+7.5\n\
+         wall_white.sgf\t9\t23\t0.5\tW+8.5\n",
+    )
+    .expect("write the index");
+    let dir = dir.to_string_lossy().into_owned();
+    let run = |count: &str| {
+        ingo_bench(&[
+            "endgame",
+            "--corpus",
+            dir.as_str(),
+            "--prefix",
+            "",
+            "--komi",
+            "0.5",
+            "--repeat",
+            "1",
+            "--no-gnugo",
+            "--ingo-count",
+            count,
+        ])
+    };
+    let area = run("area");
+    assert_eq!(field(&area, "ingo_winner_agrees"), "2/2 (100.0%)", "{area}");
+    assert_eq!(field(&area, "ingo_margin_agrees"), "0/2 (0.0%)", "{area}");
+    let territory = run("territory");
+    assert_eq!(
+        field(&territory, "ingo_margin_agrees"),
+        "2/2 (100.0%)",
+        "{territory}"
+    );
 }
