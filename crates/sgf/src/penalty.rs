@@ -33,12 +33,7 @@ impl Record {
     /// ```
     pub fn stated_penalties(&self) -> ByColor<i32> {
         let mut out = ByColor::default();
-        if let Some(text) = self
-            .info
-            .comment
-            .as_deref()
-            .filter(|t| t.contains("time penalty"))
-        {
+        if let Some(text) = self.penalty_comment() {
             for (color, points) in komi_form(text) {
                 *out.get_mut(color) += points;
             }
@@ -93,12 +88,7 @@ impl Record {
     /// keep `KM[8]` beside the same comment (the 10th), where the penalties are taken off the
     /// count. Penalties that cancel leave the komi as it was, and are not in it.
     pub fn penalties_in_komi(&self) -> bool {
-        let Some(text) = self
-            .info
-            .comment
-            .as_deref()
-            .filter(|t| t.contains("time penalty"))
-        else {
+        let Some(text) = self.penalty_comment() else {
             return false;
         };
         let (Some(km), Some(base)) = (self.komi, stated_komi(text)) else {
@@ -108,6 +98,14 @@ impl Record {
         // `+k` (Black's) gives White k more, `-k` (White's) k fewer: points, two halves each.
         let changed = base.halves() + 2 * (p.black - p.white);
         p.black != p.white && km.halves() == changed
+    }
+
+    /// The game comment, when it states time penalties in the komi form.
+    fn penalty_comment(&self) -> Option<&str> {
+        self.info
+            .comment
+            .as_deref()
+            .filter(|t| t.contains("time penalty"))
     }
 }
 
