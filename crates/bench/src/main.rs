@@ -236,8 +236,8 @@ struct EndgameBenchArgs {
     gnugo_count: GnugoCount,
     /// ingo's counting: `area` (Ing's count, the judgement's score) or `territory` (a
     /// diagnostic for records counted by territory: the same judgement, its margin less the
-    /// difference of the stones each side put on the board, which is the territory margin;
-    /// see [`territory_margin`]).
+    /// difference of the stones each side put on the board, which is the territory margin:
+    /// `Judgement::territory_margin_halves`).
     #[arg(long, value_enum, default_value_t = IngoCount::Area)]
     ingo_count: IngoCount,
     /// The record set: `chosen` (the records `--prefix` and `--komi` select), `ing` (every
@@ -355,39 +355,9 @@ impl EndgameSet {
 enum IngoCount {
     /// The judgement's count: area, as Ing's rules count.
     Area,
-    /// The judgement's count as a territory count: [`territory_margin`].
+    /// The judgement's count as a territory count
+    /// ([`ingo_player::endgame::Judgement::territory_margin_halves`]).
     Territory,
-}
-
-/// The territory margin of the judgement `j` of `game` (half points, Black ahead positive).
-/// A stone on the board is a point of its owner's area, and a stone taken off is a prisoner
-/// for the other side in a territory count (empty points surrounded, plus prisoners); so the
-/// two areas differ from the two territory counts by the difference of the stones each side
-/// has put on the board: its setup stones (handicap), its plays and its fills of the
-/// judgement. `area_B − area_W = terr_B − terr_W + placed_B − placed_W`, whatever was taken,
-/// with the borders closed by the fill as the area count closes them: a fill on a dame is a
-/// point of area and no territory, a play inside one's own area costs a point of territory.
-/// Exact but for the eyes of a seki, which a territory count under Japanese rules gives to
-/// nobody. (Komi and penalties are in both counts alike.)
-fn territory_margin(game: &Game, j: &ingo_player::endgame::Judgement) -> i64 {
-    let mut placed = [0i64; 2];
-    let side = |c: Color| usize::from(c == Color::White);
-    let setup = &game.setup().board;
-    for p in setup.points() {
-        if let Some(c) = setup.color_at(p) {
-            placed[side(c)] += 1;
-        }
-    }
-    for m in game.history() {
-        if matches!(m.mv, ingo_rules::Move::Play(_)) {
-            placed[side(m.color)] += 1;
-        }
-    }
-    for f in &j.fills {
-        placed[side(f.color)] += 1;
-    }
-    // The score's margin is Black's, signed.
-    i64::from(j.score.margin_halves) - 2 * (placed[0] - placed[1])
 }
 
 /// ingo's count of `p` judged `j`, as `how` asks: a winner and a margin in half points. A
@@ -399,7 +369,7 @@ fn ingo_count(
 ) -> Option<(Color, i32)> {
     let m = match how {
         IngoCount::Area => return Some((j.score.winner, j.score.margin_halves.abs())),
-        IngoCount::Territory => territory_margin(&p.game, j),
+        IngoCount::Territory => i64::from(j.territory_margin_halves(&p.game)),
     };
     let winner = match m.signum() {
         1 => Color::Black,

@@ -89,23 +89,55 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
         ingo_rules::Color::Black => halves,
         ingo_rules::Color::White => -halves,
     };
+    let agrees = winner_agrees && j.score.margin_halves.abs() == halves;
+    // A record whose rules count by territory (`RU[Japanese]`, Korean) was counted so: the
+    // count by territory says more than what the area count's difference proves.
+    let by_territory = record
+        .rules
+        .is_some_and(|m| m.preset == ingo_rules::Preset::Japanese);
+    let note = if by_territory && !agrees {
+        Some(territory_note(
+            recorded_halves,
+            j.territory_margin_halves(game),
+        ))
+    } else {
+        shared_parity_note(recorded_halves, j.score.margin_halves, j.score.shared).or_else(|| {
+            komi_note(
+                recorded_halves,
+                j.score.margin_halves,
+                record.komi,
+                game.rules().komi,
+            )
+        })
+    };
     Some(Verify {
         recorded: re.trim().to_string(),
         counted: j.score.result_string(),
         winner_agrees,
-        agrees: winner_agrees && j.score.margin_halves.abs() == halves,
-        note: shared_parity_note(recorded_halves, j.score.margin_halves, j.score.shared).or_else(
-            || {
-                komi_note(
-                    recorded_halves,
-                    j.score.margin_halves,
-                    record.komi,
-                    game.rules().komi,
-                )
-            },
-        ),
+        agrees,
+        note,
         checks: checks_text(&j, game.board()),
     })
+}
+
+/// The note for a record whose rules count by territory (`RU[Japanese]`, Korean), where the
+/// area count (Ing's, the one `--verify` makes) differs from its result: what the judgement
+/// gives counted by territory ([`Judgement::territory_margin_halves`], `territory_halves`,
+/// signed, Black ahead positive), and whether that is the record's result.
+pub fn territory_note(recorded_halves: i32, territory_halves: i32) -> String {
+    let result = match territory_halves.signum() {
+        1 => format!("B+{}", Komi(territory_halves)),
+        -1 => format!("W+{}", Komi(-territory_halves)),
+        _ => "a tie".to_string(),
+    };
+    let same = if territory_halves == recorded_halves {
+        ", the record's result"
+    } else {
+        ""
+    };
+    format!(
+        "the record's rules (RU) count by territory: counted so (the area margin less the difference of the stones each side put on the board), this judgement gives {result}{same}"
+    )
 }
 
 /// When a recorded margin and a counted one (signed, Black ahead positive, in half points)

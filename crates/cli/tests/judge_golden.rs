@@ -284,6 +284,26 @@ fn penalties_the_komi_already_holds_are_counted_once() {
     );
 }
 
+/// A record under Japanese rules (`RU[Japanese]`) was counted by territory: `judge --verify`
+/// counts it by area, Ing's count (B+8.5), and says what the judgement gives counted by
+/// territory, the record's B+7.5 (not the note on an odd number of shared points, which the
+/// one point between the two counts would otherwise get), in text and in JSON.
+#[test]
+fn verify_gives_the_territory_count_of_a_record_counted_by_territory() {
+    let (out, code) = ingo(&["judge", "--verify", "territory_japanese.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("verify: recorded B+7.5 counted B+8.5 (same winner, other margin; the record's rules (RU) count by territory: counted so (the area margin less the difference of the stones each side put on the board), this judgement gives B+7.5, the record's result)"),
+        "{out}"
+    );
+    let (json, code) = ingo(&["judge", "--verify", "--json", "territory_japanese.sgf"]);
+    assert_eq!(code, 0, "{json}");
+    assert!(
+        json.contains("this judgement gives B+7.5, the record's result"),
+        "{json}"
+    );
+}
+
 /// A record whose written margin differs from the board's count by an odd number of points
 /// (B+2 against B+1): `judge --verify` says that the record's count had an odd number of
 /// shared points where the board has none, in text and in JSON; an even difference (B+3, the

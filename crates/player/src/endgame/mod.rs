@@ -230,6 +230,57 @@ pub struct Judgement {
 }
 
 impl Judgement {
+    /// This judgement's count as a territory count gives it, for a record counted so (half
+    /// points, Black ahead positive), `game` being the game it judged. A stone on the board is
+    /// a point of its owner's area, and a stone taken off a prisoner for the other side in a
+    /// territory count (empty points surrounded, plus prisoners); so two areas differ from two
+    /// territory counts by the difference of the stones each side has put on the board: its
+    /// setup stones (handicap), its plays and its fills here. `area_B − area_W = terr_B −
+    /// terr_W + placed_B − placed_W`, whatever was taken, with the borders closed by the fill
+    /// as the area count closes them: a fill on a dame is a point of area and no territory, a
+    /// play inside one's own area costs a point of territory. Exact but for the eyes of a
+    /// seki, which a territory count under Japanese rules gives to nobody; komi and penalties
+    /// are in both alike.
+    ///
+    /// ```
+    /// use ingo_player::endgame::{judge_end, EndgameConfig};
+    /// use ingo_rules::{Board, Color, Game, Komi, Move, Point, Rules, Setup};
+    /// // Black's wall and White's, and Black plays once more inside its own area: the areas
+    /// // are 15 to 10, the territories (empty points) 9 to 5.
+    /// let board = Board::from_ascii("
+    ///     . . X O .
+    ///     . . X O .
+    ///     . . X O .
+    ///     . . X O .
+    ///     . . X O .").unwrap();
+    /// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
+    /// let mut game = Game::new(setup, Rules { komi: Komi(0), ..Rules::ing() });
+    /// game.play(Move::Play(Point::from_gtp("A1", 5, 5).unwrap())).unwrap();
+    /// let j = judge_end(&game, &EndgameConfig::default());
+    /// assert_eq!(j.score.margin_halves, 2 * 5);
+    /// // Black has put 6 stones on the board, White 5.
+    /// assert_eq!(j.territory_margin_halves(&game), 2 * 4);
+    /// ```
+    pub fn territory_margin_halves(&self, game: &Game) -> i32 {
+        let mut placed = [0i32; 2];
+        let side = |c: Color| usize::from(c == Color::White);
+        let setup = &game.setup().board;
+        for p in setup.points() {
+            if let Some(c) = setup.color_at(p) {
+                placed[side(c)] += 1;
+            }
+        }
+        for m in game.history() {
+            if matches!(m.mv, ingo_rules::Move::Play(_)) {
+                placed[side(m.color)] += 1;
+            }
+        }
+        for f in &self.fills {
+            placed[side(f.color)] += 1;
+        }
+        self.score.margin_halves - 2 * (placed[0] - placed[1])
+    }
+
     /// The status of the stone on `p`, or `None` on an empty point.
     pub fn status_at(&self, p: Point) -> Option<Status> {
         self.strings
