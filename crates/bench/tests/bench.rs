@@ -530,22 +530,27 @@ fn endgame_counts_the_judgement_by_territory_on_request() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-territory");
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("a scratch folder");
-    let mut moves = String::new();
-    for row in "abcdefghi".chars() {
-        moves.push_str(&format!(";B[e{row}];W[f{row}]"));
-    }
+    // Black's wall on column `b` and White's on `w`, in turn down the board.
+    let walls = |b: char, w: char| -> String {
+        "abcdefghi"
+            .chars()
+            .map(|row| format!(";B[{b}{row}];W[{w}{row}]"))
+            .collect()
+    };
     fs::write(
         dir.join("wall.sgf"),
-        format!("(;GM[1]FF[4]SZ[9]KM[0.5]RE[B+7.5]{moves};B[aa];W[];B[];W[])"),
+        format!(
+            "(;GM[1]FF[4]SZ[9]KM[0.5]RE[B+7.5]{};B[aa];W[];B[];W[])",
+            walls('e', 'f')
+        ),
     )
     .expect("write");
-    let mut moves = String::new();
-    for row in "abcdefghi".chars() {
-        moves.push_str(&format!(";B[d{row}];W[e{row}]"));
-    }
     fs::write(
         dir.join("wall_white.sgf"),
-        format!("(;GM[1]FF[4]SZ[9]KM[0.5]RE[W+8.5]{moves};B[];W[ii];B[];W[];B[])"),
+        format!(
+            "(;GM[1]FF[4]SZ[9]KM[0.5]RE[W+8.5]{};B[];W[ii];B[];W[];B[])",
+            walls('d', 'e')
+        ),
     )
     .expect("write");
     fs::write(

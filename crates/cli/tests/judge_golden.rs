@@ -15,6 +15,19 @@ fn ingo(args: &[&str]) -> (String, i32) {
     (stdout, code)
 }
 
+/// The `verify` object of `ingo judge --verify --json FILE`'s first line, and its `note`.
+fn verify_json(file: &str) -> (serde_json::Value, String) {
+    let (out, _) = ingo(&["judge", "--verify", "--json", file]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    let verify = line["verify"].clone();
+    let note = verify["note"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{out}"))
+        .to_string();
+    (verify, note)
+}
+
 /// Standard output, standard error and the exit code of `ingo args`.
 fn ingo_both(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
@@ -316,12 +329,7 @@ fn verify_says_when_the_record_needs_other_shared_points() {
         out.contains("verify: recorded B+2 counted B+1 (same winner, other margin; the margins differ by an odd number of points, which only a different number of shared points (分空) gives: the record's count had an odd number, this one has 0"),
         "{out}"
     );
-    let (out, _) = ingo(&["judge", "--verify", "--json", "record_count_off_by_one.sgf"]);
-    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}: {out}"));
-    let note = line["verify"]["note"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{out}"));
+    let (_, note) = verify_json("record_count_off_by_one.sgf");
     assert!(note.contains("had an odd number, this one has 0"), "{note}");
 
     let dir = std::env::temp_dir().join(format!("ingo-parity-test-{}", std::process::id()));
@@ -548,15 +556,10 @@ fn verify_says_when_only_the_komi_explains_the_difference() {
         "{out}"
     );
     let file = with_komi.to_str().expect("UTF-8 path");
-    let (out, _) = ingo(&["judge", "--verify", "--json", file]);
-    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}: {out}"));
-    let note = line["verify"]["note"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{out}"));
+    let (verify, note) = verify_json(file);
     assert!(
         note.contains("another komi than the 8 it states (KM), with which it was counted (with 7.5 this count gives the record's result)"),
         "{note}"
     );
-    assert_eq!(line["verify"]["counted"], "B+1", "{out}");
+    assert_eq!(verify["counted"], "B+1", "{verify}");
 }

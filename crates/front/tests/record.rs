@@ -4,14 +4,28 @@
 
 use ingo_front::record::{self, DeadStones};
 use ingo_rules::Point;
-use ingo_sgf::{parse, replay, ReplayMode};
+use ingo_sgf::{parse, replay, Record, ReplayMode};
+
+/// The first game of `text` and its final position, read as `ingo score` reads a record.
+fn positioned(text: &str) -> (Record, record::Position) {
+    let record = parse(text)
+        .expect("an SGF text")
+        .into_iter()
+        .next()
+        .expect("a game");
+    let replayed = replay(
+        &record,
+        record::rules_for(&record, None),
+        ReplayMode::Strict,
+    )
+    .expect("replays");
+    let position = record::position(&record, replayed);
+    (record, position)
+}
 
 fn counted(text: &str, dead: &[Point]) -> record::Count {
-    let record = &parse(text).expect("an SGF text")[0];
-    let rules = record::rules_for(record, None);
-    let replayed = replay(record, rules, ReplayMode::Strict).expect("replays");
-    let position = record::position(record, replayed);
-    record::count(record, &position.game, dead)
+    let (record, position) = positioned(text);
+    record::count(&record, &position.game, dead)
 }
 
 /// Black's stone at `aa` is agreed dead: it lies in White's territory (TW).
@@ -36,11 +50,9 @@ fn the_records_markup_is_the_agreement_unless_dead_stones_are_given() {
 
 #[test]
 fn penalties_stated_in_the_comments_are_taken_off() {
-    let text = "(;GM[1]FF[4]SZ[3]KM[0]GC[+2 time penalty];B[bb];W[];B[];W[])";
-    let record = &parse(text).expect("an SGF text")[0];
-    let replayed =
-        replay(record, record::rules_for(record, None), ReplayMode::Strict).expect("replays");
-    let position = record::position(record, replayed);
+    let (record, position) =
+        positioned("(;GM[1]FF[4]SZ[3]KM[0]GC[+2 time penalty];B[bb];W[];B[];W[])");
+    let record = &record;
     assert_eq!(position.game.penalties().black, 2);
     assert!(position.warnings.iter().any(|w| w.contains("Black 2")));
     let count = record::count(record, &position.game, &[]);
@@ -51,11 +63,9 @@ fn penalties_stated_in_the_comments_are_taken_off() {
 /// Cup's records), so the count takes the penalty off once, through the komi, and says so.
 #[test]
 fn penalties_the_komi_already_holds_are_taken_off_once() {
-    let text = "(;GM[1]FF[4]SZ[3]KM[4]GC[8 komi, -4 time penalty];B[bb];W[];B[];W[])";
-    let record = &parse(text).expect("an SGF text")[0];
-    let replayed =
-        replay(record, record::rules_for(record, None), ReplayMode::Strict).expect("replays");
-    let position = record::position(record, replayed);
+    let (record, position) =
+        positioned("(;GM[1]FF[4]SZ[3]KM[4]GC[8 komi, -4 time penalty];B[bb];W[];B[];W[])");
+    let record = &record;
     assert_eq!(position.game.penalties().white, 0);
     assert!(
         position

@@ -35,25 +35,9 @@ async fn game_by_ranks(
     white: &mut ingo_server::client::Client,
     size: usize,
 ) -> String {
-    let challenge = page_api(
-        black,
-        "POST",
-        "/api/challenges",
-        json!({"size": size, "handicap": "ranks", "opponent": "bob", "time_control": "ing-pp:1h"}),
-    )
-    .await;
-    let r = white
-        .post(
-            &format!("/api/challenges/{}/accept", challenge["id"]),
-            json!({}),
-        )
-        .await
-        .unwrap();
-    assert_eq!(r.status, 201, "{:?}", r.body);
-    let gid = r.body["game_id"].to_string();
+    let gid = ranked_game(app, black, white, size).await;
     let state = app.state(&gid).await;
     assert_eq!(state["black"]["name"], "alice", "{state}");
-    assert_eq!(state["handicap_passes"], json!(0), "{state}");
     gid
 }
 

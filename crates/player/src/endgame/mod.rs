@@ -648,21 +648,15 @@ fn keep_the_ko_taken_last(
     strings: &mut [StringStatus],
     string_of: &[usize],
 ) {
-    let board = game.board();
-    let Some(ingo_rules::Move::Play(p)) = game.last_move().map(|m| m.mv) else {
+    // The game's history knows a ko capture (one stone taken, the taker a single stone in
+    // atari there): the point to take back is the stone it took.
+    let Some(m) = game.last_move().filter(|m| m.ko_capture) else {
         return;
     };
-    let Some(color) = board.color_at(p) else {
+    let (ingo_rules::Move::Play(p), [taken]) = (m.mv, m.removed) else {
         return;
     };
-    if board.neighbors(p).any(|q| board.color_at(q) == Some(color)) {
-        return;
-    }
-    let libs = board.liberties_upto(p, 2);
-    let [l] = libs.as_slice() else {
-        return;
-    };
-    if game.to_move() != color.opponent() || game.is_legal(ingo_rules::Move::Play(*l)) {
+    if game.is_legal(ingo_rules::Move::Play(*taken)) {
         return;
     }
     if let Some(s) = strings.get_mut(string_of[grid.index(p)]) {
