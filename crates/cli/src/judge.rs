@@ -229,6 +229,11 @@ fn judge_record(
             if let Value::Object(map) = &mut obj {
                 map.insert("verify".into(), v.json());
             }
+        } else if let Some(why) = crate::verify::not_a_count(record) {
+            text.push_str(&format!(", not verified: {why}"));
+            if let Value::Object(map) = &mut obj {
+                map.insert("verify_skipped".into(), why.into());
+            }
         }
     }
     let warnings = line

@@ -64,9 +64,26 @@ impl Verify {
     }
 }
 
+/// Why the record's `RE`, which reads as a count (`B+7.5`), is none that its board can be
+/// checked against ([`ingo_sgf::Record::counted_result`]); `None` when it is one, or reads as
+/// no count at all (a resignation, no `RE`).
+pub fn not_a_count(record: &ingo_sgf::Record) -> Option<String> {
+    let re = record.info.result.as_deref()?;
+    ingo_sgf::counted_result(re)?;
+    if record.counted_result().is_some() {
+        return None;
+    }
+    Some(if record.moves.is_empty() {
+        format!("RE {re} is on a record with no move: no board to count")
+    } else {
+        format!("RE {re}, a zero margin beside a half-point komi, is no count")
+    })
+}
+
 /// Judges the final position of `game`, the game of `record`, and compares its count with the
 /// record's `RE`, when that is a counted result ([`ingo_sgf::Record::counted_result`]); `None`
-/// otherwise (a resignation, a time loss, a zero margin beside a half-point komi, no `RE`). The
+/// otherwise (a resignation, a time loss, a zero margin beside a half-point komi, a record with
+/// no move and no stone, no `RE`). The
 /// count takes off the time penalties the record gives ([`ingo_sgf::Record::time_penalties`]:
 /// `BP`/`WP`, else those its comments state), since the result written on the record includes
 /// them.

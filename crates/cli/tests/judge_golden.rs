@@ -563,3 +563,44 @@ fn verify_says_when_only_the_komi_explains_the_difference() {
     );
     assert_eq!(verify["counted"], "B+1", "{verify}");
 }
+
+/// A result that reads as a count is checked only against a board: on a record with no move
+/// (a header kept without its game, as `aeb-pro/Asahi_Top8/4.sgf` of the shared corpus,
+/// `RE[B+7.5]`) and beside a half-point komi with a zero margin (Fox's `W+0.0`),
+/// `judge --verify` says why it does not verify, in text and in JSON, and counts no record.
+#[test]
+fn verify_says_why_a_result_is_no_count() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let empty = dir.path().join("no_moves.sgf");
+    fs::write(&empty, "(;GM[1]SZ[19]KM[5.5]RE[B+7.5])").expect("write");
+    let fox = dir.path().join("fox.sgf");
+    fs::write(&fox, "(;GM[1]SZ[19]KM[7.5]RE[W+0.0];B[pd];W[dp])").expect("write");
+    let (out, code) = ingo(&["judge", "--verify", empty.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(", not verified: RE B+7.5 is on a record with no move: no board to count"),
+        "{out}"
+    );
+    assert!(out.contains("verified 0 counted records"), "{out}");
+    let (out, code) = ingo(&["judge", "--verify", fox.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            ", not verified: RE W+0.0, a zero margin beside a half-point komi, is no count"
+        ),
+        "{out}"
+    );
+    let (json, _) = ingo(&[
+        "judge",
+        "--verify",
+        "--json",
+        empty.to_str().expect("UTF-8 path"),
+    ]);
+    let line: serde_json::Value =
+        serde_json::from_str(json.lines().next().unwrap_or_default()).expect("JSON");
+    assert_eq!(
+        line["verify_skipped"], "RE B+7.5 is on a record with no move: no board to count",
+        "{json}"
+    );
+    assert!(line.get("verify").is_none(), "{json}");
+}

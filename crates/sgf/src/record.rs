@@ -189,11 +189,19 @@ impl Record {
     /// half points ([`crate::counted_result`]). A zero margin is a count only where the komi
     /// allows a tie (a whole komi, or none stated; under Ing's rules a tie is Black's,
     /// "和棋黑勝", written `B+0`): with a half-point komi no count ends level, and the Fox
-    /// client writes `B+0.0` for a win it did not count (`RE[W+0.0]` after 18 moves).
+    /// client writes `B+0.0` for a win it did not count (`RE[W+0.0]` after 18 moves). A record
+    /// that holds neither a move nor a stone (a game's header kept without its moves:
+    /// `Asahi_Top8/4` of the shared corpus, `RE[B+7.5]` on an empty board) has no board its
+    /// result counts, and gives none.
     pub fn counted_result(&self) -> Option<(Color, i32)> {
         let (winner, halves) = crate::counted_result(self.info.result.as_deref()?)?;
         let half_point_komi = self.komi.is_some_and(|k| k.halves() % 2 != 0);
-        (halves != 0 || !half_point_komi).then_some((winner, halves))
+        let no_board = self.moves.is_empty()
+            && self
+                .setup_events
+                .iter()
+                .all(|e| e.black.is_empty() && e.white.is_empty());
+        (!no_board && (halves != 0 || !half_point_komi)).then_some((winner, halves))
     }
 
     /// The rules to replay this record under: the preset `RU` maps to (or the event names,

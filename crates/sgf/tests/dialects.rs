@@ -525,18 +525,44 @@ fn a_zero_margin_is_a_count_only_where_a_tie_can_be() {
     );
     assert_eq!(ingo_sgf::counted_result("W+0.0"), Some((Color::White, 0)));
     assert_eq!(r.counted_result(), None);
-    assert_eq!(one("(;KM[7.5]RE[B+0])").counted_result(), None);
+    assert_eq!(one("(;KM[7.5]RE[B+0];B[dd])").counted_result(), None);
     assert_eq!(
-        one("(;KM[8]RE[B+0])").counted_result(),
+        one("(;KM[8]RE[B+0];B[dd])").counted_result(),
         Some((Color::Black, 0))
     );
-    assert_eq!(one("(;RE[B+0])").counted_result(), Some((Color::Black, 0)));
     assert_eq!(
-        one("(;KM[7.5]RE[W+0.5])").counted_result(),
+        one("(;RE[B+0];B[dd])").counted_result(),
+        Some((Color::Black, 0))
+    );
+    assert_eq!(
+        one("(;KM[7.5]RE[W+0.5];B[dd])").counted_result(),
         Some((Color::White, 1))
     );
-    assert_eq!(one("(;KM[7.5]RE[B+R])").counted_result(), None);
+    assert_eq!(one("(;KM[7.5]RE[B+R];B[dd])").counted_result(), None);
     assert_eq!(one("(;KM[7.5])").counted_result(), None);
+}
+
+/// A result kept on a record that holds no game (no move, no stone) counts no board: it is no
+/// count for a check against its board (`judge --verify`, the end-of-game bench and test).
+#[test]
+fn a_result_without_a_board_is_no_count() {
+    // Source: shared/sgf-corpus/aeb-pro/Asahi_Top8/4.sgf: RE[B+7.5], KM[5.5], no moves.
+    let r = file("aeb-pro/Asahi_Top8/4.sgf");
+    assert_eq!(
+        (r.info.result.as_deref(), r.moves.len()),
+        (Some("B+7.5"), 0)
+    );
+    assert_eq!(r.counted_result(), None);
+    assert_eq!(one("(;KM[5.5]RE[B+7.5])").counted_result(), None);
+    // A board of setup stones alone is a board.
+    assert_eq!(
+        one("(;KM[5.5]RE[B+7.5]AB[dd]AW[pp])").counted_result(),
+        Some((Color::Black, 15))
+    );
+    assert_eq!(
+        one("(;KM[5.5]RE[B+7.5];B[dd])").counted_result(),
+        Some((Color::Black, 15))
+    );
 }
 
 #[test]
