@@ -45,6 +45,8 @@ pub struct LiveGame {
     event: Option<EventSeat>,
     /// A player's standing request to take back their last move.
     undo: Option<UndoRequest>,
+    /// Set when a change judged on this copy was not committed ([`LiveGame::discard`]).
+    discarded: bool,
 }
 
 /// The pairing of an event a game plays, and how late each player arrived at its start.
@@ -370,6 +372,7 @@ impl LiveGame {
             estimate_allowed: event.is_none(),
             event,
             undo: None,
+            discarded: false,
         })
     }
 
@@ -496,6 +499,19 @@ impl LiveGame {
     /// A change is committed on this version, and only if the store still has it.
     pub fn version(&self) -> i64 {
         self.row.version
+    }
+
+    /// Marks this copy as holding a change that was not committed (the commit failed or
+    /// conflicted, or the request judging it stopped before it): what it holds is not what is
+    /// stored, so nothing may be judged on it or answered from it ([`LiveGame::is_discarded`]).
+    pub fn discard(&mut self) {
+        self.discarded = true;
+    }
+
+    /// Whether [`LiveGame::discard`] was called: a request that waited for this copy's lock
+    /// reads the game from the store instead.
+    pub fn is_discarded(&self) -> bool {
+        self.discarded
     }
 
     /// Records that this copy's change was committed: the store has the next version now.

@@ -259,8 +259,10 @@ impl Play {
     /// subscribers and to the other servers), wakes the game's timer and tells its opponents.
     /// The commit is made on the copy's version ([`LiveGame::version`]) and only if the store
     /// still has it. On a conflict (another request or server committed a change first: this
-    /// copy was stale) or a failure, nothing is published and the in-memory copy is dropped,
-    /// so the next access rebuilds it from what is committed and the change is judged again.
+    /// copy was stale) or a failure, nothing is published and the in-memory copy is marked
+    /// discarded ([`LiveGame::discard`]: a request waiting for its lock reads the store) and
+    /// dropped, so the next access rebuilds it from what is committed and the change is judged
+    /// again.
     ///
     /// # Errors
     /// On a storage failure.
@@ -286,10 +288,12 @@ impl Play {
                 Ok(Appended::Committed)
             }
             Ok(Appended::Conflict) => {
+                g.discard();
                 self.evict(id);
                 Ok(Appended::Conflict)
             }
             Err(e) => {
+                g.discard();
                 self.evict(id);
                 Err(e.into())
             }

@@ -67,6 +67,66 @@ async fn judged_copy(play: &Play, id: i64, attempt: usize) -> Result<SharedGame,
     }
 }
 
+/// A copy of a game locked for a change. Once [`Judging::changing`] is called the change may
+/// alter the copy before its commit; unless [`Judging::committed`] follows, the copy is marked
+/// discarded ([`LiveGame::discard`]) and taken out of memory when this is dropped, before the
+/// lock is released: a failed or conflicting commit, an error found after the copy changed,
+/// or the request dropped or panicking in the middle of its commit. A copy that holds an
+/// uncommitted change must not be judged on or answered from: a request that waited for its
+/// lock would answer a move sent again "already stored" though nobody stored it.
+struct Judging<'a> {
+    g: tokio::sync::MutexGuard<'a, LiveGame>,
+    play: &'a Play,
+    id: i64,
+    changing: bool,
+}
+
+impl<'a> Judging<'a> {
+    /// Game `id`'s copy `shared`, locked, unless a request that held it before discarded it
+    /// (`None`: the change is then judged on a copy read from the store).
+    async fn lock(play: &'a Play, id: i64, shared: &'a SharedGame) -> Option<Judging<'a>> {
+        let g = shared.lock().await;
+        (!g.is_discarded()).then_some(Judging {
+            g,
+            play,
+            id,
+            changing: false,
+        })
+    }
+
+    /// The change is about to alter the copy.
+    fn changing(&mut self) {
+        self.changing = true;
+    }
+
+    /// The change was committed: the copy is what is stored.
+    fn committed(&mut self) {
+        self.changing = false;
+    }
+}
+
+impl std::ops::Deref for Judging<'_> {
+    type Target = LiveGame;
+    fn deref(&self) -> &LiveGame {
+        &self.g
+    }
+}
+
+impl std::ops::DerefMut for Judging<'_> {
+    fn deref_mut(&mut self) -> &mut LiveGame {
+        &mut self.g
+    }
+}
+
+impl Drop for Judging<'_> {
+    fn drop(&mut self) {
+        if self.changing {
+            self.g.discard();
+            self.play.evict(self.id);
+        }
+    }
+}
+
 /// Plays a move for `user_id` in game `id`, commits it, publishes it; the acknowledgement.
 ///
 /// # Errors
@@ -82,7 +142,9 @@ pub async fn play_move(
     // game is then rebuilt from the store and the request judged again.
     for attempt in 0..2 {
         let shared = judged_copy(play, id, attempt).await?;
-        let mut g = shared.lock().await;
+        let Some(mut g) = Judging::lock(play, id, &shared).await else {
+            continue;
+        };
         if let Some(n) = number {
             // The same request again: answer what was stored, apply nothing.
             if let Some(m) = g.moves().get((n - 1).max(0) as usize) {
@@ -94,6 +156,7 @@ pub async fn play_move(
             }
         }
         let now = play.now_ms();
+        g.changing();
         let applied = match g.play(user_id, mv, number, now) {
             Ok(a) => a,
             Err(e) => {
@@ -105,6 +168,7 @@ pub async fn play_move(
                     if play.commit(&mut g, &[], &[event]).await? == Appended::Conflict {
                         continue;
                     }
+                    g.committed();
                 }
                 // Out of turn, a move number ahead of this copy, after the end: with several
                 // servers on one database the copy may have missed the other servers' latest
@@ -118,6 +182,7 @@ pub async fn play_move(
         let events = change_events(&g, &applied.new_moves, now);
         match play.commit(&mut g, &applied.new_moves, &events).await? {
             Appended::Committed => {
+                g.committed();
                 let n = applied.new_moves.first().map_or(0, |m| m.move_number);
                 return Ok(ack(&g, n, false));
             }
@@ -143,11 +208,15 @@ pub async fn change(
 ) -> Result<GameView, GameError> {
     for attempt in 0..2 {
         let shared = judged_copy(play, id, attempt).await?;
-        let mut g = shared.lock().await;
+        let Some(mut g) = Judging::lock(play, id, &shared).await else {
+            continue;
+        };
         let now = play.now_ms();
+        g.changing();
         f(&mut g, now)?;
         let event = state_event(&g, now);
         if play.commit(&mut g, &[], &[event]).await? == Appended::Committed {
+            g.committed();
             return Ok(view::game(&g, now));
         }
     }

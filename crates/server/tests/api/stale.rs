@@ -278,3 +278,65 @@ async fn a_cut_listener_drops_every_copy_on_postgres() {
     })
     .await;
 }
+
+/// A move whose commit fails is acknowledged to nobody. The first request for it holds the
+/// game while the database takes a second and refuses the move (a trigger stands in for a
+/// connection cut under it); the same move sent again meanwhile (a client that gave up
+/// waiting, a double click, an engine's driver) waits for the game, and must then be judged on
+/// what is committed, not answered "already stored" from the copy the failed request had
+/// changed. The two requests go to `play_move` itself, so that the second one waits for the
+/// game's lock there. Once the database takes moves again, the move is stored once.
+#[tokio::test]
+async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
+    use ingo_server::play::submit::play_move;
+    bounded(async {
+        let app = postgres().await;
+        let mut a = user(&app, "ann", "2d").await;
+        let mut b = user(&app, "bob", "2d").await;
+        let (mut black, mut white, gid) =
+            game_between(&app, &mut a, &mut b, json!({"size": 9})).await;
+        play_ok(&mut black, gid, "C3").await;
+        play_ok(&mut white, gid, "G7").await;
+        let black_id = black.get("/api/me").await.unwrap().body["id"]
+            .as_i64()
+            .unwrap();
+        let pool = app.db.store.pool();
+        for sql in [
+            "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
+             BEGIN PERFORM pg_sleep(1); RAISE EXCEPTION 'the move is refused'; END $$ \
+             LANGUAGE plpgsql",
+            "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
+             FOR EACH ROW EXECUTE FUNCTION refuse_move()",
+        ] {
+            sqlx::query(sql).execute(pool).await.unwrap();
+        }
+        let play = &app.state.play;
+        let (first, second) = tokio::join!(play_move(play, black_id, gid, "C7", Some(3)), async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            play_move(play, black_id, gid, "C7", Some(3)).await
+        });
+        assert!(first.is_err(), "{first:?}");
+        let (_, _, moves) = stored(&app, gid).await;
+        assert_eq!(moves, ["C3", "G7"], "nothing was stored");
+        assert!(
+            second.is_err(),
+            "a move the database refused was acknowledged: {second:?}"
+        );
+        sqlx::query("DROP TRIGGER refuse_move ON server_moves")
+            .execute(pool)
+            .await
+            .unwrap();
+        let ack = play_move(play, black_id, gid, "C7", Some(3)).await.unwrap();
+        assert!(!ack.duplicate, "{ack:?}");
+        let (_, _, moves) = stored(&app, gid).await;
+        assert_eq!(moves, ["C3", "G7", "C7"]);
+        // What the server shows is what is stored.
+        assert_eq!(
+            state(&mut white, gid).await["moves"]
+                .as_array()
+                .map(Vec::len),
+            Some(3)
+        );
+    })
+    .await;
+}
