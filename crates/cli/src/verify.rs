@@ -83,10 +83,9 @@ pub fn not_a_count(record: &ingo_sgf::Record) -> Option<String> {
 /// Judges the final position of `game`, the game of `record`, and compares its count with the
 /// record's `RE`, when that is a counted result ([`ingo_sgf::Record::counted_result`]); `None`
 /// otherwise (a resignation, a time loss, a zero margin beside a half-point komi, a record with
-/// no move and no stone, no `RE`). The
-/// count takes off the time penalties the record gives ([`ingo_sgf::Record::time_penalties`]:
-/// `BP`/`WP`, else those its comments state), since the result written on the record includes
-/// them.
+/// no move and no stone, no `RE`). The count takes off the time penalties the record gives
+/// ([`ingo_sgf::Record::time_penalties`]: `BP`/`WP`, else those its comments state), since the
+/// result written on the record includes them.
 pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
     let re = record.info.result.as_deref()?;
     let (winner, halves) = record.counted_result()?;
