@@ -115,6 +115,24 @@ impl AppState {
         Ok(play::live::game(&self.play, id).await?)
     }
 
+    /// The game `id` and its copy locked, to show its state ([`play::live::shown`]: never a
+    /// copy holding a change that was not committed).
+    ///
+    /// # Errors
+    /// 404 for an unknown game; 500 on a storage failure; 409 when the game keeps changing.
+    pub async fn shown(
+        &self,
+        id: i64,
+    ) -> Result<
+        (
+            play::hub::SharedGame,
+            tokio::sync::OwnedMutexGuard<LiveGame>,
+        ),
+        ApiError,
+    > {
+        Ok(play::live::shown(&self.play, id).await?)
+    }
+
     /// Whether `user` may direct events on this server ([`Config::directors`]).
     pub fn is_director(&self, user: &ingo_store::server::UserRow) -> bool {
         self.config.directors.contains(&user.name)

@@ -63,8 +63,9 @@ async fn state_of(
     Path(id): Path<i64>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
-    let game = state.game(id).await?;
-    let mut v = view::game(&*game.lock().await, state.now_ms());
+    let (game, g) = state.shown(id).await?;
+    let mut v = view::game(&g, state.now_ms());
+    drop(g);
     // A consultation side's own proposals, for its members only.
     if consult::has_proposals(&game).await {
         if let Some(token) = session_token(&headers) {
@@ -124,8 +125,7 @@ async fn sgf(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let game = state.game(id).await?;
-    let g = game.lock().await;
+    let (_, g) = state.shown(id).await?;
     Ok((
         [(CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")],
         g.sgf(),
@@ -217,10 +217,9 @@ async fn mine(
     let me = user.user.id;
     let mut out = Vec::new();
     for row in db::live_games_of(&state.store, me, 500).await? {
-        let Ok(game) = state.game(row.id).await else {
+        let Ok((_, g)) = state.shown(row.id).await else {
             continue;
         };
-        let g = game.lock().await;
         let color = g.color_of(me);
         let your_turn = match (g.phase(), color) {
             (ingo_rules::Phase::Playing, Some(c)) => {

@@ -133,8 +133,9 @@ async fn send(socket: &mut WebSocket, v: &impl Serialize) -> bool {
 
 /// The whole state with the chat `viewer` may read: a socket's first message.
 async fn full_state(state: &AppState, id: i64, viewer: Viewer) -> Option<StateEvent> {
-    let live = state.game(id).await.ok()?;
-    let mut game = view::game(&*live.lock().await, state.now_ms());
+    let (live, g) = state.shown(id).await.ok()?;
+    let mut game = view::game(&g, state.now_ms());
+    drop(g);
     // A consultation side's own proposals, for its members only.
     if let Viewer::Player { color, team: true } = viewer {
         game.proposals = consult::for_socket(&state.play, &live, color).await;

@@ -1,12 +1,14 @@
 //! The games in memory: a game is looked up there or rebuilt from the store, and each running
 //! game has a timer task that declares a loss on time with nobody connected.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ingo_rules::Phase;
 use ingo_store::server::Appended;
 
 use crate::domain::error::{ErrorKind, GameError};
+use crate::domain::live_game::LiveGame;
 use crate::play::event::state_event;
 use crate::play::hub::{Play, SharedGame};
 use crate::play::load::load;
@@ -37,6 +39,29 @@ pub async fn game(play: &Play, id: i64) -> Result<SharedGame, GameError> {
         start_timer(play, id);
     }
     Ok(g)
+}
+
+/// Game `id` and its copy locked, to be shown: never a copy that a change which failed to
+/// commit left discarded while this waited for its lock ([`LiveGame::discard`]: it may hold
+/// a move nobody stored); the game is then read again from the store.
+///
+/// # Errors
+/// As [`game`]; a conflict when the game's copy is discarded three times running.
+pub async fn shown(
+    play: &Play,
+    id: i64,
+) -> Result<(SharedGame, tokio::sync::OwnedMutexGuard<LiveGame>), GameError> {
+    for _ in 0..3 {
+        let shared = game(play, id).await?;
+        let g = Arc::clone(&shared).lock_owned().await;
+        if !g.is_discarded() {
+            return Ok((shared, g));
+        }
+    }
+    Err(GameError::conflict(
+        "stale",
+        "The game changed; look at it again.",
+    ))
 }
 
 /// The game `id` read again from the store, in place of the copy in memory: for a change to be

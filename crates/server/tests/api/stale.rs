@@ -284,8 +284,9 @@ async fn a_cut_listener_drops_every_copy_on_postgres() {
 /// connection cut under it); the same move sent again meanwhile (a client that gave up
 /// waiting, a double click, an engine's driver) waits for the game, and must then be judged on
 /// what is committed, not answered "already stored" from the copy the failed request had
-/// changed. The two requests go to `play_move` itself, so that the second one waits for the
-/// game's lock there. Once the database takes moves again, the move is stored once.
+/// changed; and a player who asks for the game meanwhile is shown what is stored. The two
+/// moves go to `play_move` itself, so that the second one waits for the game's lock there.
+/// Once the database takes moves again, the move is stored once.
 #[tokio::test]
 async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
     use ingo_server::play::submit::play_move;
@@ -311,10 +312,20 @@ async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
             sqlx::query(sql).execute(pool).await.unwrap();
         }
         let play = &app.state.play;
-        let (first, second) = tokio::join!(play_move(play, black_id, gid, "C7", Some(3)), async {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            play_move(play, black_id, gid, "C7", Some(3)).await
-        });
+        let mut viewer = white.clone();
+        let (first, second, shown) = tokio::join!(
+            play_move(play, black_id, gid, "C7", Some(3)),
+            async {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                play_move(play, black_id, gid, "C7", Some(3)).await
+            },
+            async {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                state(&mut viewer, gid).await
+            }
+        );
+        // A player looking at the game meanwhile is shown what is stored.
+        assert_eq!(shown["moves"].as_array().map(Vec::len), Some(2), "{shown}");
         assert!(first.is_err(), "{first:?}");
         let (_, _, moves) = stored(&app, gid).await;
         assert_eq!(moves, ["C3", "G7"], "nothing was stored");
