@@ -424,8 +424,7 @@ async fn games_sgf(
 ) -> Result<impl IntoResponse, ApiError> {
     let mut out = String::new();
     for (_, _, game_id) in events::games_of(&state.play, id).await? {
-        let game = state.game(game_id).await?;
-        let text = game.lock().await.sgf();
+        let text = state.shown(game_id).await?.1.sgf();
         out.push_str(text.trim_end());
         out.push('\n');
     }

@@ -133,8 +133,7 @@ async fn positions(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Positions>, ApiError> {
-    let game = state.game(id).await?;
-    let g = game.lock().await;
+    let (_, g) = state.shown(id).await?;
     Ok(Json(positions_of(g.game())?))
 }
 
@@ -142,8 +141,7 @@ async fn count_svg(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let game = state.game(id).await?;
-    let g = game.lock().await;
+    let (_, g) = state.shown(id).await?;
     let score = g.game().score().ok_or_else(|| {
         ApiError::conflict(
             "not-counted",
@@ -292,8 +290,7 @@ async fn variation(
     Path(id): Path<i64>,
     Json(req): Json<VariationRequest>,
 ) -> Result<Json<Variation>, ApiError> {
-    let game = state.game(id).await?;
-    let copy = game.lock().await.game().clone();
+    let copy = state.shown(id).await?.1.game().clone();
     let out = tokio::task::spawn_blocking(move || play_variation(&copy, &req))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))??;
@@ -375,9 +372,8 @@ async fn variations_sgf(
     Path(id): Path<i64>,
     Json(req): Json<VariationsRequest>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let game = state.game(id).await?;
     let (sgf, copy) = {
-        let g = game.lock().await;
+        let (_, g) = state.shown(id).await?;
         (g.sgf(), g.game().clone())
     };
     let text = tokio::task::spawn_blocking(move || with_variations(&sgf, &copy, &req.variations))
@@ -421,9 +417,8 @@ async fn estimate(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Json<Estimate>, ApiError> {
-    let game = state.game(id).await?;
     let copy = {
-        let g = game.lock().await;
+        let (_, g) = state.shown(id).await?;
         if !g.estimate_allowed() {
             return Err(ApiError::forbidden(
                 "estimate-off",
