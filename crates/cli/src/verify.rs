@@ -65,18 +65,16 @@ impl Verify {
 }
 
 /// Why the record's `RE`, which reads as a count (`B+7.5`), is none that its board can be
-/// checked against ([`ingo_sgf::Record::counted_result`]); `None` when it is one, or reads as
-/// no count at all (a resignation, no `RE`).
+/// checked against, in words ([`ingo_sgf::Record::not_a_count`]).
 pub fn not_a_count(record: &ingo_sgf::Record) -> Option<String> {
     let re = record.info.result.as_deref()?;
-    ingo_sgf::counted_result(re)?;
-    if record.counted_result().is_some() {
-        return None;
-    }
-    Some(if record.moves.is_empty() {
-        format!("RE {re} is on a record with no move: no board to count")
-    } else {
-        format!("RE {re}, a zero margin beside a half-point komi, is no count")
+    Some(match record.not_a_count()? {
+        ingo_sgf::NotACount::NoBoard => {
+            format!("RE {re} is on a record with no move: no board to count")
+        }
+        ingo_sgf::NotACount::ZeroBesideHalfPointKomi => {
+            format!("RE {re}, a zero margin beside a half-point komi, is no count")
+        }
     })
 }
 

@@ -70,7 +70,7 @@ pub use error::{ErrorKind, Limit, Position, Repair, SgfError, SyntaxReason, Warn
 pub use files::{counted_result, find_sgf_files};
 pub use lines::{replay_line, Departure, Line, Lines};
 pub use names::{map_rules, rules_sgf_name, RulesMapping};
-pub use record::{GameInfo, Record, RecordedMove, SetupEvent, FOX_EVEN_KOMI};
+pub use record::{GameInfo, NotACount, Record, RecordedMove, SetupEvent, FOX_EVEN_KOMI};
 pub use replay::{
     replay, replay_file, replay_moves, FileReplay, FileReplayError, IllegalMove, InsertedPass,
     Replay, ReplayMode,

@@ -92,6 +92,16 @@ pub struct GameInfo {
     pub application: Option<String>,
 }
 
+/// Why a result that reads as a count is none ([`Record::not_a_count`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotACount {
+    /// The record holds neither a move nor a stone: no board its result counts.
+    NoBoard,
+    /// A zero margin beside a half-point komi, with which no count ends level (Fox writes
+    /// `W+0.0` for a win it did not count).
+    ZeroBesideHalfPointKomi,
+}
+
 /// A game read from SGF: one game tree of a collection.
 ///
 /// The main line (the first variation at every branch) is read into [`Record::moves`]; the
@@ -194,6 +204,18 @@ impl Record {
     /// `Asahi_Top8/4` of the shared corpus, `RE[B+7.5]` on an empty board) has no board its
     /// result counts, and gives none.
     pub fn counted_result(&self) -> Option<(Color, i32)> {
+        self.read_result()?.ok()
+    }
+
+    /// Why the result `RE`, which reads as a count (`B+7.5`), is none
+    /// ([`Record::counted_result`]); `None` when it is a count, or reads as none at all (a
+    /// resignation, no `RE`).
+    pub fn not_a_count(&self) -> Option<NotACount> {
+        self.read_result()?.err()
+    }
+
+    /// The result `RE` when it reads as a count: the count, or why it is none.
+    fn read_result(&self) -> Option<Result<(Color, i32), NotACount>> {
         let (winner, halves) = crate::counted_result(self.info.result.as_deref()?)?;
         let half_point_komi = self.komi.is_some_and(|k| k.halves() % 2 != 0);
         let no_board = self.moves.is_empty()
@@ -201,7 +223,13 @@ impl Record {
                 .setup_events
                 .iter()
                 .all(|e| e.black.is_empty() && e.white.is_empty());
-        (!no_board && (halves != 0 || !half_point_komi)).then_some((winner, halves))
+        Some(if no_board {
+            Err(NotACount::NoBoard)
+        } else if halves == 0 && half_point_komi {
+            Err(NotACount::ZeroBesideHalfPointKomi)
+        } else {
+            Ok((winner, halves))
+        })
     }
 
     /// The rules to replay this record under: the preset `RU` maps to (or the event names,

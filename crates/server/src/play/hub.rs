@@ -165,6 +165,14 @@ impl Play {
         lock(&self.inner.games).remove(&id);
     }
 
+    /// Marks `g`, a copy whose change was not committed, discarded ([`LiveGame::discard`]: a
+    /// request waiting for its lock reads the store) and forgets it: the next access rebuilds
+    /// the game from the store.
+    pub fn discard(&self, g: &mut LiveGame) {
+        g.discard();
+        self.evict(g.id());
+    }
+
     /// Forgets every in-memory copy (the other servers' notifications may have been lost) and
     /// wakes every timer, which then judge on what is committed; the ids of the games with
     /// subscribers here, to be told the game again.
@@ -288,13 +296,11 @@ impl Play {
                 Ok(Appended::Committed)
             }
             Ok(Appended::Conflict) => {
-                g.discard();
-                self.evict(id);
+                self.discard(g);
                 Ok(Appended::Conflict)
             }
             Err(e) => {
-                g.discard();
-                self.evict(id);
+                self.discard(g);
                 Err(e.into())
             }
         }

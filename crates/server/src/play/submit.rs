@@ -77,19 +77,17 @@ async fn judged_copy(play: &Play, id: i64, attempt: usize) -> Result<SharedGame,
 struct Judging<'a> {
     g: tokio::sync::MutexGuard<'a, LiveGame>,
     play: &'a Play,
-    id: i64,
     changing: bool,
 }
 
 impl<'a> Judging<'a> {
-    /// Game `id`'s copy `shared`, locked, unless a request that held it before discarded it
+    /// The game's copy `shared`, locked, unless a request that held it before discarded it
     /// (`None`: the change is then judged on a copy read from the store).
-    async fn lock(play: &'a Play, id: i64, shared: &'a SharedGame) -> Option<Judging<'a>> {
+    async fn lock(play: &'a Play, shared: &'a SharedGame) -> Option<Judging<'a>> {
         let g = shared.lock().await;
         (!g.is_discarded()).then_some(Judging {
             g,
             play,
-            id,
             changing: false,
         })
     }
@@ -121,8 +119,7 @@ impl std::ops::DerefMut for Judging<'_> {
 impl Drop for Judging<'_> {
     fn drop(&mut self) {
         if self.changing {
-            self.g.discard();
-            self.play.evict(self.id);
+            self.play.discard(&mut self.g);
         }
     }
 }
@@ -142,7 +139,7 @@ pub async fn play_move(
     // game is then rebuilt from the store and the request judged again.
     for attempt in 0..2 {
         let shared = judged_copy(play, id, attempt).await?;
-        let Some(mut g) = Judging::lock(play, id, &shared).await else {
+        let Some(mut g) = Judging::lock(play, &shared).await else {
             continue;
         };
         if let Some(n) = number {
@@ -208,7 +205,7 @@ pub async fn change(
 ) -> Result<GameView, GameError> {
     for attempt in 0..2 {
         let shared = judged_copy(play, id, attempt).await?;
-        let Some(mut g) = Judging::lock(play, id, &shared).await else {
+        let Some(mut g) = Judging::lock(play, &shared).await else {
             continue;
         };
         let now = play.now_ms();
