@@ -45,9 +45,23 @@ pub fn parse_sgf_real(s: &str) -> Option<Duration> {
     Some(Duration::new(secs, nanos))
 }
 
+/// Seconds as an SGF Real to the nanosecond, no trailing zeros: the durations of a time
+/// control, which must read back as the same control (a period of 0.4 ms written as `0` would
+/// read back as no period at all). [`sgf_real`] rounds the time left down instead, as a clock
+/// shows it.
+fn sgf_real_exact(d: Duration) -> String {
+    let nanos = d.subsec_nanos();
+    if nanos == 0 {
+        d.as_secs().to_string()
+    } else {
+        let frac = format!("{nanos:09}");
+        format!("{}.{}", d.as_secs(), frac.trim_end_matches('0'))
+    }
+}
+
 /// The `TM` value (main or basic time); `None` when untimed.
 pub fn sgf_tm(tc: &TimeControl) -> Option<String> {
-    tc.main_time().map(sgf_real)
+    tc.main_time().map(sgf_real_exact)
 }
 
 /// The `OT` value; `None` when there is no overtime (absolute time, untimed).
@@ -70,16 +84,23 @@ pub fn sgf_ot(tc: &TimeControl) -> Option<String> {
         TimeControl::None | TimeControl::Absolute { .. } => None,
         TimeControl::Japanese {
             periods, period, ..
-        } => Some(format!("{periods}x{} byo-yomi", sgf_real(period))),
+        } => Some(format!("{periods}x{} byo-yomi", sgf_real_exact(period))),
         TimeControl::IngByoYomi {
             periods, period, ..
-        } => Some(format!("{periods}x{} byo-yomi (Ing RS)", sgf_real(period))),
+        } => Some(format!(
+            "{periods}x{} byo-yomi (Ing RS)",
+            sgf_real_exact(period)
+        )),
         TimeControl::Canadian { stones, period, .. } => {
-            Some(format!("{stones}/{} Canadian", sgf_real(period)))
+            Some(format!("{stones}/{} Canadian", sgf_real_exact(period)))
         }
         TimeControl::Fischer { increment, max, .. } => Some(match max {
-            None => format!("Fischer {}s", sgf_real(increment)),
-            Some(max) => format!("Fischer {}s max {}s", sgf_real(increment), sgf_real(max)),
+            None => format!("Fischer {}s", sgf_real_exact(increment)),
+            Some(max) => format!(
+                "Fischer {}s max {}s",
+                sgf_real_exact(increment),
+                sgf_real_exact(max)
+            ),
         }),
         TimeControl::IngPenalty { .. } => Some("Ing PP 2 points per 1/6 of basic time".into()),
     }
@@ -226,6 +247,11 @@ mod tests {
             "fischer:10m+10s[max 20m]",
             "ing-pp:3h",
             "byoyomi:0s+3x1s500ms",
+            // Found by fuzzing (`text_fields`): a period under a millisecond was written as
+            // `0`, which reads back as no control at all.
+            "ing-rs:0s+1x3us",
+            "fischer:1m+1ns[max 1m500us]",
+            "ing-pp:7ns",
         ] {
             let tc: TimeControl = text.parse().expect("valid control");
             let (tm, ot) = (sgf_tm(&tc), sgf_ot(&tc));
