@@ -122,6 +122,12 @@ async fn timer_task(play: &Play, id: i64, notify: &tokio::sync::Notify) {
                 tokio::select! {
                     _ = play.clock().sleep_until(at) => {
                         let mut g = game.lock().await;
+                        if g.is_discarded() {
+                            // A change failed to commit on this copy while the timer slept
+                            // (`LiveGame::discard`): it may hold a move nobody stored, whose
+                            // clock is not the game's. The game is read again from the store.
+                            continue;
+                        }
                         let now = play.now_ms();
                         // The loss is committed only on the version this copy has: a copy
                         // that missed a move (or any change) of another server conflicts, is

@@ -74,7 +74,7 @@ async fn judged_copy(play: &Play, id: i64, attempt: usize) -> Result<SharedGame,
 /// or the request dropped or panicking in the middle of its commit. A copy that holds an
 /// uncommitted change must not be judged on or answered from: a request that waited for its
 /// lock would answer a move sent again "already stored" though nobody stored it.
-struct Judging<'a> {
+pub(crate) struct Judging<'a> {
     g: tokio::sync::MutexGuard<'a, LiveGame>,
     play: &'a Play,
     changing: bool,
@@ -83,7 +83,7 @@ struct Judging<'a> {
 impl<'a> Judging<'a> {
     /// The game's copy `shared`, locked, unless a request that held it before discarded it
     /// (`None`: the change is then judged on a copy read from the store).
-    async fn lock(play: &'a Play, shared: &'a SharedGame) -> Option<Judging<'a>> {
+    pub(crate) async fn lock(play: &'a Play, shared: &'a SharedGame) -> Option<Judging<'a>> {
         let g = shared.lock().await;
         (!g.is_discarded()).then_some(Judging {
             g,
@@ -93,12 +93,12 @@ impl<'a> Judging<'a> {
     }
 
     /// The change is about to alter the copy.
-    fn changing(&mut self) {
+    pub(crate) fn changing(&mut self) {
         self.changing = true;
     }
 
-    /// The change was committed: the copy is what is stored.
-    fn committed(&mut self) {
+    /// The change was committed (or changed nothing): the copy is what is stored.
+    pub(crate) fn committed(&mut self) {
         self.changing = false;
     }
 }

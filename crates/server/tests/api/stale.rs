@@ -351,3 +351,71 @@ async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
     })
     .await;
 }
+
+/// The timer judges no loss on time on a copy a failed change left behind. Sudden death of
+/// 20 s: White moves with 0.1 s left, Black's clock then runs to its flag at 39.9 s, and the
+/// server's timer sleeps until that flag. At 39.85 s Black's move is refused by the database
+/// (a trigger stands in for a connection cut under it): the copy that played it (White to
+/// move, White's 0.1 s running) is discarded, but the timer still holds it. When the clock
+/// passes 39.9 s, the timer must read the game again from the store, where Black never moved
+/// and Black's time is up (W+T), not find White's 0.1 s used up on the discarded copy and
+/// commit B+T with a board and clocks that hold a move nobody stored.
+#[tokio::test]
+async fn the_timer_judges_no_loss_on_a_copy_a_failed_move_left() {
+    use ingo_server::play::submit::play_move;
+    bounded(async {
+        let clock = ManualClock::starting_now();
+        let db = ingo_store::testing::TestDb::postgres()
+            .await
+            .expect("a PostgreSQL server (scripts/test starts one)");
+        let app = spawn_with_clock(db, clock.clone().into()).await;
+        let mut ann = user(&app, "ann", "1k").await;
+        let mut cid = user(&app, "cid", "1k").await;
+        let (mut b, mut w, gid) = game_between(
+            &app,
+            &mut ann,
+            &mut cid,
+            json!({"size": 9, "time_control": "absolute:20s"}),
+        )
+        .await;
+        clock.advance(Duration::from_secs(1));
+        play_ok(&mut b, gid, "E5").await;
+        clock.advance(Duration::from_millis(19_900));
+        play_ok(&mut w, gid, "C3").await;
+        let s = state(&mut b, gid).await;
+        assert_eq!(s["phase"], "playing", "{s}");
+        let mut events = app.state.subscribe(gid);
+        let black_id = b.get("/api/me").await.unwrap().body["id"].as_i64().unwrap();
+        let pool = app.db.store.pool();
+        for sql in [
+            "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
+             BEGIN RAISE EXCEPTION 'the move is refused'; END $$ LANGUAGE plpgsql",
+            "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
+             FOR EACH ROW EXECUTE FUNCTION refuse_move()",
+        ] {
+            sqlx::query(sql).execute(pool).await.unwrap();
+        }
+        clock.advance(Duration::from_millis(18_950));
+        let refused = play_move(&app.state.play, black_id, gid, "G7", Some(3)).await;
+        assert!(refused.is_err(), "{refused:?}");
+        clock.advance(Duration::from_millis(600));
+        let ended = first_event(&mut events, |e| {
+            e["type"] == "state" && e["game"]["phase"] == "ended"
+        })
+        .await;
+        assert_eq!(ended["game"]["result"]["result"], "W+T", "{ended}");
+        let (status, result, moves) = stored(&app, gid).await;
+        assert_eq!(status, "ended");
+        assert_eq!(result.as_deref(), Some("W+T"));
+        assert_eq!(moves, ["E5", "C3"]);
+        sqlx::query("DROP TRIGGER refuse_move ON server_moves")
+            .execute(pool)
+            .await
+            .unwrap();
+        // The server shows what is stored.
+        let s = state(&mut w, gid).await;
+        assert_eq!(s["move_count"], 2, "{s}");
+        assert_eq!(s["result"]["result"], "W+T", "{s}");
+    })
+    .await;
+}

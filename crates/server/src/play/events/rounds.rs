@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use ingo_rules::Color;
-use ingo_store::server::{self as db, GameRow, GameState, MemberRow, UserRow};
+use ingo_store::server::{self as db, Appended, GameRow, GameState, MemberRow, UserRow};
 use ingo_store::tournament::{self as tdb, online};
 use ingo_tournament::{
     Action, Changed, EntrantKind, Event, ForfeitReason, Game, LogEntry, Outcome, WinBy,
@@ -15,6 +15,7 @@ use super::*;
 use crate::domain::error::{ErrorKind, GameError};
 use crate::play::hub::Play;
 use crate::play::live;
+use crate::play::submit::Judging;
 
 /// The accounts that play as entrant `name`: its account for a player; for a pair (聯棋) or a
 /// consultation team (商談聯棋) its members' accounts, by their names, in seat order. `None`
@@ -319,13 +320,22 @@ async fn start_game(
     notify(play, id);
     // The game is read back as every game is; a player so late that the charge uses up the
     // basic time is absent, and that ending is committed (and reaches the event) at once.
+    // The ending is written through the same guard as any change: unless it is committed, the
+    // copy that holds it is discarded, also when this request is dropped in the middle of the
+    // commit (a player's check-in whose connection closed), so that no copy shows an ending
+    // the store does not have. A copy another request discarded meanwhile is left to the
+    // game's timer, which finds the same ending on what is stored.
     let shared = live::game(play, row.id).await?;
-    {
-        let mut live = shared.lock().await;
+    if let Some(mut live) = Judging::lock(play, &shared).await {
         let now = play.now_ms();
-        if live.mark_ended(now) {
+        live.changing();
+        if !live.mark_ended(now) {
+            live.committed();
+        } else {
             let event = crate::play::event::state_event(&live, now);
-            play.commit(&mut live, &[], &[event]).await?;
+            if play.commit(&mut live, &[], &[event]).await? == Appended::Committed {
+                live.committed();
+            }
         }
     }
     play.changed(row.id);
