@@ -222,9 +222,9 @@ pub async fn submit_as(
     mv_text: Option<&str>,
     number: Option<i64>,
 ) -> Result<Option<Submitted>, GameError> {
-    let shared = game(play, id).await?;
     let (side, mv, votes) = {
-        let g = shared.lock().await;
+        // Never judged on a copy a failed change left discarded (`shown` reads the store).
+        let (_shared, g) = crate::play::live::shown(play, id).await?;
         let Some(side) = Side::of_member(&g, user_id) else {
             return Ok(None);
         };

@@ -41,9 +41,9 @@ pub async fn game(play: &Play, id: i64) -> Result<SharedGame, GameError> {
     Ok(g)
 }
 
-/// Game `id` and its copy locked, to be shown: never a copy that a change which failed to
-/// commit left discarded while this waited for its lock ([`LiveGame::discard`]: it may hold
-/// a move nobody stored); the game is then read again from the store.
+/// Game `id` and its copy locked, to be shown or judged on: never a copy that a change which
+/// failed to commit left discarded while this waited for its lock ([`LiveGame::discard`]: it
+/// may hold a move nobody stored); the game is then read again from the store.
 ///
 /// # Errors
 /// As [`game`]; a conflict when the game's copy is discarded three times running.

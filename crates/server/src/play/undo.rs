@@ -9,7 +9,7 @@ use ingo_store::server::{self as db, Appended, UndoRequest};
 use crate::domain::error::GameError;
 use crate::play::event::state_event;
 use crate::play::hub::Play;
-use crate::play::live::{fresh, game};
+use crate::play::live::{fresh, shown};
 use crate::play::view::{self, GameView};
 
 /// `user_id` asks to take back their last move in game `id`; the game as it is now, with the
@@ -18,8 +18,9 @@ use crate::play::view::{self, GameView};
 /// # Errors
 /// As [`crate::LiveGame::check_undo_request`]; on a storage failure.
 pub async fn request(play: &Play, user_id: i64, id: i64) -> Result<GameView, GameError> {
-    let shared = game(play, id).await?;
-    let mut g = shared.lock().await;
+    // Never judged on a copy a failed change left discarded (it may hold a move nobody
+    // stored): `shown` reads the game again from the store then.
+    let (_shared, mut g) = shown(play, id).await?;
     let number = g.check_undo_request(user_id)?;
     let now = play.now_ms();
     let r = UndoRequest {
@@ -46,8 +47,7 @@ pub async fn answer(
     id: i64,
     accept: bool,
 ) -> Result<GameView, GameError> {
-    let shared = game(play, id).await?;
-    let mut g = shared.lock().await;
+    let (_shared, mut g) = shown(play, id).await?;
     let Some(r) = g.undo_request().copied() else {
         return Err(GameError::conflict(
             "no-undo-request",

@@ -419,3 +419,56 @@ async fn the_timer_judges_no_loss_on_a_copy_a_failed_move_left() {
     })
     .await;
 }
+
+/// A request to take back a move is judged on what is stored, never on a copy a failed move
+/// left behind. Black has played C7; White's answer takes the database a second and is
+/// refused (a trigger); Black asks meanwhile to take C7 back, and waits for the game. The copy
+/// the failed request changed shows White's unstored move last, on which Black's request would
+/// be refused ("not-your-move"); judged on what is stored, C7 is Black's last move and the
+/// request stands. White grants it and C7 is taken back.
+#[tokio::test]
+async fn a_request_to_take_back_is_judged_on_what_is_stored() {
+    use ingo_server::play::submit::play_move;
+    use ingo_server::play::undo;
+    bounded(async {
+        let app = postgres().await;
+        let mut a = user(&app, "ann", "2d").await;
+        let mut b = user(&app, "bob", "2d").await;
+        let (mut black, mut white, gid) =
+            game_between(&app, &mut a, &mut b, json!({"size": 9})).await;
+        play_ok(&mut black, gid, "C3").await;
+        play_ok(&mut white, gid, "G7").await;
+        play_ok(&mut black, gid, "C7").await;
+        let id_of = |c: &mut Client| {
+            let mut c = c.clone();
+            async move { c.get("/api/me").await.unwrap().body["id"].as_i64().unwrap() }
+        };
+        let (black_id, white_id) = (id_of(&mut black).await, id_of(&mut white).await);
+        let pool = app.db.store.pool();
+        for sql in [
+            "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
+             BEGIN PERFORM pg_sleep(1); RAISE EXCEPTION 'the move is refused'; END $$ \
+             LANGUAGE plpgsql",
+            "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
+             FOR EACH ROW EXECUTE FUNCTION refuse_move()",
+        ] {
+            sqlx::query(sql).execute(pool).await.unwrap();
+        }
+        let play = &app.state.play;
+        let (refused, asked) = tokio::join!(play_move(play, white_id, gid, "D4", Some(4)), async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            undo::request(play, black_id, gid).await
+        });
+        assert!(refused.is_err(), "{refused:?}");
+        let asked = asked.expect("C7 is Black's last stored move: the request stands");
+        assert_eq!(asked.move_count, 3);
+        sqlx::query("DROP TRIGGER refuse_move ON server_moves")
+            .execute(pool)
+            .await
+            .unwrap();
+        undo::answer(play, white_id, gid, true).await.unwrap();
+        let (_, _, moves) = stored(&app, gid).await;
+        assert_eq!(moves, ["C3", "G7"]);
+    })
+    .await;
+}
