@@ -12,7 +12,7 @@ use ingo_rules::{Color, Phase};
 use crate::domain::accounts::Program;
 use crate::domain::error::GameError;
 use crate::play::hub::Play;
-use crate::play::live::game;
+use crate::play::live::shown;
 use crate::play::submit::{change, play_move};
 
 /// Lets the built-in player of game `id` act if it is its turn (or its acceptance is awaited).
@@ -20,9 +20,10 @@ use crate::play::submit::{change, play_move};
 /// # Errors
 /// The play path's errors; internal when its search fails.
 pub async fn act(play: &Play, id: i64) -> Result<(), GameError> {
-    let shared = game(play, id).await?;
     let job = {
-        let g = shared.lock().await;
+        // Never a copy a failed change left discarded: the player would think on a position
+        // that holds a move nobody stored.
+        let (_shared, g) = shown(play, id).await?;
         let bots = [Color::Black, Color::White].map(|c| {
             let p = g.players().get(c);
             let playouts = match p.program {

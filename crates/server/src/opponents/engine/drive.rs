@@ -14,7 +14,7 @@ use crate::config::EngineConfig;
 use crate::domain::accounts::Program;
 use crate::domain::end::EndReason;
 use crate::domain::error::{ErrorKind, GameError};
-use crate::play::live::game;
+use crate::play::live::{game, shown};
 use crate::play::submit::{change, play_move};
 use crate::AppState;
 
@@ -51,8 +51,9 @@ async fn drive(
     let driver = engines.driver(id, color);
     let mut driver = driver.lock().await;
     let found = {
-        let game = game(&state.play, id).await?;
-        let g = game.lock().await;
+        // Never a copy a failed change left discarded: the engine would be asked about a
+        // position that holds a move nobody stored.
+        let (_game, g) = shown(&state.play, id).await?;
         job_of(&g, color, state.now_ms())?
     };
     let Some((job, setup, moves)) = found else {
