@@ -8,6 +8,11 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod data_files;
+pub mod endgame_judge;
+pub mod game_input;
+pub mod gtp_engine;
 pub mod gtp_parse;
 pub mod play_undo;
 pub mod sgf_parse;
+pub mod text_fields;

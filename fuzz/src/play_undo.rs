@@ -4,12 +4,12 @@
 //! `undo` restores the exact state before the move, `legal_moves()` agrees with `is_legal` on
 //! small boards, and a new game replaying the history reaches the same state.
 //!
-//! Input: byte 0 the width (1–13), byte 1 the preset and who starts, byte 2 the height (the width
-//! unless its top bit is set), byte 3 the penalties, then one byte per action: 250–255 a pass,
-//! 248–249 an undo, anything else a point (the byte modulo the number of points, row by row).
-//! Illegal plays are skipped after checking that they leave the game unchanged.
+//! Input: four bytes of the game ([`crate::game_input`]: width, preset and who starts, height,
+//! penalties), then one byte per action: 250–255 a pass, 248–249 an undo, anything else a point
+//! (the byte modulo the number of points, row by row). Illegal plays are skipped after checking
+//! that they leave the game unchanged.
 
-use ingo_rules::{Board, Color, Game, Move, Phase, Point, Preset, Setup, SuicideRule};
+use ingo_rules::{Board, Color, Game, Move, Phase, Point, SuicideRule};
 
 /// Boards up to this many points get the full `legal_moves` ⇔ `is_legal` check at every step.
 const SMALL: usize = 49;
@@ -123,30 +123,10 @@ fn check_invariants(game: &Game, start: &Board) {
 
 /// The target's body: runs one input, and panics when a check fails.
 pub fn run(data: &[u8]) {
-    let [w, rules, h, pen, actions @ ..] = data else {
+    let Some((mut game, actions)) = crate::game_input::start(data) else {
         return;
     };
-    let width = 1 + *w as usize % 13;
-    let height = if h & 0x80 != 0 {
-        1 + (h & 0x7f) as usize % 13
-    } else {
-        width
-    };
-    let preset = Preset::ALL[*rules as usize % Preset::ALL.len()];
-    let to_move = if rules & 0x80 != 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let board = Board::with_dims(width, height).expect("sizes are in 1..=13");
-    let setup = Setup {
-        board: board.clone(),
-        to_move,
-        handicap_passes: (rules >> 4) & 3,
-    };
-    let mut game = Game::new(setup.clone(), preset.rules());
-    game.set_penalty(Color::Black, (pen & 0x0f) as i32 - 4);
-    game.set_penalty(Color::White, (pen >> 4) as i32 - 4);
+    let board = game.board().clone();
     let points: Vec<Point> = board.points().collect();
 
     // snapshots[i] is the state after i moves.
@@ -193,7 +173,9 @@ pub fn run(data: &[u8]) {
     }
 
     // A new game replaying the history reaches the same state.
-    let mut fresh = Game::new(setup, preset.rules());
+    let Some((mut fresh, _)) = crate::game_input::start(data) else {
+        unreachable!("the input was read above");
+    };
     let moves: Vec<(Color, Move)> = game.history().map(|m| (m.color, m.mv)).collect();
     for (color, mv) in moves {
         fresh.play_as(color, mv).expect("a played move replays");

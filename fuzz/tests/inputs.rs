@@ -172,3 +172,242 @@ fn play_undo_on_random_games_of_every_preset_and_shape() {
         run(ingo_fuzz::play_undo::run, &format!("large game {i}"), &data);
     }
 }
+
+/// Field texts of every kind `text_fields` reads, as ingo's docs and tests write them, and a
+/// few near misses.
+const FIELDS: &[&str] = &[
+    "none",
+    "untimed",
+    "absolute:30m",
+    "sudden-death:1h30m",
+    "byoyomi:30m+5x30s",
+    "japanese:1h+3X60",
+    "ing-rs:3h+3x1m",
+    "rs:90m+1×30s",
+    "ing-pp:3h",
+    "canadian:20m+25/5m",
+    "fischer:10m+10s[max 20m]",
+    "fischer:3d+3d[ max 3d ]",
+    "fischer:10m+500ms",
+    "absolute:1h30",
+    "canadian:20m+25",
+    "byoyomi:+5x30s",
+    "1800",
+    "29.5",
+    "+3",
+    "0.001",
+    ".5",
+    "1e3",
+    "3品",
+    "5段",
+    "初段",
+    "2級",
+    "級外",
+    "9p",
+    "5d",
+    "1k",
+    "30k",
+    "31k",
+    "0d",
+    "8",
+    "7.5",
+    "-2.5",
+    "8.25",
+    "ing",
+    "katago-ing",
+    "chinese",
+    "japanese",
+    "tromp-taylor",
+    "simple",
+    "positional",
+    "situational",
+    "none",
+    "single",
+    "block",
+    "all",
+    "b",
+    "White",
+    "B+3.5",
+    "W+R",
+    "B+T",
+    "W+F",
+    "0-0",
+    "1-0",
+    "jigo",
+    "round-robin",
+    "單式淘汰制",
+    "ten_game",
+    "應氏選擇制",
+    "egf-simplified-ing",
+    "sir",
+    "A1",
+    "b2",
+    "sosos",
+    "SODOS",
+];
+
+#[test]
+fn text_fields_on_the_documented_forms_and_random_bytes() {
+    for (i, s) in FIELDS.iter().enumerate() {
+        run(
+            ingo_fuzz::text_fields::run,
+            &format!("field {i}"),
+            s.as_bytes(),
+        );
+        // The SGF pair: a TM and an OT on two lines.
+        let pair = format!("{}\n{s}", 60 * (i + 1));
+        run(
+            ingo_fuzz::text_fields::run,
+            &format!("TM/OT {i}"),
+            pair.as_bytes(),
+        );
+    }
+    for tm_ot in [
+        "1800\n5x30 byo-yomi",
+        "10800\n3x60 byo-yomi (Ing RS)",
+        "10800\nIng PP",
+        "1200\n25/300 Canadian",
+        "600\nFischer 10s max 1200s",
+    ] {
+        run(ingo_fuzz::text_fields::run, tm_ot, tm_ot.as_bytes());
+    }
+    let mut rng = SplitMix64(0x5EED_F1E1);
+    for i in 0..500 {
+        let len = (rng.next() % 24) as usize;
+        run(
+            ingo_fuzz::text_fields::run,
+            &format!("random input {i}"),
+            &rng.bytes(len),
+        );
+    }
+}
+
+#[test]
+fn data_files_on_the_repositorys_files_and_random_bytes() {
+    let mut files = committed("csv");
+    files.push(repo().join("crates/player/data/patterns.txt"));
+    run_files(ingo_fuzz::data_files::run, &files, 2);
+    // The agreements of the docs, each TOML block alone.
+    let mut blocks = 0;
+    for doc in ["docs/tournaments.md", "docs/server.md"] {
+        let text = std::fs::read_to_string(repo().join(doc)).expect("the docs are there");
+        for block in text.split("```toml").skip(1) {
+            let block = block.split("```").next().unwrap_or_default();
+            run(ingo_fuzz::data_files::run, doc, block.as_bytes());
+            blocks += 1;
+        }
+    }
+    assert!(blocks >= 2, "the docs hold agreements in TOML");
+    for text in [
+        "round,black,white,result\n1,Ann,Bo,B+3.5\n1,Cy,,bye\n2,Bo,Cy,W+R\n",
+        "round,board,black,white,result\n1,2,Ann,Bo,1-0\n1,1,Cy,Dee,jigo\n",
+        "1,Ann,Bo,B+R\n\n# a comment\n2,\"Lee, Ann\",Bo,W+F\n",
+        "name,rank,country,club\n\"Lee, Ann\",2k,de,Berlin\nBo,,,\n",
+        "surname,given_name,rank,egd_pin\nLee,Ann,3品,12345678\n",
+    ] {
+        run(ingo_fuzz::data_files::run, text, text.as_bytes());
+    }
+    let mut rng = SplitMix64(0x5EED_DA7A);
+    for i in 0..300 {
+        let len = (rng.next() % 120) as usize;
+        run(
+            ingo_fuzz::data_files::run,
+            &format!("random input {i}"),
+            &rng.bytes(len),
+        );
+    }
+}
+
+#[test]
+fn gtp_engine_on_the_repositorys_transcripts_and_random_commands() {
+    let files = committed("gtp");
+    assert!(
+        files.len() >= 5,
+        "expected GTP transcripts, found {files:?}"
+    );
+    for path in &files {
+        let data = std::fs::read(path).expect("readable");
+        run(
+            ingo_fuzz::gtp_engine::run,
+            &path.display().to_string(),
+            &data,
+        );
+    }
+    // Commands of the engine's own table with arguments drawn from what they take and what
+    // they do not.
+    let names: Vec<&str> = ingo_front::gtp::COMMANDS.iter().map(|s| s.name).collect();
+    let args = [
+        "b",
+        "w",
+        "black",
+        "WHITE",
+        "pass",
+        "resign",
+        "A1",
+        "J9",
+        "T19",
+        "Z0",
+        "e5",
+        "7",
+        "0",
+        "-1",
+        "25",
+        "26",
+        "7.5",
+        "-3.5",
+        "nan",
+        "1e9",
+        "99999999999",
+        "dead",
+        "alive",
+        "seki",
+        "ing",
+        "chinese",
+        "simple",
+        "block",
+        "",
+        "\u{7f}",
+        "品",
+    ];
+    let mut rng = SplitMix64(0x5EED_E61E);
+    for i in 0..200 {
+        let mut input = String::new();
+        for _ in 0..(rng.next() % 12) {
+            let name = names[(rng.next() % names.len() as u64) as usize];
+            input.push_str(name);
+            for _ in 0..(rng.next() % 5) {
+                input.push(' ');
+                input.push_str(args[(rng.next() % args.len() as u64) as usize]);
+            }
+            input.push('\n');
+        }
+        run(
+            ingo_fuzz::gtp_engine::run,
+            &format!("random commands {i}: {input:?}"),
+            input.as_bytes(),
+        );
+    }
+}
+
+#[test]
+fn endgame_judge_on_random_games_of_every_preset_and_shape() {
+    let mut rng = SplitMix64(0x5EED_E7D0);
+    for i in 0..120u64 {
+        let width = (i % 13) as u8;
+        let preset = (i % 5) as u8 | (((i / 5) % 4) as u8) << 4 | if i % 2 == 0 { 0 } else { 0x80 };
+        let height = if i % 3 == 0 {
+            0x80 | (rng.next() % 13) as u8
+        } else {
+            0
+        };
+        let mut data = vec![width, preset, height, rng.next() as u8];
+        let len = (rng.next() % 200) as usize;
+        // Few passes, so that most games run to a full board before they end.
+        data.extend(rng.bytes(len).into_iter().map(|b| b % 250));
+        run(
+            ingo_fuzz::endgame_judge::run,
+            &format!("random game {i}"),
+            &data,
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! libFuzzer entry point of [`ingo_fuzz::data_files`]: the body is a library function, so that
+//! `fuzz/tests/inputs.rs` runs it as an ordinary test on stable (and CI builds it).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ingo_fuzz::data_files::run(data));
