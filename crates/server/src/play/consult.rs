@@ -40,7 +40,7 @@ use crate::domain::live_game::LiveGame;
 use crate::domain::team::{Consensus, TeamKind};
 use crate::play::event::{Audience, Broadcast, Channel};
 use crate::play::hub::{Play, SharedGame};
-use crate::play::live::game;
+use crate::play::live::{game, shown};
 use crate::play::submit::{change, play_move, Ack};
 use crate::play::view::{GameView, Proposal, ProposalsView};
 
@@ -224,7 +224,7 @@ pub async fn submit_as(
 ) -> Result<Option<Submitted>, GameError> {
     let (side, mv, votes) = {
         // Never judged on a copy a failed change left discarded (`shown` reads the store).
-        let (_shared, g) = crate::play::live::shown(play, id).await?;
+        let (_shared, g) = shown(play, id).await?;
         let Some(side) = Side::of_member(&g, user_id) else {
             return Ok(None);
         };

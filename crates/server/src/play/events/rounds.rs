@@ -319,12 +319,12 @@ async fn start_game(
     tx.commit().await?;
     notify(play, id);
     // The game is read back as every game is; a player so late that the charge uses up the
-    // basic time is absent, and that ending is committed (and reaches the event) at once.
-    // The ending is written through the same guard as any change: unless it is committed, the
-    // copy that holds it is discarded, also when this request is dropped in the middle of the
-    // commit (a player's check-in whose connection closed), so that no copy shows an ending
-    // the store does not have. A copy another request discarded meanwhile is left to the
-    // game's timer, which finds the same ending on what is stored.
+    // basic time is absent, and that ending is committed (and reaches the event) at once,
+    // through the same guard as any change: unless it is committed, the copy that holds it
+    // is discarded, also when this request is dropped in the middle of the commit (a
+    // check-in whose connection closed), so no copy shows an ending the store does not have.
+    // A copy another request discarded meanwhile is left to the game's timer, which finds the
+    // same ending on what is stored.
     let shared = live::game(play, row.id).await?;
     if let Some(mut live) = Judging::lock(play, &shared).await {
         let now = play.now_ms();
