@@ -279,6 +279,37 @@ async fn a_cut_listener_drops_every_copy_on_postgres() {
     .await;
 }
 
+/// Makes the PostgreSQL database behind `app` refuse every move, at once or after a second
+/// (`slowly`): a trigger that stands in for a connection cut under the commit, until
+/// [`accept_moves`].
+async fn refuse_moves(app: &App, slowly: bool) {
+    let function = if slowly {
+        "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
+         BEGIN PERFORM pg_sleep(1); RAISE EXCEPTION 'the move is refused'; END $$ \
+         LANGUAGE plpgsql"
+    } else {
+        "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
+         BEGIN RAISE EXCEPTION 'the move is refused'; END $$ LANGUAGE plpgsql"
+    };
+    for sql in [
+        function,
+        "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
+         FOR EACH ROW EXECUTE FUNCTION refuse_move()",
+    ] {
+        sqlx::query(sql).execute(app.db.store.pool()).await.unwrap();
+    }
+}
+
+/// The database behind `app` takes moves again.
+async fn accept_moves(app: &App) {
+    for sql in [
+        "DROP TRIGGER refuse_move ON server_moves",
+        "DROP FUNCTION refuse_move()",
+    ] {
+        sqlx::query(sql).execute(app.db.store.pool()).await.unwrap();
+    }
+}
+
 /// A move whose commit fails is acknowledged to nobody. The first request for it holds the
 /// game while the database takes a second and refuses the move (a trigger stands in for a
 /// connection cut under it); the same move sent again meanwhile (a client that gave up
@@ -301,16 +332,7 @@ async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
         let black_id = black.get("/api/me").await.unwrap().body["id"]
             .as_i64()
             .unwrap();
-        let pool = app.db.store.pool();
-        for sql in [
-            "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
-             BEGIN PERFORM pg_sleep(1); RAISE EXCEPTION 'the move is refused'; END $$ \
-             LANGUAGE plpgsql",
-            "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
-             FOR EACH ROW EXECUTE FUNCTION refuse_move()",
-        ] {
-            sqlx::query(sql).execute(pool).await.unwrap();
-        }
+        refuse_moves(&app, true).await;
         let play = &app.state.play;
         let mut viewer = white.clone();
         let (first, second, shown) = tokio::join!(
@@ -333,10 +355,7 @@ async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
             second.is_err(),
             "a move the database refused was acknowledged: {second:?}"
         );
-        sqlx::query("DROP TRIGGER refuse_move ON server_moves")
-            .execute(pool)
-            .await
-            .unwrap();
+        accept_moves(&app).await;
         let ack = play_move(play, black_id, gid, "C7", Some(3)).await.unwrap();
         assert!(!ack.duplicate, "{ack:?}");
         let (_, _, moves) = stored(&app, gid).await;
@@ -386,15 +405,7 @@ async fn the_timer_judges_no_loss_on_a_copy_a_failed_move_left() {
         assert_eq!(s["phase"], "playing", "{s}");
         let mut events = app.state.subscribe(gid);
         let black_id = b.get("/api/me").await.unwrap().body["id"].as_i64().unwrap();
-        let pool = app.db.store.pool();
-        for sql in [
-            "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
-             BEGIN RAISE EXCEPTION 'the move is refused'; END $$ LANGUAGE plpgsql",
-            "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
-             FOR EACH ROW EXECUTE FUNCTION refuse_move()",
-        ] {
-            sqlx::query(sql).execute(pool).await.unwrap();
-        }
+        refuse_moves(&app, false).await;
         clock.advance(Duration::from_millis(18_950));
         let refused = play_move(&app.state.play, black_id, gid, "G7", Some(3)).await;
         assert!(refused.is_err(), "{refused:?}");
@@ -408,10 +419,7 @@ async fn the_timer_judges_no_loss_on_a_copy_a_failed_move_left() {
         assert_eq!(status, "ended");
         assert_eq!(result.as_deref(), Some("W+T"));
         assert_eq!(moves, ["E5", "C3"]);
-        sqlx::query("DROP TRIGGER refuse_move ON server_moves")
-            .execute(pool)
-            .await
-            .unwrap();
+        accept_moves(&app).await;
         // The server shows what is stored.
         let s = state(&mut w, gid).await;
         assert_eq!(s["move_count"], 2, "{s}");
@@ -444,16 +452,7 @@ async fn a_request_to_take_back_is_judged_on_what_is_stored() {
             async move { c.get("/api/me").await.unwrap().body["id"].as_i64().unwrap() }
         };
         let (black_id, white_id) = (id_of(&mut black).await, id_of(&mut white).await);
-        let pool = app.db.store.pool();
-        for sql in [
-            "CREATE FUNCTION refuse_move() RETURNS trigger AS $$ \
-             BEGIN PERFORM pg_sleep(1); RAISE EXCEPTION 'the move is refused'; END $$ \
-             LANGUAGE plpgsql",
-            "CREATE TRIGGER refuse_move BEFORE INSERT ON server_moves \
-             FOR EACH ROW EXECUTE FUNCTION refuse_move()",
-        ] {
-            sqlx::query(sql).execute(pool).await.unwrap();
-        }
+        refuse_moves(&app, true).await;
         let play = &app.state.play;
         let (refused, asked) = tokio::join!(play_move(play, white_id, gid, "D4", Some(4)), async {
             tokio::time::sleep(Duration::from_millis(300)).await;
@@ -462,10 +461,7 @@ async fn a_request_to_take_back_is_judged_on_what_is_stored() {
         assert!(refused.is_err(), "{refused:?}");
         let asked = asked.expect("C7 is Black's last stored move: the request stands");
         assert_eq!(asked.move_count, 3);
-        sqlx::query("DROP TRIGGER refuse_move ON server_moves")
-            .execute(pool)
-            .await
-            .unwrap();
+        accept_moves(&app).await;
         undo::answer(play, white_id, gid, true).await.unwrap();
         let (_, _, moves) = stored(&app, gid).await;
         assert_eq!(moves, ["C3", "G7"]);
