@@ -221,7 +221,6 @@ const FIELDS: &[&str] = &[
     "simple",
     "positional",
     "situational",
-    "none",
     "single",
     "block",
     "all",
