@@ -4,6 +4,8 @@
 //! tournament formats, rule sets and tie-breakers. Nothing may panic, and whatever reads must
 //! read back the same from the text ingo writes for it.
 
+use std::fmt::Debug;
+use std::str::FromStr;
 use std::time::Duration;
 
 use ingo_clock::{parse_sgf_real, sgf_ot, sgf_real, sgf_tm, TimeControl};
@@ -33,13 +35,7 @@ pub fn run(data: &[u8]) {
 
 /// Every field parser on `s`, each checked to read back what it wrote.
 fn fields(s: &str) {
-    if let Ok(tc) = s.parse::<TimeControl>() {
-        let written = tc.to_string();
-        assert_eq!(
-            written.parse::<TimeControl>().ok(),
-            Some(tc),
-            "time control {s:?} written as {written:?}"
-        );
+    if let Some(tc) = reads_back::<TimeControl>(s, "time control", TimeControl::to_string) {
         sgf_round_trip(&tc);
     }
     if let Some(d) = parse_sgf_real(s) {
@@ -51,58 +47,34 @@ fn fields(s: &str) {
             "SGF time {s:?} written as {written:?}"
         );
     }
-    if let Ok(r) = s.parse::<Rank>() {
-        assert_eq!(r.to_string().parse::<Rank>().ok(), Some(r), "rank {s:?}");
-        assert_eq!(
-            r.to_chinese().parse::<Rank>().ok(),
-            Some(r),
-            "rank {s:?} in Chinese"
-        );
-    }
-    if let Ok(k) = s.parse::<Komi>() {
-        assert_eq!(k.to_string().parse::<Komi>().ok(), Some(k), "komi {s:?}");
-    }
-    if let Ok(p) = s.parse::<Preset>() {
-        assert_eq!(p.name().parse::<Preset>().ok(), Some(p), "preset {s:?}");
-    }
-    if let Ok(k) = s.parse::<KoRule>() {
-        assert_eq!(
-            k.to_string().parse::<KoRule>().ok(),
-            Some(k),
-            "ko rule {s:?}"
-        );
-    }
-    if let Ok(r) = s.parse::<SuicideRule>() {
-        assert_eq!(
-            r.to_string().parse::<SuicideRule>().ok(),
-            Some(r),
-            "suicide rule {s:?}"
-        );
-    }
-    if let Ok(c) = s.parse::<Color>() {
-        assert_eq!(c.to_string().parse::<Color>().ok(), Some(c), "colour {s:?}");
-    }
-    if let Ok(o) = s.parse::<Outcome>() {
-        let written = o.to_string();
-        assert_eq!(
-            written.parse::<Outcome>().ok(),
-            Some(o),
-            "outcome {s:?} written as {written:?}"
-        );
-    }
-    if let Ok(f) = s.parse::<FormatKind>() {
-        assert_eq!(f.name().parse::<FormatKind>().ok(), Some(f), "format {s:?}");
-    }
-    if let Ok(r) = s.parse::<RuleSet>() {
-        assert_eq!(r.name().parse::<RuleSet>().ok(), Some(r), "rule set {s:?}");
-    }
-    if let Ok(t) = s.parse::<TieBreak>() {
-        assert_eq!(
-            t.name().parse::<TieBreak>().ok(),
-            Some(t),
-            "tie-break {s:?}"
-        );
-    }
+    reads_back::<Rank>(s, "rank", Rank::to_string);
+    reads_back::<Rank>(s, "rank in Chinese", |r| r.to_chinese());
+    reads_back::<Komi>(s, "komi", Komi::to_string);
+    reads_back::<Preset>(s, "preset", |v| v.name().to_owned());
+    reads_back::<KoRule>(s, "ko rule", KoRule::to_string);
+    reads_back::<SuicideRule>(s, "suicide rule", SuicideRule::to_string);
+    reads_back::<Color>(s, "colour", Color::to_string);
+    reads_back::<Outcome>(s, "outcome", Outcome::to_string);
+    reads_back::<FormatKind>(s, "format", |v| v.name().to_owned());
+    reads_back::<RuleSet>(s, "rule set", |v| v.name().to_owned());
+    reads_back::<TieBreak>(s, "tie-break", |v| v.name().to_owned());
+}
+
+/// When `s` reads as a `T` (a `what`), the text `write` makes of it reads back as the same
+/// value; that value.
+fn reads_back<T: FromStr + PartialEq + Debug>(
+    s: &str,
+    what: &str,
+    write: impl Fn(&T) -> String,
+) -> Option<T> {
+    let v = s.parse::<T>().ok()?;
+    let written = write(&v);
+    assert_eq!(
+        written.parse::<T>().ok().as_ref(),
+        Some(&v),
+        "{what} {s:?} written as {written:?}"
+    );
+    Some(v)
 }
 
 /// A time control written as SGF `TM`/`OT` reads back as the same control.

@@ -66,6 +66,29 @@ fn run(target: fn(&[u8]), name: &str, data: &[u8]) {
     }
 }
 
+/// Runs `target` on `count` inputs of random bytes from `rng`, each shorter than `max_len`.
+fn run_random(target: fn(&[u8]), rng: &mut SplitMix64, count: usize, max_len: u64) {
+    for i in 0..count {
+        let len = (rng.next() % max_len) as usize;
+        run(target, &format!("random input {i}"), &rng.bytes(len));
+    }
+}
+
+/// The four bytes of a game (`src/game_input.rs`) for the `i`th random game: a width among the
+/// first `widths`, every preset, the handicap passes and both first players in turn, a
+/// rectangle one time in three, and random penalties.
+fn game_header(i: u64, widths: u64, rng: &mut SplitMix64) -> Vec<u8> {
+    let width = (i % widths) as u8;
+    let preset =
+        (i % 5) as u8 | (((i / 5) % 4) as u8) << 4 | if i.is_multiple_of(2) { 0 } else { 0x80 };
+    let height = if i.is_multiple_of(3) {
+        0x80 | (rng.next() % 13) as u8
+    } else {
+        0
+    };
+    vec![width, preset, height, rng.next() as u8]
+}
+
 /// Runs `target` on each file and on a few of its prefixes (a file cut anywhere).
 fn run_files(target: fn(&[u8]), files: &[PathBuf], min_files: usize) {
     assert!(
@@ -87,14 +110,7 @@ fn sgf_parse_on_the_repositorys_records_and_random_bytes() {
     let files = committed("sgf");
     run_files(ingo_fuzz::sgf_parse::run, &files, 10);
     let mut rng = SplitMix64(0x5EED_5F00);
-    for i in 0..300 {
-        let len = (rng.next() % 200) as usize;
-        run(
-            ingo_fuzz::sgf_parse::run,
-            &format!("random input {i}"),
-            &rng.bytes(len),
-        );
-    }
+    run_random(ingo_fuzz::sgf_parse::run, &mut rng, 300, 200);
     // Random moves in a well-formed frame reach the replay and the writer, which bytes rarely do.
     for i in 0..100 {
         let mut sgf = b"(;FF[4]GM[1]SZ[5]RU[GOE]".to_vec();
@@ -133,14 +149,7 @@ fn gtp_parse_on_the_repositorys_transcripts_and_random_bytes() {
         }
     }
     let mut rng = SplitMix64(0x5EED_6700);
-    for i in 0..500 {
-        let len = (rng.next() % 64) as usize;
-        run(
-            ingo_fuzz::gtp_parse::run,
-            &format!("random input {i}"),
-            &rng.bytes(len),
-        );
-    }
+    run_random(ingo_fuzz::gtp_parse::run, &mut rng, 500, 64);
 }
 
 #[test]
@@ -148,15 +157,8 @@ fn play_undo_on_random_games_of_every_preset_and_shape() {
     let mut rng = SplitMix64(0x5EED_0BD0);
     // Every preset, both first players, a square and a rectangle, several board sizes.
     for i in 0..120u64 {
-        let width = (i % 7) as u8; // 1..=7 after `1 + b % 13`
-        let preset = (i % 5) as u8 | (((i / 5) % 4) as u8) << 4 | if i % 2 == 0 { 0 } else { 0x80 };
-        let height = if i % 3 == 0 {
-            0x80 | (rng.next() % 13) as u8
-        } else {
-            0
-        };
-        let penalties = rng.next() as u8;
-        let mut data = vec![width, preset, height, penalties];
+        // Widths 1..=7 after `1 + b % 13`.
+        let mut data = game_header(i, 7, &mut rng);
         let len = (rng.next() % 160) as usize;
         data.extend(rng.bytes(len));
         run(
@@ -271,14 +273,7 @@ fn text_fields_on_the_documented_forms_and_random_bytes() {
         run(ingo_fuzz::text_fields::run, tm_ot, tm_ot.as_bytes());
     }
     let mut rng = SplitMix64(0x5EED_F1E1);
-    for i in 0..500 {
-        let len = (rng.next() % 24) as usize;
-        run(
-            ingo_fuzz::text_fields::run,
-            &format!("random input {i}"),
-            &rng.bytes(len),
-        );
-    }
+    run_random(ingo_fuzz::text_fields::run, &mut rng, 500, 24);
 }
 
 #[test]
@@ -307,14 +302,7 @@ fn data_files_on_the_repositorys_files_and_random_bytes() {
         run(ingo_fuzz::data_files::run, text, text.as_bytes());
     }
     let mut rng = SplitMix64(0x5EED_DA7A);
-    for i in 0..300 {
-        let len = (rng.next() % 120) as usize;
-        run(
-            ingo_fuzz::data_files::run,
-            &format!("random input {i}"),
-            &rng.bytes(len),
-        );
-    }
+    run_random(ingo_fuzz::data_files::run, &mut rng, 300, 120);
 }
 
 #[test]
@@ -392,14 +380,7 @@ fn gtp_engine_on_the_repositorys_transcripts_and_random_commands() {
 fn endgame_judge_on_random_games_of_every_preset_and_shape() {
     let mut rng = SplitMix64(0x5EED_E7D0);
     for i in 0..120u64 {
-        let width = (i % 13) as u8;
-        let preset = (i % 5) as u8 | (((i / 5) % 4) as u8) << 4 | if i % 2 == 0 { 0 } else { 0x80 };
-        let height = if i % 3 == 0 {
-            0x80 | (rng.next() % 13) as u8
-        } else {
-            0
-        };
-        let mut data = vec![width, preset, height, rng.next() as u8];
+        let mut data = game_header(i, 13, &mut rng);
         let len = (rng.next() % 200) as usize;
         // Few passes, so that most games run to a full board before they end.
         data.extend(rng.bytes(len).into_iter().map(|b| b % 250));

@@ -10,13 +10,7 @@ use ingo_rules::Color;
 /// Seconds as an SGF Real: whole milliseconds at most, no trailing zeros (`1800`, `29.5`,
 /// `0.001`). Rounded down, like a clock display.
 pub fn sgf_real(d: Duration) -> String {
-    let millis = d.subsec_millis();
-    if millis == 0 {
-        d.as_secs().to_string()
-    } else {
-        let frac = format!("{millis:03}");
-        format!("{}.{}", d.as_secs(), frac.trim_end_matches('0'))
-    }
+    sgf_real_exact(Duration::new(d.as_secs(), d.subsec_millis() * 1_000_000))
 }
 
 /// Reads an SGF Real number of seconds (`1800`, `29.5`, `+3`); `None` if it is not one, is

@@ -10,10 +10,6 @@ use sqlx::Row;
 
 use crate::*;
 
-async fn id_of(c: &mut Client) -> i64 {
-    c.get("/api/me").await.unwrap().body["id"].as_i64().unwrap()
-}
-
 /// Sends `body` to `path` while `tx` (holding the account's row) is open; answers the reply,
 /// given only once the request was seen waiting for a lock and `tx` committed.
 async fn request_behind(

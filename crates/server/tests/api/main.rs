@@ -131,13 +131,18 @@ pub async fn game_between(
         .unwrap();
     assert_eq!(r.status, 201, "{:?}", r.body);
     let gid = r.body["game_id"].as_i64().unwrap();
-    let a_id = a.get("/api/me").await.unwrap().body["id"].as_i64().unwrap();
+    let a_id = id_of(a).await;
     let _ = app;
     if r.body["black"].as_i64() == Some(a_id) {
         (a.clone(), b.clone(), gid)
     } else {
         (b.clone(), a.clone(), gid)
     }
+}
+
+/// The account id of the user `c` is signed in as.
+pub async fn id_of(c: &mut Client) -> i64 {
+    c.get("/api/me").await.unwrap().body["id"].as_i64().unwrap()
 }
 
 pub async fn play(c: &mut Client, gid: i64, mv: &str) -> ingo_server::client::Reply {

@@ -183,7 +183,7 @@ async fn nobody_moves_where_they_do_not_belong() {
             .unwrap();
         assert_eq!(r.status, 201);
         let gid = r.body["game_id"].as_i64().unwrap();
-        let a_id = a.get("/api/me").await.unwrap().body["id"].as_i64().unwrap();
+        let a_id = id_of(&mut a).await;
         let (mut black, mut white) = if r.body["black"].as_i64() == Some(a_id) {
             (a.clone(), c.clone())
         } else {

@@ -310,6 +310,17 @@ async fn accept_moves(app: &App) {
     }
 }
 
+/// A 9×9 game between ann and bob (2d each) on `app`, Black's C3 and White's G7 played: the
+/// clients of Black and White, and the game.
+async fn two_moves_played(app: &App) -> (Client, Client, i64) {
+    let mut a = user(app, "ann", "2d").await;
+    let mut b = user(app, "bob", "2d").await;
+    let (mut black, mut white, gid) = game_between(app, &mut a, &mut b, json!({"size": 9})).await;
+    play_ok(&mut black, gid, "C3").await;
+    play_ok(&mut white, gid, "G7").await;
+    (black, white, gid)
+}
+
 /// A move whose commit fails is acknowledged to nobody. The first request for it holds the
 /// game while the database takes a second and refuses the move (a trigger stands in for a
 /// connection cut under it); the same move sent again meanwhile (a client that gave up
@@ -323,15 +334,8 @@ async fn a_move_whose_commit_fails_is_acknowledged_to_nobody() {
     use ingo_server::play::submit::play_move;
     bounded(async {
         let app = postgres().await;
-        let mut a = user(&app, "ann", "2d").await;
-        let mut b = user(&app, "bob", "2d").await;
-        let (mut black, mut white, gid) =
-            game_between(&app, &mut a, &mut b, json!({"size": 9})).await;
-        play_ok(&mut black, gid, "C3").await;
-        play_ok(&mut white, gid, "G7").await;
-        let black_id = black.get("/api/me").await.unwrap().body["id"]
-            .as_i64()
-            .unwrap();
+        let (mut black, mut white, gid) = two_moves_played(&app).await;
+        let black_id = id_of(&mut black).await;
         refuse_moves(&app, true).await;
         let play = &app.state.play;
         let mut viewer = white.clone();
@@ -404,7 +408,7 @@ async fn the_timer_judges_no_loss_on_a_copy_a_failed_move_left() {
         let s = state(&mut b, gid).await;
         assert_eq!(s["phase"], "playing", "{s}");
         let mut events = app.state.subscribe(gid);
-        let black_id = b.get("/api/me").await.unwrap().body["id"].as_i64().unwrap();
+        let black_id = id_of(&mut b).await;
         refuse_moves(&app, false).await;
         clock.advance(Duration::from_millis(18_950));
         let refused = play_move(&app.state.play, black_id, gid, "G7", Some(3)).await;
@@ -440,17 +444,8 @@ async fn a_request_to_take_back_is_judged_on_what_is_stored() {
     use ingo_server::play::undo;
     bounded(async {
         let app = postgres().await;
-        let mut a = user(&app, "ann", "2d").await;
-        let mut b = user(&app, "bob", "2d").await;
-        let (mut black, mut white, gid) =
-            game_between(&app, &mut a, &mut b, json!({"size": 9})).await;
-        play_ok(&mut black, gid, "C3").await;
-        play_ok(&mut white, gid, "G7").await;
+        let (mut black, mut white, gid) = two_moves_played(&app).await;
         play_ok(&mut black, gid, "C7").await;
-        let id_of = |c: &mut Client| {
-            let mut c = c.clone();
-            async move { c.get("/api/me").await.unwrap().body["id"].as_i64().unwrap() }
-        };
         let (black_id, white_id) = (id_of(&mut black).await, id_of(&mut white).await);
         refuse_moves(&app, true).await;
         let play = &app.state.play;
