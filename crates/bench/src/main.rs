@@ -272,6 +272,9 @@ enum EndgameSet {
     /// a folder of records from outside the shared corpus, such as the one
     /// `scripts/outside-records.py` draws (`--corpus DIR`).
     Outside,
+    /// Every counted 9×9 record, then every counted 13×13 record of the index (none of them
+    /// measured or tuned on before): the boards most games on a server are played on.
+    Small,
 }
 
 /// One selection of counted records of the corpus's index.
@@ -345,6 +348,22 @@ impl EndgameSet {
                 step: 1,
                 ..others
             }],
+            EndgameSet::Small => {
+                let nine = Selection {
+                    name: "small_9x9",
+                    prefix: String::new(),
+                    exclude: false,
+                    size: "9",
+                    step: 1,
+                    ..others
+                };
+                let thirteen = Selection {
+                    name: "small_13x13",
+                    size: "13",
+                    ..nine.clone()
+                };
+                vec![nine, thirteen]
+            }
             EndgameSet::All => vec![km8, all_ing, others],
         }
     }

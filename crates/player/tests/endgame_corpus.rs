@@ -462,6 +462,47 @@ fn held_out_19x19_records_keep_a_floor_of_right_winners() {
     );
 }
 
+/// The right winners of [`small_board_records_keep_a_floor_of_right_winners`], measured on
+/// 5 December 2026 (`ingo-bench endgame --set small`, the same records): 9×9, 313 of 332
+/// (GNU Go 3.8 `--chinese-rules` 315); 13×13, 123 of 133 (GNU Go 125), with the groups of two
+/// strings around one eye read as one in a race (`aeb-pro/other_sizes/13x13/2016/9`).
+const SMALL_WINNERS: [(&str, usize); 2] = [("9", 313), ("13", 123)];
+
+/// Every counted 9×9 and 13×13 record of the corpus, the boards most games on a server are
+/// played on: a floor on their right winners, as on the held-out set (the test names the
+/// records it gets wrong). Half a minute in a debug build on two cores.
+#[test]
+fn small_board_records_keep_a_floor_of_right_winners() {
+    let Some(dir) = corpus_dir() else {
+        return;
+    };
+    let rows = index(&dir);
+    for (size, floor) in SMALL_WINNERS {
+        let small: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.size == size)
+            .filter(|r| ingo_sgf::counted_result(&r.result).is_some())
+            .collect();
+        let t = judge_rows(&dir, &small, |r| r.rules_or(Preset::Ing));
+        println!(
+            "{size}x{size}: {} records, {} winners, {} margins, unreplayable {:?}, not counts {:?}",
+            t.records, t.winner, t.margin, t.unreplayable, t.not_counted
+        );
+        let wrong: Vec<&str> = t
+            .verdicts
+            .iter()
+            .filter(|(_, v)| !v.winner)
+            .map(|(p, _)| p.as_str())
+            .collect();
+        assert!(
+            t.winner >= floor,
+            "{} of {} {size}x{size} winners right, the floor is {floor}; wrong: {wrong:?}",
+            t.winner,
+            t.records
+        );
+    }
+}
+
 /// The seki of `01/19` (the first Ing Cup, B+3) ends in the fill: Black's stone J7 lives only
 /// on J8 and J6, which it shares with White's string K8 … N6, and K5 is shared with Black's
 /// J5 J4, so the final position has three seki points. Black's fill H7 connects J7 to its

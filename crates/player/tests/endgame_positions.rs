@@ -719,17 +719,8 @@ fn dame_are_filled_between_the_walls_not_inside_the_other_sides_area() {
     assert_eq!(j.score.result_string(), "W+9", "fills {fills:?}");
 }
 
-/// A race won that leaves the winner one eye in the space it takes and one of its own lives.
-/// Source: `aeb-pro/Ing/01/09.sgf` (the final position, the whole board; recorded B+1, Black to
-/// move). In the lower left White's D2 D1 touch Black's two strings A4 … A1 and D4 … H1 and
-/// have one liberty, C1, which Black's left string shares with its own B1: White loses the
-/// race whoever moves first (`tactics::capture_race_with_eyes`). Taking D2 D1 leaves B1 C1 D1
-/// D2, bordered by the two Black strings alone, and the right string has its own eye at F1
-/// F2: two eyes. The playouts hold the two strings about half of the time, so the verdict
-/// rested on the seed; the reading makes it firm.
-#[test]
-fn a_race_won_with_an_eye_in_the_space_taken_and_one_of_its_own_lives() {
-    const BOARD: &str = "
+/// The final position of `aeb-pro/Ing/01/09.sgf` (the whole board; recorded B+1, Black to move).
+const ING_01_09: &str = "
         . O . O O X . . X X O X . O X X O O .
         . . O . O X X . X O O O O . O X . X O
         O . . O O X O . X O O X O O O X X X .
@@ -749,7 +740,18 @@ fn a_race_won_with_an_eye_in_the_space_taken_and_one_of_its_own_lives() {
         X O O X X X X X O X X X X X . X X X X
         X X X O X . X O O O X X O X . . . . .
         X . . O X . X X O O O O O X . . . . .";
-    let g = game(BOARD, Color::Black);
+
+/// A race won that leaves the winner one eye in the space it takes and one of its own lives.
+/// Source: `aeb-pro/Ing/01/09.sgf` (the final position, the whole board; recorded B+1, Black to
+/// move). In the lower left White's D2 D1 touch Black's two strings A4 … A1 and D4 … H1 and
+/// have one liberty, C1, which Black's left string shares with its own B1: White loses the
+/// race whoever moves first (`tactics::capture_race_with_eyes`). Taking D2 D1 leaves B1 C1 D1
+/// D2, bordered by the two Black strings alone, and the right string has its own eye at F1
+/// F2: two eyes. The playouts hold the two strings about half of the time, so the verdict
+/// rested on the seed; the reading makes it firm.
+#[test]
+fn a_race_won_with_an_eye_in_the_space_taken_and_one_of_its_own_lives() {
+    let g = game(ING_01_09, Color::Black);
     for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
         let j = judge_end(&g, &seeded(seed));
         let at = |name: &str| string_at(&g, &j, name);
@@ -896,4 +898,85 @@ fn a_lone_dame_beside_a_string_without_eyes_is_read_not_counted() {
             );
         }
     }
+}
+
+/// Two strings around one eye race as one group, as strong as the weaker of them with the eye:
+/// the other side fills that string's liberties, then the eye, and takes the string and the
+/// group's only eye with it. Source: `aeb-pro/other_sizes/13x13/2016/9.sgf` (the final
+/// position, 13×13, recorded B+1.5, White to move). In the lower left White's `B4 B3 C3 C2
+/// C1` and `A2 A1` share the eye `B2 B1`; `A2 A1` has no other liberty, and Black's strings
+/// around have more: White loses the race whoever moves first. The playouts held the White
+/// stones 61% and counted W+17.5; GNU Go has them dead, B+2.5.
+#[test]
+fn two_strings_around_one_eye_lose_a_race_as_one_group() {
+    const BOARD: &str = "
+        . . . . . O O X . . . . .
+        . . O . O O X X O . . . .
+        . . . O X X X . O X . X .
+        O O O O O X X X O X X . X
+        O X X O O X O X X X O X X
+        X . X X O X O O O X O O X
+        . X . X X O . X O O . O O
+        . . X O O O O O . . . O .
+        X X X X O X X O O O O X .
+        X O X O O X O O . O . X .
+        X O O X O X X O O . O . .
+        O . O X X X X X X O O O .
+        O . O . . . . X X X X O .";
+    let g = game(BOARD, Color::White);
+    for seed in [EndgameConfig::default().seed, 1, 2, 3] {
+        let j = judge_end(&g, &seeded(seed));
+        for white in ["B4", "A2"] {
+            let s = string_at(&g, &j, white);
+            assert_eq!(s.status, Status::Dead, "seed {seed}: {s:?}");
+            assert_eq!(s.how, Decided::LostRace, "seed {seed}: {s:?}");
+        }
+        for black in ["A3", "D2"] {
+            let s = string_at(&g, &j, black);
+            assert_eq!(s.status, Status::Alive, "seed {seed}: {s:?}");
+        }
+    }
+}
+
+/// A group of two strings around one eye whose fill of the other side's liberty would leave
+/// one of its strings the eye alone is no race lost: that fill is a self-atari, and the other
+/// side takes the string through the eye. Source: `aeb-pro/Ing/01/09.sgf`'s upper right
+/// (recorded B+1): White's `R19 S19` and `T18` around the eye `T19`, against Black's string
+/// `P19` … `S15` with the liberties `R18` and `T17`. White's `R18` leaves `R19 S19 R18` only
+/// `T19`; Black's `T17` leaves its own string only `R18`. Neither fills: a seki.
+#[test]
+fn a_fill_that_leaves_a_string_of_the_group_the_eye_alone_is_no_race() {
+    let g = game(ING_01_09, Color::Black);
+    let j = judge_end(&g, &EndgameConfig::default());
+    for name in ["R19", "T18", "Q18"] {
+        let s = string_at(&g, &j, name);
+        assert_eq!(s.status, Status::Seki, "{name}: {s:?}");
+    }
+}
+
+/// A group's single stone in atari at its eye is no target of a race: taking it through the
+/// eye is a ko, and the group's other string stands. Source:
+/// `aeb-pro/other_sizes/9x9/Misc/IgoFestival2008/4.sgf` (the final position, 9×9, recorded
+/// W+3.5, Black to move): White's `J8`, in atari at the eye `J9` it shares with the string
+/// `G9` … `J5`, and Black's `H8 H7 J7` with the liberties `H6` and `J6`, which White's string
+/// shares. Black's take at `J9` can be taken back at `J8`: the stone is no race lost (the
+/// playouts hold it about half of the time), and White's string is not dead.
+#[test]
+fn a_single_stone_taken_through_the_eye_is_a_ko_not_a_race_won() {
+    const BOARD: &str = "
+        X . X . X X O O .
+        X . . X X X O X O
+        . X . . X X O X X
+        X X X X O X O . .
+        X O X O O X O O O
+        O O O O X X X X X
+        . . O . O O X . X
+        . . O . O O O X X
+        . . . O . . O O X";
+    let g = game(BOARD, Color::Black);
+    let j = judge_end(&g, &EndgameConfig::default());
+    let stone = string_at(&g, &j, "J8");
+    assert_ne!(stone.how, Decided::LostRace, "{stone:?}");
+    let string = string_at(&g, &j, "G9");
+    assert_ne!(string.status, Status::Dead, "{string:?}");
 }

@@ -271,3 +271,42 @@ fn a_bent_four_in_the_corner_is_one_eye_in_a_race() {
     assert_eq!(r.first_outside, 0);
     assert_eq!(r.first_eye, RaceEye::Alive);
 }
+
+/// A race of groups refuses groups that are empty, of one colour, or whose target is not
+/// theirs, with an error that says which.
+#[test]
+fn a_race_of_groups_refuses_what_is_no_group() {
+    use ingo_player::tactics::{group_race_with_eyes, TacticsError};
+    let board = ingo_rules::Board::from_ascii(
+        "
+        . X O .
+        . X O .
+        . X O .
+        . . . .",
+    )
+    .expect("diagram");
+    let p = |n: &str| ingo_rules::Point::from_gtp(n, 4, 4).expect("vertex");
+    let black = [p("B4"), p("B3"), p("B2")];
+    let white = [p("C4"), p("C3"), p("C2")];
+    assert_eq!(
+        group_race_with_eyes(&board, (&[], &[]), (&white, &white)),
+        Err(TacticsError::NotAGroup)
+    );
+    assert_eq!(
+        group_race_with_eyes(&board, (&black, &black), (&black, &black)),
+        Err(TacticsError::SameColor)
+    );
+    assert_eq!(
+        group_race_with_eyes(&board, (&black, &white), (&white, &white)),
+        Err(TacticsError::SameColor)
+    );
+    assert_eq!(
+        group_race_with_eyes(&board, (&black[..1], &black[1..2]), (&white, &white)),
+        Err(TacticsError::NotAGroup)
+    );
+    let race = group_race_with_eyes(&board, (&black, &black), (&white, &white)).expect("a race");
+    assert_eq!(
+        (race.first_outside, race.second_outside, race.shared),
+        (4, 4, 0)
+    );
+}

@@ -30,6 +30,7 @@ mod double_ko;
 mod fill;
 mod groups;
 mod playout;
+mod races;
 
 use ingo_rules::{score, Board, Color, Game, GameEnd, Owner, Point, Rules, Score, Setup};
 
@@ -533,108 +534,12 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
     });
     let mut captures = 0;
     if searched {
-        read_races(board, &grid, &mut strings, &string_of);
+        races::read_races(board, &grid, &mut strings, &string_of);
         groups::read_groups(board, &grid, &mut strings, &string_of);
         captures = settle_mutual_ataris(game, &mut strings, &string_of);
         keep_the_ko_taken_last(game, &grid, &mut strings, &string_of);
     }
     finish(game, config, &grid, strings, string_of, captures)
-}
-
-/// Capture races between two adjacent strings of both colours that one of them loses whoever
-/// moves first, counted on their liberties with an eye of each
-/// ([`crate::tactics::capture_race_with_eyes`]): the loser is dead. Read only where the count
-/// is the whole race: neither string proved alive, each with at most eight liberties, and every
-/// empty region next to either string (other than an eye) made of liberties of the two
-/// strings only and closed by their stones and stones of the other side of the string it
-/// belongs to, whose strings have three liberties or more (filled at once, without an approach
-/// move, and no third string short of liberties).
-fn read_races(board: &Board, grid: &Grid, strings: &mut [StringStatus], string_of: &[usize]) {
-    use crate::tactics::{capture_race_with_eyes, RaceEye, RaceOutcome};
-    let mut lost = Vec::new();
-    for (ia, a) in strings.iter().enumerate() {
-        if a.proved || a.color != Color::Black {
-            continue;
-        }
-        let ha = a.stones[0];
-        if board.liberties_upto(ha, 9).len() > 8 {
-            continue;
-        }
-        let mut seen = Vec::new();
-        for q in a.stones.iter().flat_map(|&p| board.neighbors(p)) {
-            if board.color_at(q) != Some(Color::White) {
-                continue;
-            }
-            let ib = string_of[grid.index(q)];
-            if seen.contains(&ib) {
-                continue;
-            }
-            seen.push(ib);
-            let Some(b) = strings.get(ib) else {
-                continue;
-            };
-            if b.proved || board.liberties_upto(q, 9).len() > 8 {
-                continue;
-            }
-            if !race_is_closed(board, &a.stones, &b.stones) {
-                continue;
-            }
-            let Ok(r) = capture_race_with_eyes(board, ha, q) else {
-                continue;
-            };
-            // A string with two eyes or room of its own is no racer: the other string is then
-            // simply surrounded, which is the playouts' business (and its liberties may be
-            // those of a third string short of liberties, which the count does not see).
-            if r.first_eye == RaceEye::Alive || r.second_eye == RaceEye::Alive {
-                continue;
-            }
-            match (r.first_to_move, r.second_to_move) {
-                (RaceOutcome::FirstWins, RaceOutcome::FirstWins) => lost.push((ib, ia)),
-                (RaceOutcome::SecondWins, RaceOutcome::SecondWins) => lost.push((ia, ib)),
-                _ => {}
-            }
-        }
-    }
-    // The winner lives when the space it takes gives two eyes whoever plays there next, or
-    // is one eye of the strings around it beside another eye of theirs (a string that loses
-    // another race aside); otherwise it keeps its verdict: a race won can leave it one eye (a
-    // nakade in the space it takes, as in a pyramid four). The race is one
-    // fight, as at one liberty each: when the winner is dead all the same, the race settles
-    // nothing and the playouts' verdicts stand. Else the loser is dead, and says so even when
-    // the playouts had it dead too: the reading is the firmer ground.
-    let losers: Vec<usize> = lost.iter().map(|&(l, _)| l).collect();
-    for &(loser, winner) in &lost {
-        let Some(space) = strings.get(loser).map(|s| s.stones.clone()) else {
-            continue;
-        };
-        if !losers.contains(&winner) {
-            let color = strings.get(winner).map(|s| s.color);
-            let mut alive: Vec<usize> = Vec::new();
-            if two_eyes(board, &space) {
-                alive.push(winner);
-            } else if let Some(group) = color.and_then(|c| lives_after_taking(board, &space, c)) {
-                alive.extend(group.iter().map(|&q| string_of[grid.index(q)]));
-            }
-            for i in alive {
-                if let Some(s) = strings.get_mut(i) {
-                    if s.status == Status::Dead && !s.proved {
-                        s.status = Status::Alive;
-                        s.how = Decided::WonRace;
-                    }
-                }
-            }
-        }
-        if strings
-            .get(winner)
-            .is_some_and(|s| s.status == Status::Dead)
-        {
-            continue;
-        }
-        if let Some(s) = strings.get_mut(loser) {
-            s.status = Status::Dead;
-            s.how = Decided::LostRace;
-        }
-    }
 }
 
 /// The stone with which the last move took a ko stays: the player to move may not take it back
@@ -665,68 +570,6 @@ fn keep_the_ko_taken_last(
             s.how = Decided::KoTakenLast;
         }
     }
-}
-
-/// Whether the race between the strings `a` and `b` is closed ([`read_races`]): every empty
-/// point next to either string lies in a region of empty points each of which is a liberty of
-/// `a` or `b`, and whose stones around are those of the two strings, or of the other side of
-/// a string it is a liberty of only, in strings with three liberties or more; or the region
-/// is bordered by one string alone (its eye, which the race counts).
-fn race_is_closed(board: &Board, a: &[Point], b: &[Point]) -> bool {
-    let (la, lb) = (
-        crate::tactics::liberty_points(board, a),
-        crate::tactics::liberty_points(board, b),
-    );
-    let ca = board.color_at(a[0]);
-    for &l in la.iter().chain(&lb) {
-        // The region of `l`.
-        let mut region = vec![l];
-        let mut i = 0;
-        while i < region.len() {
-            let p = region[i];
-            i += 1;
-            if region.len() > 16 {
-                return false;
-            }
-            for q in board.neighbors(p) {
-                if board.color_at(q).is_none() && !region.contains(&q) {
-                    region.push(q);
-                }
-            }
-        }
-        let only = |stones: &[Point]| {
-            region.iter().all(|&p| {
-                board
-                    .neighbors(p)
-                    .all(|q| board.color_at(q).is_none() || stones.contains(&q))
-            })
-        };
-        if only(a) || only(b) {
-            continue;
-        }
-        for &p in &region {
-            let (of_a, of_b) = (la.contains(&p), lb.contains(&p));
-            if !of_a && !of_b {
-                return false;
-            }
-            for q in board.neighbors(p) {
-                let Some(c) = board.color_at(q) else {
-                    continue;
-                };
-                if a.contains(&q) || b.contains(&q) {
-                    continue;
-                }
-                // A wall: of the other colour than every string the point is a liberty of,
-                // and not short of liberties.
-                let against_a = Some(c) != ca;
-                let ok = (!of_a || against_a) && (!of_b || !against_a);
-                if !ok || board.liberties_upto(q, 3).len() < 3 {
-                    return false;
-                }
-            }
-        }
-    }
-    true
 }
 
 /// The most captures of races at one liberty each that [`settle_mutual_ataris`] reads, each

@@ -73,7 +73,8 @@ pub(crate) use group::END_OF_GAME;
 pub use group::{dead_by_shape, group_at, Group, GroupLimits};
 pub use group_search::{read_group, GroupLife};
 pub use semeai::{
-    capture_race, capture_race_with_eyes, eye_liberties, EyeRace, Race, RaceEye, RaceOutcome,
+    capture_race, capture_race_with_eyes, eye_liberties, group_race_with_eyes, EyeRace, Race,
+    RaceEye, RaceOutcome,
 };
 
 use ingo_rules::{Board, Color, Move, Point};
@@ -172,6 +173,9 @@ pub enum TacticsError {
     /// A capture race needs strings that touch.
     #[error("the two strings of a capture race do not touch")]
     NotAdjacent,
+    /// A group of a capture race holds no stone, or its target is not one of its strings.
+    #[error("a group of a capture race is empty, or its target is not among its strings")]
+    NotAGroup,
 }
 
 /// A tactical reader, holding the search's buffers so that repeated readings reuse them.

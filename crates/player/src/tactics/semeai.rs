@@ -240,8 +240,63 @@ pub struct EyeRace {
 /// point, [`TacticsError::SameColor`], [`TacticsError::NotAdjacent`].
 pub fn capture_race_with_eyes(board: &Board, a: Point, b: Point) -> Result<EyeRace, TacticsError> {
     let Racing { sa, sb, la, lb } = racing(board, a, b)?;
-    let (eye_a, in_eye_a) = string_eye(board, &sa, &la);
-    let (eye_b, in_eye_b) = string_eye(board, &sb, &lb);
+    Ok(race_counted(board, (&sa, &la), (&sb, &lb)))
+}
+
+/// A capture race between two *groups* of strings, each joined through one eye of its own: the
+/// strings of `a` (one colour) around their eye, of which `a_target` is the one the other side
+/// attacks, and the same for `b`. It is [`capture_race_with_eyes`] between the two targets,
+/// each counted with its own liberties and with the eye of its whole group where it touches
+/// it: an eye bordered by several strings is a liberty of each of them, and the other side,
+/// which fills one string's other liberties and then the eye, takes that string and with it
+/// the group's only eye. The caller picks the targets (the shortest string of each group) and
+/// checks that the strings of a group can join only through their eye; with one string on
+/// each side this is [`capture_race_with_eyes`].
+///
+/// # Errors
+/// [`TacticsError::NotAGroup`] when a group or target is empty or a target is not within its
+/// group, [`TacticsError::NoStone`] or [`TacticsError::OffBoard`] for a point without a stone
+/// or off the board, and [`TacticsError::SameColor`] when the groups are of one colour (or a
+/// group of two).
+pub fn group_race_with_eyes(
+    board: &Board,
+    (a, a_target): (&[Point], &[Point]),
+    (b, b_target): (&[Point], &[Point]),
+) -> Result<EyeRace, TacticsError> {
+    let color_of = |stones: &[Point]| -> Result<ingo_rules::Color, TacticsError> {
+        let first = stones.first().ok_or(TacticsError::NotAGroup)?;
+        let c = super::stone_color(board, *first)?;
+        for &p in stones {
+            if super::stone_color(board, p)? != c {
+                return Err(TacticsError::SameColor);
+            }
+        }
+        Ok(c)
+    };
+    let (ca, cb) = (color_of(a)?, color_of(b)?);
+    if ca == cb || color_of(a_target)? != ca || color_of(b_target)? != cb {
+        return Err(TacticsError::SameColor);
+    }
+    if !a_target.iter().all(|p| a.contains(p)) || !b_target.iter().all(|p| b.contains(p)) {
+        return Err(TacticsError::NotAGroup);
+    }
+    let (la, lb) = (
+        super::liberty_points(board, a_target),
+        super::liberty_points(board, b_target),
+    );
+    Ok(race_counted(board, (a, &la), (b, &lb)))
+}
+
+/// The race of two targets with liberties `la` and `lb`, each with the eye of the stones
+/// around it (`a` and `b`: the target's string, or its whole group).
+fn race_counted(
+    board: &Board,
+    (a, la): (&[Point], &[Point]),
+    (b, lb): (&[Point], &[Point]),
+) -> EyeRace {
+    let (sa, sb) = (a, b);
+    let (eye_a, in_eye_a) = string_eye(board, sa, la);
+    let (eye_b, in_eye_b) = string_eye(board, sb, lb);
     let shared = la.iter().filter(|p| lb.contains(p)).count();
     let x = la.len() - shared - in_eye_a;
     let y = lb.len() - shared - in_eye_b;
@@ -257,7 +312,7 @@ pub fn capture_race_with_eyes(board: &Board, a: Point, b: Point) -> Result<EyeRa
         first: true,
         passed: false,
     };
-    Ok(EyeRace {
+    EyeRace {
         first_outside: x,
         second_outside: y,
         shared,
@@ -268,7 +323,7 @@ pub fn capture_race_with_eyes(board: &Board, a: Point, b: Point) -> Result<EyeRa
             first: false,
             ..start
         }),
-    })
+    }
 }
 
 /// The liberties an eye gives in the race (0 without one).
