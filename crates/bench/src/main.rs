@@ -245,8 +245,10 @@ struct EndgameBenchArgs {
     /// events, as `endgame_corpus` judges them), `held-out` (every 4th counted 19×19 record of
     /// the other events from the 3rd: none of `others`, records the judgement was not tuned on),
     /// `outside` (every counted 19×19 record of `--corpus`, for records from outside the shared
-    /// corpus) or `all` (the three sets `km8`, `ing` and `others` in one run, each reported on
-    /// its own, then the processor time over all).
+    /// corpus), `small` (every counted 9×9 record, then every counted 13×13 record) or `all`
+    /// (the three sets `km8`, `ing` and `others` in one run, each reported on its own, then the
+    /// processor time over all). A run of several sets ends with `set=all` and the processor
+    /// time over them.
     #[arg(long, value_enum, default_value_t = EndgameSet::Chosen)]
     set: EndgameSet,
 }
