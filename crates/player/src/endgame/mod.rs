@@ -10,9 +10,10 @@
 //! 2. **Search for the rest.** Playouts from the final position under the game's own rules
 //!    ([`Game::play`] is the judge of every move), in which no side puts a string of two or more
 //!    stones into atari without capturing; a string that its owner holds at the end of fewer
-//!    than half of them is dead. Then reading: closed capture races between two strings,
-//!    counted with their eyes ([`crate::tactics::capture_race_with_eyes`]), and races at one
-//!    liberty each, taken by the player to move.
+//!    than half of them is dead. Then reading: closed capture races between two strings, or
+//!    two groups of strings joined through one eye of their own, counted with their eyes
+//!    ([`crate::tactics::capture_race_with_eyes`], [`crate::tactics::group_race_with_eyes`];
+//!    `races`), and races at one liberty each, taken by the player to move.
 //! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
 //!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
 //!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
