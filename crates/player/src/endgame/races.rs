@@ -140,8 +140,8 @@ fn race_sides(
 /// Capture races between two adjacent race sides of both colours ([`race_sides`]: a string, or
 /// strings joined through one eye of theirs) that one of them loses whoever moves first,
 /// counted on the liberties of each side's weakest string with the side's eye
-/// ([`crate::tactics::group_race_with_eyes`]; between two strings,
-/// [`crate::tactics::capture_race_with_eyes`]): the loser is dead. Read only where the count is
+/// ([`crate::tactics::group_race_with_eyes`], which between two strings counts as
+/// [`crate::tactics::capture_race_with_eyes`] does): the loser is dead. Read only where the count is
 /// the whole race: no string proved alive, each target with at most eight liberties, and every
 /// empty region next to either side (other than an eye) made of liberties of the two sides
 /// only and closed by their stones and stones of the other colour than the side it is a

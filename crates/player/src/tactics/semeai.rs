@@ -256,8 +256,8 @@ pub fn capture_race_with_eyes(board: &Board, a: Point, b: Point) -> Result<EyeRa
 /// # Errors
 /// [`TacticsError::NotAGroup`] when a group or target is empty or a target is not within its
 /// group, [`TacticsError::NoStone`] or [`TacticsError::OffBoard`] for a point without a stone
-/// or off the board, and [`TacticsError::SameColor`] when the groups are of one colour (or a
-/// group of two).
+/// or off the board, and [`TacticsError::SameColor`] when the groups are of one colour or a
+/// group or target holds stones of both.
 pub fn group_race_with_eyes(
     board: &Board,
     (a, a_target): (&[Point], &[Point]),
@@ -288,13 +288,12 @@ pub fn group_race_with_eyes(
 }
 
 /// The race of two targets with liberties `la` and `lb`, each with the eye of the stones
-/// around it (`a` and `b`: the target's string, or its whole group).
+/// around it (`sa` and `sb`: the target's string, or its whole group).
 fn race_counted(
     board: &Board,
-    (a, la): (&[Point], &[Point]),
-    (b, lb): (&[Point], &[Point]),
+    (sa, la): (&[Point], &[Point]),
+    (sb, lb): (&[Point], &[Point]),
 ) -> EyeRace {
-    let (sa, sb) = (a, b);
     let (eye_a, in_eye_a) = string_eye(board, sa, la);
     let (eye_b, in_eye_b) = string_eye(board, sb, lb);
     let shared = la.iter().filter(|p| lb.contains(p)).count();
