@@ -66,6 +66,13 @@ fn run(target: fn(&[u8]), name: &str, data: &[u8]) {
     }
 }
 
+/// Runs `target` on each text, named by itself.
+fn run_texts(target: fn(&[u8]), texts: &[&str]) {
+    for text in texts {
+        run(target, text, text.as_bytes());
+    }
+}
+
 /// Runs `target` on `count` inputs of random bytes from `rng`, each shorter than `max_len`.
 fn run_random(target: fn(&[u8]), rng: &mut SplitMix64, count: usize, max_len: u64) {
     for i in 0..count {
@@ -263,15 +270,16 @@ fn text_fields_on_the_documented_forms_and_random_bytes() {
             pair.as_bytes(),
         );
     }
-    for tm_ot in [
-        "1800\n5x30 byo-yomi",
-        "10800\n3x60 byo-yomi (Ing RS)",
-        "10800\nIng PP",
-        "1200\n25/300 Canadian",
-        "600\nFischer 10s max 1200s",
-    ] {
-        run(ingo_fuzz::text_fields::run, tm_ot, tm_ot.as_bytes());
-    }
+    run_texts(
+        ingo_fuzz::text_fields::run,
+        &[
+            "1800\n5x30 byo-yomi",
+            "10800\n3x60 byo-yomi (Ing RS)",
+            "10800\nIng PP",
+            "1200\n25/300 Canadian",
+            "600\nFischer 10s max 1200s",
+        ],
+    );
     let mut rng = SplitMix64(0x5EED_F1E1);
     run_random(ingo_fuzz::text_fields::run, &mut rng, 500, 24);
 }
@@ -292,15 +300,16 @@ fn data_files_on_the_repositorys_files_and_random_bytes() {
         }
     }
     assert!(blocks >= 2, "the docs hold agreements in TOML");
-    for text in [
-        "round,black,white,result\n1,Ann,Bo,B+3.5\n1,Cy,,bye\n2,Bo,Cy,W+R\n",
-        "round,board,black,white,result\n1,2,Ann,Bo,1-0\n1,1,Cy,Dee,jigo\n",
-        "1,Ann,Bo,B+R\n\n# a comment\n2,\"Lee, Ann\",Bo,W+F\n",
-        "name,rank,country,club\n\"Lee, Ann\",2k,de,Berlin\nBo,,,\n",
-        "surname,given_name,rank,egd_pin\nLee,Ann,3品,12345678\n",
-    ] {
-        run(ingo_fuzz::data_files::run, text, text.as_bytes());
-    }
+    run_texts(
+        ingo_fuzz::data_files::run,
+        &[
+            "round,black,white,result\n1,Ann,Bo,B+3.5\n1,Cy,,bye\n2,Bo,Cy,W+R\n",
+            "round,board,black,white,result\n1,2,Ann,Bo,1-0\n1,1,Cy,Dee,jigo\n",
+            "1,Ann,Bo,B+R\n\n# a comment\n2,\"Lee, Ann\",Bo,W+F\n",
+            "name,rank,country,club\n\"Lee, Ann\",2k,de,Berlin\nBo,,,\n",
+            "surname,given_name,rank,egd_pin\nLee,Ann,3品,12345678\n",
+        ],
+    );
     let mut rng = SplitMix64(0x5EED_DA7A);
     run_random(ingo_fuzz::data_files::run, &mut rng, 300, 120);
 }

@@ -6,6 +6,7 @@
 use ingo_rules::{Board, Color, Point};
 
 use super::{lives_after_taking, two_eyes, Decided, Grid, Status, StringStatus};
+use crate::tactics::empty_region;
 
 /// The most points of an eye a race side is joined through (the largest that
 /// [`crate::tactics::eye_liberties`] counts).
@@ -22,26 +23,6 @@ struct Side {
     target: usize,
 }
 
-/// The empty region of `from` (its connected empty points), at most `cap + 1` points, and
-/// whether every stone around it is of `color`.
-fn own_region(board: &Board, from: Point, color: Color, cap: usize) -> (Vec<Point>, bool) {
-    let mut region = vec![from];
-    let mut own = true;
-    let mut i = 0;
-    while i < region.len() && region.len() <= cap {
-        let p = region[i];
-        i += 1;
-        for q in board.neighbors(p) {
-            match board.color_at(q) {
-                None if !region.contains(&q) => region.push(q),
-                None => {}
-                Some(c) => own &= c == color,
-            }
-        }
-    }
-    (region, own)
-}
-
 /// The eyes of `string`: the empty regions next to it of at most [`SIDE_EYE`] points whose
 /// stones around are all of its colour; `None` when one such region is larger (room to live).
 fn small_eyes(board: &Board, string: &StringStatus) -> Option<Vec<Vec<Point>>> {
@@ -50,7 +31,9 @@ fn small_eyes(board: &Board, string: &StringStatus) -> Option<Vec<Vec<Point>>> {
         if eyes.iter().any(|e| e.contains(&l)) {
             continue;
         }
-        let (mut region, own) = own_region(board, l, string.color, SIDE_EYE);
+        let (mut region, own) = empty_region(board, l, SIDE_EYE, |q| {
+            board.color_at(q) == Some(string.color)
+        });
         if !own {
             continue;
         }
@@ -76,41 +59,40 @@ fn race_sides(
     string_of: &[usize],
 ) -> Vec<Side> {
     let liberties = |i: usize| crate::tactics::liberty_points(board, &strings[i].stones);
+    // Each string's eyes, once (none for a string proved alive).
+    let eyes: Vec<Option<Vec<Vec<Point>>>> = strings
+        .iter()
+        .map(|s| if s.proved { None } else { small_eyes(board, s) })
+        .collect();
     let mut sides: Vec<Side> = Vec::new();
     for (i, s) in strings.iter().enumerate() {
         if s.proved {
             continue;
         }
         let mut members = vec![i];
-        if let Some(eyes) = small_eyes(board, s) {
-            if let [eye] = eyes.as_slice() {
-                let mut around: Vec<usize> = eye
-                    .iter()
-                    .flat_map(|&p| board.neighbors(p))
-                    .filter(|&q| board.color_at(q) == Some(s.color))
-                    .map(|q| string_of[grid.index(q)])
-                    .collect();
-                around.sort_unstable();
-                around.dedup();
-                let same_eye = |j: usize| {
-                    strings.get(j).is_some_and(|t| {
-                        !t.proved && small_eyes(board, t).is_some_and(|e| e == [eye.clone()])
-                    })
-                };
-                let mut outside: Vec<Point> = Vec::new();
-                let mut joins = false;
-                for &j in &around {
-                    for l in liberties(j) {
-                        if eye.contains(&l) {
-                            continue;
-                        }
-                        joins |= outside.contains(&l);
-                        outside.push(l);
+        if let Some([eye]) = eyes[i].as_deref() {
+            let mut around: Vec<usize> = eye
+                .iter()
+                .flat_map(|&p| board.neighbors(p))
+                .filter(|&q| board.color_at(q) == Some(s.color))
+                .map(|q| string_of[grid.index(q)])
+                .collect();
+            around.sort_unstable();
+            around.dedup();
+            let same_eye = |j: usize| matches!(eyes[j].as_deref(), Some([e]) if e == eye);
+            let mut outside: Vec<Point> = Vec::new();
+            let mut joins = false;
+            for &j in &around {
+                for l in liberties(j) {
+                    if eye.contains(&l) {
+                        continue;
                     }
+                    joins |= outside.contains(&l);
+                    outside.push(l);
                 }
-                if around.len() > 1 && !joins && around.iter().all(|&j| same_eye(j)) {
-                    members = around;
-                }
+            }
+            if around.len() > 1 && !joins && around.iter().all(|&j| same_eye(j)) {
+                members = around;
             }
         }
         members.sort_unstable();

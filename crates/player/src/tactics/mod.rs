@@ -72,6 +72,7 @@ pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
 pub(crate) use group::END_OF_GAME;
 pub use group::{dead_by_shape, group_at, Group, GroupLimits};
 pub use group_search::{read_group, GroupLife};
+pub(crate) use semeai::empty_region;
 pub use semeai::{
     capture_race, capture_race_with_eyes, eye_liberties, group_race_with_eyes, EyeRace, Race,
     RaceEye, RaceOutcome,

@@ -336,6 +336,32 @@ fn eye_count(eye: RaceEye) -> usize {
 /// The most points of an empty region [`string_eye`] floods: past this a region is room.
 const REGION_LIMIT: usize = 40;
 
+/// The empty region of `from` (its connected empty points), flooded until it holds more than
+/// `cap` points, and whether every stone next to the points it expanded is one `own` accepts:
+/// the region of an eye ([`string_eye`], and a race side's eye in the end-of-game judgement).
+pub(crate) fn empty_region(
+    board: &Board,
+    from: Point,
+    cap: usize,
+    own: impl Fn(Point) -> bool,
+) -> (Vec<Point>, bool) {
+    let mut region = vec![from];
+    let mut all_own = true;
+    let mut i = 0;
+    while i < region.len() && region.len() <= cap {
+        let p = region[i];
+        i += 1;
+        for q in board.neighbors(p) {
+            match board.color_at(q) {
+                None if !region.contains(&q) => region.push(q),
+                None => {}
+                Some(_) => all_own &= own(q),
+            }
+        }
+    }
+    (region, all_own)
+}
+
 /// The eye of the string `stones` (liberties `libs`), and how many of its liberties are in it.
 /// An empty region next to the string whose stones around are all the string's is its own:
 /// of six points or fewer an eye, larger room to live in ([`RaceEye::Alive`]).
@@ -347,23 +373,7 @@ fn string_eye(board: &Board, stones: &[Point], libs: &[Point]) -> (RaceEye, usiz
         if seen.contains(&l) {
             continue;
         }
-        let mut region = vec![l];
-        let mut own = true;
-        let mut i = 0;
-        while i < region.len() && region.len() <= REGION_LIMIT {
-            let p = region[i];
-            i += 1;
-            for q in board.neighbors(p) {
-                match board.color_at(q) {
-                    None => {
-                        if !region.contains(&q) {
-                            region.push(q);
-                        }
-                    }
-                    Some(_) => own &= stones.contains(&q),
-                }
-            }
-        }
+        let (region, own) = empty_region(board, l, REGION_LIMIT, |q| stones.contains(&q));
         seen.extend(region.iter().copied());
         if !own {
             continue;

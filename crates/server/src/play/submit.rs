@@ -6,12 +6,12 @@
 //! order they were judged; other games do not wait for it (each game has its own lock).
 
 use ingo_rules::Phase;
-use ingo_store::server::Appended;
+use ingo_store::server::{Appended, MoveRow};
 use serde::Serialize;
 
 use crate::domain::error::{ErrorKind, GameError};
 use crate::domain::live_game::LiveGame;
-use crate::play::event::{change_events, state_event};
+use crate::play::event::{change_events, state_event, Broadcast};
 use crate::play::hub::{Play, SharedGame};
 use crate::play::live::{fresh, game};
 use crate::play::view::{self, Both, GameView};
@@ -101,6 +101,23 @@ impl<'a> Judging<'a> {
     pub(crate) fn committed(&mut self) {
         self.changing = false;
     }
+
+    /// Commits the change ([`Play::commit`]) and, when it is stored, says so
+    /// ([`Judging::committed`]); on a conflict the copy stays marked for discarding.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    pub(crate) async fn commit_change(
+        &mut self,
+        new_moves: &[MoveRow],
+        events: &[Broadcast],
+    ) -> Result<Appended, GameError> {
+        let done = self.play.commit(&mut self.g, new_moves, events).await?;
+        if done == Appended::Committed {
+            self.committed();
+        }
+        Ok(done)
+    }
 }
 
 impl std::ops::Deref for Judging<'_> {
@@ -162,10 +179,9 @@ pub async fn play_move(
                     // ending; when this copy was stale, the move is judged again on what is
                     // committed.
                     let event = state_event(&g, now);
-                    if play.commit(&mut g, &[], &[event]).await? == Appended::Conflict {
+                    if g.commit_change(&[], &[event]).await? == Appended::Conflict {
                         continue;
                     }
-                    g.committed();
                 }
                 // Out of turn, a move number ahead of this copy, after the end: with several
                 // servers on one database the copy may have missed the other servers' latest
@@ -177,9 +193,8 @@ pub async fn play_move(
             }
         };
         let events = change_events(&g, &applied.new_moves, now);
-        match play.commit(&mut g, &applied.new_moves, &events).await? {
+        match g.commit_change(&applied.new_moves, &events).await? {
             Appended::Committed => {
-                g.committed();
                 let n = applied.new_moves.first().map_or(0, |m| m.move_number);
                 return Ok(ack(&g, n, false));
             }
@@ -212,8 +227,7 @@ pub async fn change(
         g.changing();
         f(&mut g, now)?;
         let event = state_event(&g, now);
-        if play.commit(&mut g, &[], &[event]).await? == Appended::Committed {
-            g.committed();
+        if g.commit_change(&[], &[event]).await? == Appended::Committed {
             return Ok(view::game(&g, now));
         }
     }

@@ -82,6 +82,26 @@ async fn first_event(
     .expect("the event came within its bound")
 }
 
+/// Waits for game `gid`'s ending on `events` and checks that it was published and stored
+/// with `result` and exactly the moves `moves`.
+async fn ends_as_stored(
+    app: &App,
+    events: &mut tokio::sync::broadcast::Receiver<ingo_server::Broadcast>,
+    gid: i64,
+    result: &str,
+    moves: &[&str],
+) {
+    let ended = first_event(events, |e| {
+        e["type"] == "state" && e["game"]["phase"] == "ended"
+    })
+    .await;
+    assert_eq!(ended["game"]["result"]["result"], result, "{ended}");
+    let (status, stored_result, stored_moves) = stored(app, gid).await;
+    assert_eq!(status, "ended");
+    assert_eq!(stored_result.as_deref(), Some(result));
+    assert_eq!(stored_moves, moves);
+}
+
 /// Play suspended; White accepts the proposal through server B; White resumes play with a
 /// move through server A, which B never hears of; Black then accepts the old proposal through
 /// B. B's copy says both have accepted, but the store says play has resumed: the acceptance
@@ -162,15 +182,7 @@ async fn a_stale_timer_commits_no_loss_on_time(db: ingo_store::testing::TestDb) 
     // Black's 20 s are over on this server's copy; White's are not, then they are.
     clock.advance(Duration::from_secs(16));
     clock.advance(Duration::from_secs(5));
-    let ended = first_event(&mut events, |e| {
-        e["type"] == "state" && e["game"]["phase"] == "ended"
-    })
-    .await;
-    assert_eq!(ended["game"]["result"]["result"], "B+T", "{ended}");
-    let (status, result, moves) = stored(&app, gid).await;
-    assert_eq!(status, "ended");
-    assert_eq!(result.as_deref(), Some("B+T"));
-    assert_eq!(moves, ["E5"]);
+    ends_as_stored(&app, &mut events, gid, "B+T", &["E5"]).await;
 }
 
 #[tokio::test]
@@ -414,15 +426,7 @@ async fn the_timer_judges_no_loss_on_a_copy_a_failed_move_left() {
         let refused = play_move(&app.state.play, black_id, gid, "G7", Some(3)).await;
         assert!(refused.is_err(), "{refused:?}");
         clock.advance(Duration::from_millis(600));
-        let ended = first_event(&mut events, |e| {
-            e["type"] == "state" && e["game"]["phase"] == "ended"
-        })
-        .await;
-        assert_eq!(ended["game"]["result"]["result"], "W+T", "{ended}");
-        let (status, result, moves) = stored(&app, gid).await;
-        assert_eq!(status, "ended");
-        assert_eq!(result.as_deref(), Some("W+T"));
-        assert_eq!(moves, ["E5", "C3"]);
+        ends_as_stored(&app, &mut events, gid, "W+T", &["E5", "C3"]).await;
         accept_moves(&app).await;
         // The server shows what is stored.
         let s = state(&mut w, gid).await;

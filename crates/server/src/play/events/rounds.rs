@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use ingo_rules::Color;
-use ingo_store::server::{self as db, Appended, GameRow, GameState, MemberRow, UserRow};
+use ingo_store::server::{self as db, GameRow, GameState, MemberRow, UserRow};
 use ingo_store::tournament::{self as tdb, online};
 use ingo_tournament::{
     Action, Changed, EntrantKind, Event, ForfeitReason, Game, LogEntry, Outcome, WinBy,
@@ -329,13 +329,11 @@ async fn start_game(
     if let Some(mut live) = Judging::lock(play, &shared).await {
         let now = play.now_ms();
         live.changing();
-        if !live.mark_ended(now) {
-            live.committed();
-        } else {
+        if live.mark_ended(now) {
             let event = crate::play::event::state_event(&live, now);
-            if play.commit(&mut live, &[], &[event]).await? == Appended::Committed {
-                live.committed();
-            }
+            live.commit_change(&[], &[event]).await?;
+        } else {
+            live.committed();
         }
     }
     play.changed(row.id);
