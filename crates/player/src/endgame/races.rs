@@ -259,30 +259,8 @@ fn short_aside(board: &Board, strings: &[StringStatus], a: &Side, b: &Side) -> b
         crate::tactics::liberty_points(board, &strings[j].stones)
             .into_iter()
             .filter(|l| lb.contains(l))
-            .any(|l| liberties_after_play(board, l, color) < 2)
+            .any(|l| crate::tactics::liberties_after_play(board, l, color) < 2)
     })
-}
-
-/// The liberties of the string a stone of `color` on the empty point `p` would make (no
-/// capture counted).
-fn liberties_after_play(board: &Board, p: Point, color: Color) -> usize {
-    let mut libs: Vec<Point> = Vec::new();
-    for q in board.neighbors(p) {
-        match board.color_at(q) {
-            None => libs.push(q),
-            Some(c) if c == color => {
-                libs.extend(crate::tactics::liberty_points(
-                    board,
-                    &board.string_stones(q),
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    libs.sort();
-    libs.dedup();
-    libs.retain(|&l| l != p);
-    libs.len()
 }
 
 /// Whether the race between the sides `a` and `b` (their stones) is closed ([`read_races`]):

@@ -210,8 +210,9 @@ pub fn group_at(board: &Board, p: Point, limits: &GroupLimits) -> Option<Group> 
 /// (it might connect there), and, for each such region, at least as many liberties of the
 /// group outside it as empty points in it (so the group fills them without running short:
 /// no seki). The strings of the other side next to the group (its wall) are taken as alive:
-/// the group of each, joined through its own regions, must have more liberties than this
-/// group or be open (else the group may win a capture race against it, which is not a
+/// the group of each, joined through its own regions and to the groups of its colour it
+/// shares a liberty with where this group's side cannot play, must have more liberties than
+/// this group or be open (else the group may win a capture race against it, which is not a
 /// question of shape), and the caller checks that they are not dead. A string of one or two
 /// stones inside is a race or a ko (its capture leaves an eye of one or two points, which the
 /// races count), not a shape.
@@ -236,17 +237,15 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
     }
     let liberties = super::liberty_points(board, &group.stones);
     // A wall whose own group has no more liberties than this one: a capture race, not a
-    // question of shape. A wall whose group is open (a liberty in a large empty area) is safe.
+    // question of shape. A wall whose group is open (a liberty in a large empty area) is safe,
+    // and so is one that joins such a group, or one with more liberties, at a liberty they
+    // share ([`wall_liberties`]).
     let short_wall = group
         .stones
         .iter()
         .flat_map(|&p| board.neighbors(p))
         .filter(|&q| board.color_at(q) == Some(color.opponent()) && !in_region[idx(q)])
-        .any(|q| {
-            group_at(board, q, &END_OF_GAME).is_some_and(|wall| {
-                super::liberty_points(board, &wall.stones).len() <= liberties.len()
-            })
-        });
+        .any(|q| wall_liberties(board, q).is_some_and(|n| n <= liberties.len()));
     if short_wall {
         return false;
     }
@@ -292,6 +291,46 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
         }
     }
     nakade
+}
+
+/// The liberties of the wall on `q` in a race with a group inside it ([`dead_by_shape`]):
+/// those of the wall's group ([`group_at`]) and of every group of its colour that shares a
+/// liberty with it where the other side cannot play (its stone would be in atari and take
+/// nothing), in turn: the wall joins them there when it needs to, and nothing stops it.
+/// `None` when one of them is open, which no race inside reaches.
+fn wall_liberties(board: &Board, q: Point) -> Option<usize> {
+    let color = board.color_at(q)?;
+    let joins_at = |l: Point| {
+        super::liberties_after_play(board, l, color.opponent()) < 2
+            && !board
+                .neighbors(l)
+                .any(|r| board.color_at(r) == Some(color) && board.liberty_count(r) < 2)
+    };
+    let mut in_chain = vec![false; MAX_SIZE * MAX_SIZE];
+    let mut stones: Vec<Point> = Vec::new();
+    let mut pending = vec![q];
+    while let Some(p) = pending.pop() {
+        if in_chain[idx(p)] {
+            continue;
+        }
+        let wall = group_at(board, p, &END_OF_GAME)?;
+        for &s in &wall.stones {
+            in_chain[idx(s)] = true;
+        }
+        let first = stones.len();
+        stones.extend(wall.stones);
+        for l in super::liberty_points(board, &stones[first..]) {
+            if !joins_at(l) {
+                continue;
+            }
+            pending.extend(
+                board
+                    .neighbors(l)
+                    .filter(|&r| board.color_at(r) == Some(color) && !in_chain[idx(r)]),
+            );
+        }
+    }
+    Some(super::liberty_points(board, &stones).len())
 }
 
 /// The eyes an empty region of the group gives it, the group moving first

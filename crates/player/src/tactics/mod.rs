@@ -315,6 +315,25 @@ pub(crate) fn liberty_points(board: &Board, stones: &[Point]) -> Vec<Point> {
     v
 }
 
+/// The liberties of the string a stone of `color` on the empty point `p` would make (no
+/// capture counted).
+pub(crate) fn liberties_after_play(board: &Board, p: Point, color: Color) -> usize {
+    let mut libs: Vec<Point> = Vec::new();
+    for q in board.neighbors(p) {
+        match board.color_at(q) {
+            None => libs.push(q),
+            Some(c) if c == color => {
+                libs.extend(liberty_points(board, &board.string_stones(q)));
+            }
+            Some(_) => {}
+        }
+    }
+    libs.sort();
+    libs.dedup();
+    libs.retain(|&l| l != p);
+    libs.len()
+}
+
 /// [`Reader::ladder`] with a reader of its own.
 ///
 /// # Errors
