@@ -291,7 +291,7 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
                 .to_string()
         } else {
             format!(
-                "{} (a string's first stone: its share of the playouts, or R race, A race in atari, S eye shape, F fill, K ko taken last)",
+                "{} (a string's first stone: its share of the playouts, or R race, A race in atari, S eye shape, G group read, F fill, K ko taken last)",
                 checks.join(", ")
             )
         }

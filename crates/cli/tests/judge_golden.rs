@@ -230,6 +230,7 @@ fn score_pictures_ring_the_verdicts_to_check() {
                 "lost_race" | "won_race" => "R".into(),
                 "mutual_atari" | "saved_in_race" => "A".into(),
                 "dead_shape" | "nakade" => "S".into(),
+                "group_read" => "G".into(),
                 "fill" => "F".into(),
                 "ko_taken_last" => "K".into(),
                 _ => continue,

@@ -980,3 +980,89 @@ fn a_single_stone_taken_through_the_eye_is_a_ko_not_a_race_won() {
     let string = string_at(&g, &j, "G9");
     assert_ne!(string.status, Status::Dead, "{string:?}");
 }
+
+/// A group the playouts are unsure of, read dead by a search of its life. Source: the
+/// Gosei-Kifu collection (`github.com/shiofreecss/Gosei-Kifu` at `926c6cc`, outside the shared
+/// corpus: `scripts/outside-records.py`), `Oteai/1960/343.sgf`, the final position after 204
+/// moves, Black to move (recorded W+1, `KM[0]`). Black's three stones B15 B14 B13 inside
+/// White's left side are held in 53% of the playouts; on the points of their group (the empty
+/// A15 and A13 beside them, A16 … B16 and A12 … C12 around) White takes them even when Black
+/// moves first, and White's walls are open. Before the search read them the judgement left them
+/// and the White stones around them in seki (18 stones) and counted B+7; it now counts W+1.
+#[test]
+fn a_group_the_playouts_are_unsure_of_is_read_dead_by_a_search() {
+    let (g, j) = judge(
+        "
+        . . . . . . . X . X O . . . . . . . .
+        . X X X . . . . X O . . O X X . . . .
+        . X O O X . . . X . O . . O X . . . .
+        O O O X . X . X . O . . . O . X . . .
+        . X O X X O X . . O X . X O . X . . .
+        O X O O . O O X . O O X X O O X . . .
+        . X O O O . . X O O X . O X O X . . .
+        O O O X X X . X O X X X . X O O X . .
+        X X X X . . X X O O X . . . O O X . .
+        . . . O X X O O X O O X X X X O X . .
+        . X O . O O O . X X X O O O X O X X .
+        . X . O . . . . . X O X O X X O O X .
+        . X O . . . . . . . O . O O X . O O .
+        . X O . O . . . . O X . X O . X . O .
+        . X O X . . . . . O X O O O . X O . .
+        . O X O . . O O O X O O X O . X X O .
+        . . X O . O . X X X X . X O . O X X .
+        . O O . . . O X . . . . X X O O X . .
+        . . . . . . O O X . X . . . . . . . .",
+        Color::Black,
+    );
+    let b15 = string_at(&g, &j, "B15");
+    assert_eq!(b15.stones, pts(&g, "B13 B14 B15"));
+    assert_eq!(b15.status, Status::Dead, "{b15:?}");
+    assert_eq!(b15.how, Decided::GroupRead, "{b15:?}");
+    assert_eq!(string_at(&g, &j, "C15").status, Status::Alive);
+    assert!(
+        j.stones(Status::Seki).is_empty(),
+        "{:?}",
+        j.stones(Status::Seki)
+    );
+    assert!(j
+        .checks()
+        .iter()
+        .any(|(p, note)| *p == b15.stones[0] && note == "G"));
+}
+
+/// The search of a group's life takes the walls around the group as they stand, so it is not
+/// believed where a wall may fall. Source: `aeb-pro/ProPairgo/2001/pg2001-3-3.sgf`, the final
+/// position after 250 moves, Black to move (recorded W+3.5): White's thirteen stones O19 …
+/// O14 at the top are held in 58% of the playouts, and the search, given only their points,
+/// takes them; but Black's walls there (P19 P18 P17 P16 …, M17 L16 …) are closed strings that
+/// White attacks from outside the points read. Believed, the search counted B+40.5.
+#[test]
+fn a_group_search_is_not_believed_where_a_wall_may_fall() {
+    let (g, j) = judge(
+        "
+        . . . . . . . . . . . X . O O X . . .
+        . . . . . . . . . . X O O O X . X . .
+        O O . O . . . . O O O X O O X . . . .
+        X O O . . . X O . O X X X O X X X . X
+        X X O X O . X X O O O O X O . O . X O
+        . X X O O . X O X O X X X O O O X X O
+        . . X X O . X O . O . . . X . . X O O
+        . . X O O X X . O . O O X X X X O . O
+        . X O O . X O O O X X X X O X O O O .
+        . X X O O X O . O X O . X O O O . . .
+        . X . X O O X O X . O . X X X O . . .
+        . . X X O X X O . X . O X . X O X . .
+        . . X O O X . X X X O O O X X O . . .
+        . X O O O X . X . O O O X X . O . . .
+        X . X O X . X O . O X X X O O O . O .
+        O X X X . . . . . O O O X . X X O . .
+        O O X O X X X X X X X O X X . X X O .
+        . O O O O O O X O O O O O X O X O X O
+        . . . . . O X X . . . O X X . . . X .",
+        Color::Black,
+    );
+    let o19 = string_at(&g, &j, "O19");
+    assert_eq!(o19.status, Status::Alive, "{o19:?}");
+    assert_ne!(o19.how, Decided::GroupRead, "{o19:?}");
+    assert_eq!(j.score.winner, Color::White, "{}", j.score.result_string());
+}

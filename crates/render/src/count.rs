@@ -51,7 +51,7 @@ pub fn count_picture<'a>(
 
 /// What the notes of [`CountPicture::with_checks`] mean, the line under the count.
 pub const CHECKS_KEY: &str =
-    "Ringed, to check: 48% held in the playouts · R race · A race in atari · S eye shape · F fill · K ko taken last";
+    "Ringed, to check: 48% held in the playouts · R race · A race in atari · S eye shape · G group read · F fill · K ko taken last";
 
 impl CountPicture<'_> {
     /// Marks the verdicts of the end-of-game judgement a person should check (each a short

@@ -1,12 +1,15 @@
 //! Groups read dead by the shape of their eye space ([`crate::tactics::dead_by_shape`]) before
 //! the playouts' verdicts stand: a group whose eye space holds the other side's stones in a
 //! dead shape (the nakade) and gives it one eye at most is dead, and the stones inside it are
-//! alive, whatever share of the playouts held them.
+//! alive, whatever share of the playouts held them; and groups the playouts are unsure of,
+//! read by a bounded search of their life ([`read_searched_groups`]).
 
 use ingo_rules::Board;
 
-use super::{Decided, Grid, Status, StringStatus};
-use crate::tactics::{dead_by_shape, group_at, END_OF_GAME};
+use super::{Decided, Grid, Status, StringStatus, CHECK_ABOVE, CHECK_BELOW};
+use crate::tactics::{
+    dead_by_shape, group_at, read_group, wall_liberties, GroupLimits, Verdict, END_OF_GAME,
+};
 
 /// Marks dead every group [`dead_by_shape`] reads dead, none of whose strings is proved alive
 /// and whose walls (the other side's strings next to it or to its outside areas, those inside
@@ -57,6 +60,76 @@ pub(super) fn read_groups(
             strings[s].how = Decided::DeadShape;
         }
         for &s in &inside {
+            if !strings[s].proved {
+                strings[s].status = Status::Alive;
+                strings[s].how = Decided::Nakade;
+            }
+        }
+    }
+}
+
+/// Marks dead the largest string of every group that [`read_group`] proves taken even when it
+/// moves first, where the playouts are unsure of it: one of its strings held between
+/// [`CHECK_BELOW`] and [`CHECK_ABOVE`] of them, none proved alive, the group closed within
+/// [`GroupLimits::default`] (regions of up to 12 points, outside areas of up to 6, 20 points
+/// in all, 20,000 positions each way). The search plays on those points only and takes the
+/// walls around them as they stand, so it is believed only where no wall can fall in a race
+/// it does not see: every string of the other side next to the group or to its outside areas
+/// (those inside its regions aside) is proved alive, or alive in the judgement and open
+/// ([`wall_liberties`]: neither it nor a group it joins at a point the group's side cannot
+/// play is closed). The strings inside the group's regions are then alive.
+pub(super) fn read_searched_groups(
+    board: &Board,
+    grid: &Grid,
+    strings: &mut [StringStatus],
+    string_of: &[usize],
+) {
+    let limits = GroupLimits::default();
+    let mut read = vec![false; strings.len()];
+    for i in 0..strings.len() {
+        let unsure = matches!(strings[i].how,
+            Decided::Sampled(held) if (CHECK_BELOW..=CHECK_ABOVE).contains(&held));
+        if read[i] || strings[i].proved || !unsure {
+            continue;
+        }
+        let Some(group) = group_at(board, strings[i].stones[0], &limits) else {
+            continue;
+        };
+        let own: Vec<usize> = group
+            .stones
+            .iter()
+            .map(|&p| string_of[grid.index(p)])
+            .collect();
+        for &s in &own {
+            read[s] = true;
+        }
+        if own.iter().any(|&s| strings[s].proved) {
+            continue;
+        }
+        let inside: Vec<usize> = group
+            .inside(board)
+            .iter()
+            .map(|&p| string_of[grid.index(p)])
+            .collect();
+        let walls_stand = group
+            .stones
+            .iter()
+            .chain(&group.outside)
+            .flat_map(|&p| board.neighbors(p))
+            .filter(|&q| board.color_at(q) == Some(group.color.opponent()))
+            .filter(|&q| !inside.contains(&string_of[grid.index(q)]))
+            .all(|q| {
+                let wall = &strings[string_of[grid.index(q)]];
+                wall.proved || (wall.status == Status::Alive && wall_liberties(board, q).is_none())
+            });
+        if !walls_stand || read_group(board, &group, &limits).dead != Verdict::Yes {
+            continue;
+        }
+        let main = string_of[grid.index(group.main[0])];
+        strings[main].status = Status::Dead;
+        strings[main].how = Decided::GroupRead;
+        for &s in &inside {
+            read[s] = true;
             if !strings[s].proved {
                 strings[s].status = Status::Alive;
                 strings[s].how = Decided::Nakade;

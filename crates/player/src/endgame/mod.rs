@@ -13,7 +13,10 @@
 //!    than half of them is dead. Then reading: closed capture races between two strings, or
 //!    two groups of strings joined through one eye of their own, counted with their eyes
 //!    ([`crate::tactics::capture_race_with_eyes`], [`crate::tactics::group_race_with_eyes`];
-//!    `races`), and races at one liberty each, taken by the player to move.
+//!    `races`), and races at one liberty each, taken by the player to move; and the groups
+//!    the playouts are unsure of (held by a quarter to three quarters of them), read by a
+//!    bounded search of their life where the walls around them stand
+//!    ([`crate::tactics::read_group`]; `groups`).
 //! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
 //!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
 //!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
@@ -112,8 +115,12 @@ pub enum Decided {
     /// ([`crate::tactics::dead_by_shape`]).
     DeadShape,
     /// Read alive: stones inside the eye space of a group read dead by its shape
-    /// ([`Decided::DeadShape`]).
+    /// ([`Decided::DeadShape`]) or by a search ([`Decided::GroupRead`]).
     Nakade,
+    /// Read dead by a bounded search of its group's life, where the playouts were unsure: the
+    /// other side takes it even when its group moves first, the walls around standing
+    /// ([`crate::tactics::read_group`]).
+    GroupRead,
     /// In seki: held in this share of the playouts, and next to a point the fill leaves
     /// shared.
     SharedPoints(f64),
@@ -149,6 +156,9 @@ impl Decided {
                 "read dead (one eye at most: a dead shape of the other side's stones inside)".into()
             }
             Decided::Nakade => "read alive (inside the eye space of a group read dead)".into(),
+            Decided::GroupRead => {
+                "read dead (a search of its group's life: taken even moving first)".into()
+            }
             Decided::SharedPoints(held) => format!(
                 "sampled at {:.0}%, in seki next to points the fill leaves shared",
                 held * 100.0
@@ -158,8 +168,8 @@ impl Decided {
     }
 
     /// A name for machines: `proved`, `double_ko`, `sampled`, `mutual_atari`, `saved_in_race`,
-    /// `fill`, `ko_taken_last`, `lost_race`, `won_race`, `dead_shape`, `nakade`, `shared`,
-    /// `given`.
+    /// `fill`, `ko_taken_last`, `lost_race`, `won_race`, `dead_shape`, `nakade`, `group_read`,
+    /// `shared`, `given`.
     pub fn name(&self) -> &'static str {
         match self {
             Decided::ProvedAlive => "proved",
@@ -173,6 +183,7 @@ impl Decided {
             Decided::WonRace => "won_race",
             Decided::DeadShape => "dead_shape",
             Decided::Nakade => "nakade",
+            Decided::GroupRead => "group_read",
             Decided::SharedPoints(_) => "shared",
             Decided::Given => "given",
         }
@@ -307,8 +318,8 @@ impl Judgement {
     /// string, in the order of [`Judgement::strings`]: a sampled share between
     /// [`CHECK_BELOW`] and [`CHECK_ABOVE`] (`48%`: the playouts alone, near a coin's throw),
     /// and every verdict read by a rule rather than proved (`R` a capture race, `A` a race at
-    /// one liberty each, `S` the shape of an eye space, `F` taken in the fill, `K` the stone that
-    /// took a ko last). Strings proved
+    /// one liberty each, `S` the shape of an eye space, `G` a search of a group's life, `F`
+    /// taken in the fill, `K` the stone that took a ko last). Strings proved
     /// alive, given, or sampled clearly either way carry none.
     ///
     /// ```
@@ -347,6 +358,7 @@ impl Judgement {
                     Decided::LostRace | Decided::WonRace => "R".into(),
                     Decided::MutualAtari | Decided::SavedInRace => "A".into(),
                     Decided::DeadShape | Decided::Nakade => "S".into(),
+                    Decided::GroupRead => "G".into(),
                     Decided::TakenInFill => "F".into(),
                     Decided::KoTakenLast => "K".into(),
                     _ => return None,
@@ -537,6 +549,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
     if searched {
         races::read_races(board, &grid, &mut strings, &string_of);
         groups::read_groups(board, &grid, &mut strings, &string_of);
+        groups::read_searched_groups(board, &grid, &mut strings, &string_of);
         captures = settle_mutual_ataris(game, &mut strings, &string_of);
         keep_the_ko_taken_last(game, &grid, &mut strings, &string_of);
     }

@@ -298,7 +298,7 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
 /// liberty with it where the other side cannot play (its stone would be in atari and take
 /// nothing), in turn: the wall joins them there when it needs to, and nothing stops it.
 /// `None` when one of them is open, which no race inside reaches.
-fn wall_liberties(board: &Board, q: Point) -> Option<usize> {
+pub(crate) fn wall_liberties(board: &Board, q: Point) -> Option<usize> {
     let color = board.color_at(q)?;
     let joins_at = |l: Point| {
         super::liberties_after_play(board, l, color.opponent()) < 2

@@ -16,8 +16,10 @@
 //! are [`Verdict::Yes`] when proved, [`Verdict::No`] when refuted, and [`Verdict::Unknown`]
 //! when the budget or the depth ran out or a ko was met.
 //!
-//! The end-of-game judgement does not use it: as a verdict before the playouts it was
-//! measured and lost margins (the wall taken as it is misreads races; docs/endgame.md).
+//! The end-of-game judgement uses its "dead" only where the playouts are unsure of a group
+//! and the walls around it are proved alive or open (`endgame::groups`): as a verdict before
+//! the playouts on every group it was measured and lost margins (the wall taken as it is
+//! misreads races; docs/endgame.md).
 
 use std::collections::HashMap;
 

@@ -69,8 +69,8 @@ mod search;
 mod semeai;
 
 pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
-pub(crate) use group::END_OF_GAME;
 pub use group::{dead_by_shape, group_at, Group, GroupLimits};
+pub(crate) use group::{wall_liberties, END_OF_GAME};
 pub use group_search::{read_group, GroupLife};
 pub(crate) use semeai::empty_region;
 pub use semeai::{
