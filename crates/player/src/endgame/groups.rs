@@ -8,7 +8,8 @@ use ingo_rules::Board;
 
 use super::{Decided, Grid, Status, StringStatus, CHECK_ABOVE, CHECK_BELOW};
 use crate::tactics::{
-    dead_by_shape, group_at, read_group, wall_liberties, GroupLimits, Verdict, END_OF_GAME,
+    dead_by_shape, group_at, read_group, strings_next_to, wall_liberties, GroupLimits, Verdict,
+    END_OF_GAME,
 };
 
 /// Marks dead every group [`dead_by_shape`] reads dead, none of whose strings is proved alive
@@ -111,12 +112,9 @@ pub(super) fn read_searched_groups(
             .iter()
             .map(|&p| string_of[grid.index(p)])
             .collect();
-        let walls_stand = group
-            .stones
-            .iter()
-            .chain(&group.outside)
-            .flat_map(|&p| board.neighbors(p))
-            .filter(|&q| board.color_at(q) == Some(group.color.opponent()))
+        let next_to = group.stones.iter().chain(&group.outside).copied();
+        let walls_stand = strings_next_to(board, next_to, group.color.opponent())
+            .into_iter()
             .filter(|&q| !inside.contains(&string_of[grid.index(q)]))
             .all(|q| {
                 let wall = &strings[string_of[grid.index(q)]];

@@ -240,11 +240,9 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
     // question of shape. A wall whose group is open (a liberty in a large empty area) is safe,
     // and so is one that joins such a group, or one with more liberties, at a liberty they
     // share ([`wall_liberties`]).
-    let short_wall = group
-        .stones
-        .iter()
-        .flat_map(|&p| board.neighbors(p))
-        .filter(|&q| board.color_at(q) == Some(color.opponent()) && !in_region[idx(q)])
+    let short_wall = strings_next_to(board, group.stones.iter().copied(), color.opponent())
+        .into_iter()
+        .filter(|&q| !in_region[idx(q)])
         .any(|q| wall_liberties(board, q).is_some_and(|n| n <= liberties.len()));
     if short_wall {
         return false;
@@ -291,6 +289,23 @@ pub fn dead_by_shape(board: &Board, group: &Group) -> bool {
         }
     }
     nakade
+}
+
+/// The strings of `color` next to `points`, each once (its head stone).
+pub(crate) fn strings_next_to(
+    board: &Board,
+    points: impl IntoIterator<Item = Point>,
+    color: Color,
+) -> Vec<Point> {
+    let mut heads: Vec<Point> = points
+        .into_iter()
+        .flat_map(|p| board.neighbors(p))
+        .filter(|&q| board.color_at(q) == Some(color))
+        .filter_map(|q| board.string_head(q))
+        .collect();
+    heads.sort_unstable();
+    heads.dedup();
+    heads
 }
 
 /// The liberties of the wall on `q` in a race with a group inside it ([`dead_by_shape`]):
