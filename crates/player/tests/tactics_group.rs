@@ -5,7 +5,7 @@
 //! seki guard) and a wall short of liberties, each not dead by shape; a false eye; and the
 //! bounded search on small positions.
 
-use ingo_player::tactics::{dead_by_shape, group_at, read_group, GroupLimits, Verdict};
+use ingo_player::tactics::{dead_by_shape, group_at, read_group, Group, GroupLimits, Verdict};
 use ingo_rules::{Board, Color, Point};
 
 const SIZE: usize = 17;
@@ -233,19 +233,9 @@ fn no_bent_four_in_the_corner_is_dead_by_rule() {
     assert_ne!(life.dead, Verdict::Yes, "{life:?}");
 }
 
-/// The wall of a group with a nakade inside that has fewer liberties than the group on its
-/// own, but joins a living group of its colour at a liberty they share, where the group's
-/// side cannot play (its stone would be in atari and take nothing): no race, the group is
-/// dead by shape. Source: `gnugo/regression/games/9x9-2.sgf` (GNU Go against itself, the final
-/// position after two passes; recorded W+16, `KM[0]`): White's bulky five A2 B2 A1 B1 C1 in
-/// Black's corner; White's wall A7 … D5 has three liberties (A5, C4, D4) against the Black
-/// group's four (A4, C4, B3, J1), and joins White's centre at D4, a point where a Black stone
-/// would be in atari. The first version read a race and left the group, counting B+21; GNU Go
-/// counts W+15.
-#[test]
-fn a_wall_that_joins_its_friends_where_the_group_cannot_play_is_not_short() {
-    let board = Board::from_ascii(
-        "
+/// The final position of `gnugo/regression/games/9x9-2.sgf` (GNU Go against itself, after
+/// two passes; recorded W+16, `KM[0]`).
+const GAME_9X9_2: &str = "
         . . . . . . . . .
         X X . . . . . . .
         O X X X X X X X .
@@ -254,13 +244,30 @@ fn a_wall_that_joins_its_friends_where_the_group_cannot_play_is_not_short() {
         . X . . O O O . O
         X . X O O . . . .
         O O X X X O O O O
-        O O O X X X X X .",
-    )
-    .expect("diagram");
+        O O O X X X X X .";
+
+/// The Black group of the string on C3 of a 9×9 board, and whether it is dead by shape.
+fn c3_group(board: &Board) -> (Group, bool) {
     let c3 = Point::from_gtp("C3", 9, 9).expect("vertex");
-    let g = group_at(&board, c3, &GroupLimits::default()).expect("a closed group");
+    let g = group_at(board, c3, &GroupLimits::default()).expect("a closed group");
+    let dead = dead_by_shape(board, &g);
+    (g, dead)
+}
+
+/// The wall of a group with a nakade inside that has fewer liberties than the group on its
+/// own, but joins a living group of its colour at a liberty they share, where the group's
+/// side cannot play (its stone would be in atari and take nothing): no race, the group is
+/// dead by shape. Source: `gnugo/regression/games/9x9-2.sgf` ([`GAME_9X9_2`]): White's bulky
+/// five A2 B2 A1 B1 C1 in Black's corner; White's wall A7 … D5 has three liberties (A5, C4,
+/// D4) against the Black group's four (A4, C4, B3, J1), and joins White's centre at D4, a
+/// point where a Black stone would be in atari. The first version read a race and left the
+/// group, counting B+21; GNU Go counts W+15.
+#[test]
+fn a_wall_that_joins_its_friends_where_the_group_cannot_play_is_not_short() {
+    let board = Board::from_ascii(GAME_9X9_2).expect("diagram");
+    let (g, dead) = c3_group(&board);
     assert_eq!(g.stones.len(), 11, "{g:?}");
-    assert!(dead_by_shape(&board, &g), "\n{}", board.to_ascii());
+    assert!(dead, "\n{}", board.to_ascii());
 }
 
 /// The same board with a Black stone on C4: Black's stone on D4 is no longer in atari (it
@@ -269,21 +276,9 @@ fn a_wall_that_joins_its_friends_where_the_group_cannot_play_is_not_short() {
 /// moving first joins: a race, not a shape.
 #[test]
 fn a_wall_whose_join_the_group_can_prevent_is_short() {
-    let board = Board::from_ascii(
-        "
-        . . . . . . . . .
-        X X . . . . . . .
-        O X X X X X X X .
-        O O X O O X O X X
-        . O O O X X O O X
-        . X X . O O O . O
-        X . X O O . . . .
-        O O X X X O O O O
-        O O O X X X X X .",
-    )
-    .expect("diagram");
-    let c3 = Point::from_gtp("C3", 9, 9).expect("vertex");
-    let g = group_at(&board, c3, &GroupLimits::default()).expect("a closed group");
+    let mut board = Board::from_ascii(GAME_9X9_2).expect("diagram");
+    board.set_stone(Point::from_gtp("C4", 9, 9).expect("vertex"), Color::Black);
+    let (g, dead) = c3_group(&board);
     assert_eq!(g.stones.len(), 12, "{g:?}");
-    assert!(!dead_by_shape(&board, &g), "\n{}", board.to_ascii());
+    assert!(!dead, "\n{}", board.to_ascii());
 }

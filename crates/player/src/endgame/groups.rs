@@ -4,13 +4,69 @@
 //! alive, whatever share of the playouts held them; and groups the playouts are unsure of,
 //! read by a bounded search of their life ([`read_searched_groups`]).
 
-use ingo_rules::Board;
+use ingo_rules::{Board, Point};
 
 use super::{Decided, Grid, Status, StringStatus, CHECK_ABOVE, CHECK_BELOW};
 use crate::tactics::{
-    dead_by_shape, group_at, read_group, strings_next_to, wall_liberties, GroupLimits, Verdict,
-    END_OF_GAME,
+    dead_by_shape, group_at, read_group, strings_next_to, wall_liberties, Group, GroupLimits,
+    Verdict, END_OF_GAME,
 };
+
+/// A group read from one of its strings: its own strings and those inside its regions
+/// (indices into the judgement's strings).
+struct Read {
+    group: Group,
+    own: Vec<usize>,
+    inside: Vec<usize>,
+}
+
+impl Read {
+    /// The group of string `i` within `limits`, its strings marked `read`; `None` when it is
+    /// open or too large, or one of its strings is proved alive.
+    fn at(
+        board: &Board,
+        grid: &Grid,
+        strings: &[StringStatus],
+        string_of: &[usize],
+        read: &mut [bool],
+        i: usize,
+        limits: &GroupLimits,
+    ) -> Option<Read> {
+        let group = group_at(board, strings[i].stones[0], limits)?;
+        let of = |points: &[Point]| -> Vec<usize> {
+            points.iter().map(|&p| string_of[grid.index(p)]).collect()
+        };
+        let own = of(&group.stones);
+        for &s in &own {
+            read[s] = true;
+        }
+        if own.iter().any(|&s| strings[s].proved) {
+            return None;
+        }
+        let inside = of(&group.inside(board));
+        Some(Read { group, own, inside })
+    }
+
+    /// Its walls: the strings of the other side next to it or to its outside areas, those
+    /// inside its regions aside (one stone of each).
+    fn walls(&self, board: &Board, grid: &Grid, string_of: &[usize]) -> Vec<Point> {
+        let g = &self.group;
+        let next_to = g.stones.iter().chain(&g.outside).copied();
+        let mut walls = strings_next_to(board, next_to, g.color.opponent());
+        walls.retain(|&q| !self.inside.contains(&string_of[grid.index(q)]));
+        walls
+    }
+
+    /// The strings inside its regions, not proved alive, are alive: the group is read dead.
+    fn inside_alive(&self, strings: &mut [StringStatus]) {
+        for &s in &self.inside {
+            if !strings[s].proved {
+                strings[s].status = Status::Alive;
+                strings[s].how = Decided::Nakade;
+            }
+        }
+    }
+}
 
 /// Marks dead every group [`dead_by_shape`] reads dead, none of whose strings is proved alive
 /// and whose walls (the other side's strings next to it or to its outside areas, those inside
@@ -26,46 +82,21 @@ pub(super) fn read_groups(
         if read[i] || strings[i].proved {
             continue;
         }
-        let Some(group) = group_at(board, strings[i].stones[0], &END_OF_GAME) else {
+        let Some(r) = Read::at(board, grid, strings, string_of, &mut read, i, &END_OF_GAME) else {
             continue;
         };
-        let own: Vec<usize> = group
-            .stones
+        let wall_dead = r
+            .walls(board, grid, string_of)
             .iter()
-            .map(|&p| string_of[grid.index(p)])
-            .collect();
-        for &s in &own {
-            read[s] = true;
-        }
-        if own.iter().any(|&s| strings[s].proved) {
+            .any(|&q| strings[string_of[grid.index(q)]].status == Status::Dead);
+        if wall_dead || !dead_by_shape(board, &r.group) {
             continue;
         }
-        let inside: Vec<usize> = group
-            .inside(board)
-            .iter()
-            .map(|&p| string_of[grid.index(p)])
-            .collect();
-        let wall_dead = group
-            .stones
-            .iter()
-            .chain(&group.outside)
-            .flat_map(|&p| board.neighbors(p))
-            .filter(|&q| board.color_at(q) == Some(group.color.opponent()))
-            .map(|q| string_of[grid.index(q)])
-            .any(|s| !inside.contains(&s) && strings[s].status == Status::Dead);
-        if wall_dead || !dead_by_shape(board, &group) {
-            continue;
-        }
-        for &s in &own {
+        for &s in &r.own {
             strings[s].status = Status::Dead;
             strings[s].how = Decided::DeadShape;
         }
-        for &s in &inside {
-            if !strings[s].proved {
-                strings[s].status = Status::Alive;
-                strings[s].how = Decided::Nakade;
-            }
-        }
+        r.inside_alive(strings);
     }
 }
 
@@ -93,45 +124,22 @@ pub(super) fn read_searched_groups(
         if read[i] || strings[i].proved || !unsure {
             continue;
         }
-        let Some(group) = group_at(board, strings[i].stones[0], &limits) else {
+        let Some(r) = Read::at(board, grid, strings, string_of, &mut read, i, &limits) else {
             continue;
         };
-        let own: Vec<usize> = group
-            .stones
-            .iter()
-            .map(|&p| string_of[grid.index(p)])
-            .collect();
-        for &s in &own {
-            read[s] = true;
-        }
-        if own.iter().any(|&s| strings[s].proved) {
+        let walls_stand = r.walls(board, grid, string_of).into_iter().all(|q| {
+            let wall = &strings[string_of[grid.index(q)]];
+            wall.proved || (wall.status == Status::Alive && wall_liberties(board, q).is_none())
+        });
+        if !walls_stand || read_group(board, &r.group, &limits).dead != Verdict::Yes {
             continue;
         }
-        let inside: Vec<usize> = group
-            .inside(board)
-            .iter()
-            .map(|&p| string_of[grid.index(p)])
-            .collect();
-        let next_to = group.stones.iter().chain(&group.outside).copied();
-        let walls_stand = strings_next_to(board, next_to, group.color.opponent())
-            .into_iter()
-            .filter(|&q| !inside.contains(&string_of[grid.index(q)]))
-            .all(|q| {
-                let wall = &strings[string_of[grid.index(q)]];
-                wall.proved || (wall.status == Status::Alive && wall_liberties(board, q).is_none())
-            });
-        if !walls_stand || read_group(board, &group, &limits).dead != Verdict::Yes {
-            continue;
-        }
-        let main = string_of[grid.index(group.main[0])];
+        let main = string_of[grid.index(r.group.main[0])];
         strings[main].status = Status::Dead;
         strings[main].how = Decided::GroupRead;
-        for &s in &inside {
+        for &s in &r.inside {
             read[s] = true;
-            if !strings[s].proved {
-                strings[s].status = Status::Alive;
-                strings[s].how = Decided::Nakade;
-            }
         }
+        r.inside_alive(strings);
     }
 }

@@ -319,7 +319,7 @@ pub(crate) fn wall_liberties(board: &Board, q: Point) -> Option<usize> {
         super::liberties_after_play(board, l, color.opponent()) < 2
             && !board
                 .neighbors(l)
-                .any(|r| board.color_at(r) == Some(color) && board.liberty_count(r) < 2)
+                .any(|r| board.color_at(r) == Some(color) && board.in_atari(r))
     };
     let mut in_chain = vec![false; MAX_SIZE * MAX_SIZE];
     let mut stones: Vec<Point> = Vec::new();
