@@ -63,7 +63,6 @@ enum Mv {
     Free(FreeMove),
 }
 
-#[derive(Clone)]
 struct State {
     board: Board,
     /// The same position with the dead stones as they are (the stones of their owner): a fill
@@ -82,6 +81,48 @@ struct State {
     /// The points played on the line: the empty points next to them that a play made neutral
     /// are read too (a capture that opens the other side's area is closed again).
     placed: Vec<Point>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            board: self.board.clone(),
+            real: self.real.clone(),
+            to_move: self.to_move,
+            passes: self.passes,
+            plain_left: self.plain_left,
+            ko: self.ko,
+            captured: self.captured,
+            atari: self.atari.clone(),
+            placed: self.placed.clone(),
+        }
+    }
+
+    /// Into a state of the search's pool: the boards copy only their used rows
+    /// ([`Board`]'s `clone_from`) and the lists keep their room, where a new state would copy
+    /// two whole boards (30 KB) twice, onto the stack and into its box.
+    fn clone_from(&mut self, src: &State) {
+        let State {
+            board,
+            real,
+            to_move,
+            passes,
+            plain_left,
+            ko,
+            captured,
+            atari,
+            placed,
+        } = src;
+        self.board.clone_from(board);
+        self.real.clone_from(real);
+        self.to_move = *to_move;
+        self.passes = *passes;
+        self.plain_left = *plain_left;
+        self.ko = *ko;
+        self.captured = *captured;
+        self.atari.clone_from(atari);
+        self.placed.clone_from(placed);
+    }
 }
 
 /// The last liberty of each string in atari next to `p` or on it, added to `out` once.
@@ -136,6 +177,8 @@ struct Search<'a> {
     /// Who each point counts for, by position (the stones' hash).
     owners_seen: RefCell<HashMap<u64, Rc<Vec<Owner>>>>,
     budget: usize,
+    /// States read and done with, whose boxes [`Search::apply`] fills again.
+    spare: Vec<Box<State>>,
 }
 
 #[derive(Clone, Copy)]
@@ -352,8 +395,16 @@ impl Search<'_> {
     }
 
     /// The state after `mv`, and what the move itself is worth to its player (a plain dame).
-    fn apply(&self, st: &State, mv: Mv, removed: &mut Vec<Point>) -> (Box<State>, i32) {
-        let mut next = Box::new(st.clone());
+    /// The box comes from the pool of states no longer used ([`Search::spare`]); give it back
+    /// there when done with it.
+    fn apply(&mut self, st: &State, mv: Mv, removed: &mut Vec<Point>) -> (Box<State>, i32) {
+        let mut next = match self.spare.pop() {
+            Some(mut b) => {
+                (*b).clone_from(st);
+                b
+            }
+            None => Box::new(st.clone()),
+        };
         next.to_move = st.to_move.opponent();
         next.ko = None;
         match mv {
@@ -437,7 +488,9 @@ impl Search<'_> {
         let mut removed = Vec::new();
         for mv in moves {
             let (next, gain) = self.apply(st, mv, &mut removed);
-            let Some(v) = self.negamax(&next, depth + 1, gain - beta, gain - alpha) else {
+            let read = self.negamax(&next, depth + 1, gain - beta, gain - alpha);
+            self.spare.push(next);
+            let Some(v) = read else {
                 self.line.pop();
                 return None;
             };
@@ -477,7 +530,9 @@ impl Search<'_> {
         let mut removed = Vec::new();
         for mv in self.moves(st) {
             let (next, gain) = self.apply(st, mv, &mut removed);
-            let v = gain - self.negamax(&next, 1, -INF, INF)?;
+            let read = self.negamax(&next, 1, -INF, INF);
+            self.spare.push(next);
+            let v = gain - read?;
             if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, mv));
             }
@@ -619,6 +674,7 @@ pub(crate) fn read_fill(
         line: Vec::new(),
         owners_seen: RefCell::new(HashMap::new()),
         budget: BUDGET,
+        spare: Vec::new(),
     };
     let root = State {
         board: live.clone(),
@@ -700,7 +756,8 @@ pub(crate) fn read_fill(
             }
             Mv::Pass | Mv::Free(FreeMove::Take(_)) => {}
         }
-        st = search.apply(&st, mv, &mut removed).0;
+        let next = search.apply(&st, mv, &mut removed).0;
+        search.spare.push(std::mem::replace(&mut st, next));
     }
     Some((fills, out))
 }

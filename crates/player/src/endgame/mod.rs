@@ -505,8 +505,11 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         );
         let mut rng = Rng::new(config.seed);
         let mut scratch = Vec::with_capacity(n);
+        // One game played out again and again: `clone_from` copies the board's used rows into
+        // it and keeps its history's room.
+        let mut g = template.clone();
         for _ in 0..config.playouts {
-            let mut g = template.clone();
+            g.clone_from(&template);
             playout::run(&mut g, &mut rng, &mut scratch);
             for (i, o) in ingo_rules::owners(g.board(), &[]).iter().enumerate() {
                 match o {

@@ -18,10 +18,9 @@ const QUICK_TRIES: usize = 4;
 /// Moves per point of the board after which a playout stops.
 const MOVES_PER_POINT: usize = 2;
 
-/// What playing `color` on the empty point `p` would make: the size of the string (with the
-/// strings it joins), up to two of its liberties, and whether it captures.
+/// What playing `color` on the empty point `p` would make: up to two liberties of the string
+/// (with the strings it joins), and whether it captures.
 pub(crate) struct After {
-    pub(crate) size: usize,
     pub(crate) liberties: usize,
     pub(crate) captures: bool,
     pub(crate) suicide: bool,
@@ -30,7 +29,6 @@ pub(crate) struct After {
 /// [`After`] for `color` on `p`, without changing the board.
 pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
     let analysis = board.analyze(p, color);
-    let mut size = 1;
     // Up to two distinct liberties of the string the play would make (`p` itself excluded).
     let mut libs: [Option<Point>; 2] = [None, None];
     let add = |q: Point, libs: &mut [Option<Point>; 2]| {
@@ -53,7 +51,6 @@ pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
                     continue;
                 }
                 heads[k] = h;
-                size += board.string_size(q);
                 for l in board.liberties_upto(q, 3) {
                     add(l, &mut libs);
                 }
@@ -62,7 +59,6 @@ pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
         }
     }
     After {
-        size,
         liberties: libs.iter().flatten().count(),
         captures: analysis.captured_stones > 0,
         suicide: analysis.suicide,
@@ -70,20 +66,47 @@ pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
 }
 
 /// Whether `color` on the empty point `p` would leave a string of two or more stones with a
-/// single liberty and capture nothing.
+/// single liberty and capture nothing: [`after`]'s question, asked for every point a playout
+/// tries, so answered here with the cheap checks first (an empty neighbour is a liberty, a
+/// capture is an atari of the other side at `p`, both read in constant time) and the strings'
+/// liberties walked only when neither settles it.
 fn big_self_atari(board: &Board, p: Point, color: Color) -> bool {
-    // Two empty neighbours are two liberties: the common case, settled without a look at the
-    // strings around.
-    if board
-        .neighbors(p)
-        .filter(|&q| board.color_at(q).is_none())
-        .count()
-        >= 2
-    {
+    // The one liberty other than `p` found so far; a second one settles the question.
+    let mut lib: Option<Point> = None;
+    let mut second = |q: Point| {
+        if q == p || lib == Some(q) {
+            false
+        } else if lib.is_none() {
+            lib = Some(q);
+            false
+        } else {
+            true
+        }
+    };
+    let mut joins = false;
+    for q in board.neighbors(p) {
+        match board.color_at(q) {
+            None if second(q) => return false,
+            None => {}
+            Some(c) if c == color => joins = true,
+            Some(_) if board.atari_liberty(q) == Some(p) => return false,
+            Some(_) => {}
+        }
+    }
+    if !joins {
         return false;
     }
-    let a = after(board, p, color);
-    !a.captures && a.size >= 2 && a.liberties < 2
+    // A string of ours in atari at `p` brings no liberty but `p`.
+    for q in board.neighbors(p) {
+        if board.color_at(q) == Some(color) && board.atari_liberty(q) != Some(p) {
+            for l in board.liberties_upto(q, 3) {
+                if second(l) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Plays `game` on at random until two consecutive passes (or the move cap).
@@ -282,4 +305,48 @@ fn atari_answer(game: &Game, color: Color) -> Option<Point> {
         }
     }
     save
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The question [`big_self_atari`] answers, asked of the board itself: the play made on a
+    /// copy (a suicide, which the copy may not take, joins strings and leaves no liberty).
+    fn by_playing(board: &Board, p: Point, color: Color) -> bool {
+        let joins = board.neighbors(p).any(|q| board.color_at(q) == Some(color));
+        if board.analyze(p, color).suicide {
+            return joins;
+        }
+        let mut copy = board.clone();
+        let mut removed = Vec::new();
+        copy.play_unchecked(p, color, &mut removed);
+        removed.is_empty() && copy.string_size(p) >= 2 && copy.liberties_upto(p, 2).len() < 2
+    }
+
+    proptest! {
+        /// On boards of random stones, the shortcuts of `big_self_atari` give the answer of
+        /// the play itself, at every empty point and for both colours.
+        #[test]
+        fn big_self_atari_is_what_the_play_makes(
+            stones in proptest::collection::vec((0usize..49, any::<bool>()), 0..60),
+        ) {
+            let mut board = Board::new(7).expect("a 7x7 board");
+            let points: Vec<Point> = board.points().collect();
+            let mut removed = Vec::new();
+            for (i, black) in stones {
+                let (p, c) = (points[i], if black { Color::Black } else { Color::White });
+                if board.color_at(p).is_none() && !board.analyze(p, c).suicide {
+                    board.play_unchecked(p, c, &mut removed);
+                }
+            }
+            let empty: Vec<Point> = board.empty_points().collect();
+            for p in empty {
+                for c in [Color::Black, Color::White] {
+                    prop_assert_eq!(big_self_atari(&board, p, c), by_playing(&board, p, c), "{:?} {:?}", p, c);
+                }
+            }
+        }
+    }
 }
