@@ -65,12 +65,13 @@ pub(crate) fn after(board: &Board, p: Point, color: Color) -> After {
     }
 }
 
-/// Whether `color` on the empty point `p` would leave a string of two or more stones with a
-/// single liberty and capture nothing: [`after`]'s question, asked for every point a playout
-/// tries, so answered here with the cheap checks first (an empty neighbour is a liberty, a
-/// capture is an atari of the other side at `p`, both read in constant time) and the strings'
-/// liberties walked only when neither settles it.
-fn big_self_atari(board: &Board, p: Point, color: Color) -> bool {
+/// Whether `color` on the empty point `p` would capture or leave its string at least two
+/// liberties (the string with those it joins), and whether it joins a string of its own:
+/// [`after`]'s questions, asked for every point a playout tries, so answered here with the
+/// cheap checks first (an empty neighbour is a liberty, a capture is an atari of the other
+/// side at `p`, both read in constant time) and the strings' liberties walked only when
+/// neither settles it.
+fn captures_or_breathes(board: &Board, p: Point, color: Color) -> (bool, bool) {
     // The one liberty other than `p` found so far; a second one settles the question.
     let mut lib: Option<Point> = None;
     let mut second = |q: Point| {
@@ -86,27 +87,31 @@ fn big_self_atari(board: &Board, p: Point, color: Color) -> bool {
     let mut joins = false;
     for q in board.neighbors(p) {
         match board.color_at(q) {
-            None if second(q) => return false,
+            None if second(q) => return (true, joins),
             None => {}
             Some(c) if c == color => joins = true,
-            Some(_) if board.atari_liberty(q) == Some(p) => return false,
+            Some(_) if board.atari_liberty(q) == Some(p) => return (true, joins),
             Some(_) => {}
         }
-    }
-    if !joins {
-        return false;
     }
     // A string of ours in atari at `p` brings no liberty but `p`.
     for q in board.neighbors(p) {
         if board.color_at(q) == Some(color) && board.atari_liberty(q) != Some(p) {
             for l in board.liberties_upto(q, 3) {
                 if second(l) {
-                    return false;
+                    return (true, true);
                 }
             }
         }
     }
-    true
+    (false, joins)
+}
+
+/// Whether `color` on the empty point `p` would leave a string of two or more stones with a
+/// single liberty and capture nothing.
+fn big_self_atari(board: &Board, p: Point, color: Color) -> bool {
+    let (fine, joins) = captures_or_breathes(board, p, color);
+    !fine && joins
 }
 
 /// Plays `game` on at random until two consecutive passes (or the move cap).
@@ -206,10 +211,9 @@ fn capture_answer(game: &Game, color: Color) -> Option<Point> {
                 if board.color_at(r) != Some(color.opponent()) {
                     continue;
                 }
+                // A capture is never a suicide.
                 if let Some(l) = board.atari_liberty(r) {
-                    if !board.analyze(l, color).suicide {
-                        return Some(l);
-                    }
+                    return Some(l);
                 }
             }
         }
@@ -293,15 +297,11 @@ fn atari_answer(game: &Game, color: Color) -> Option<Point> {
         let Some(l) = board.atari_liberty(q) else {
             continue;
         };
+        // A capture is never a suicide; a save must capture or give two liberties.
         if c != color {
-            if !board.analyze(l, color).suicide {
-                return Some(l);
-            }
-        } else if save.is_none() {
-            let a = after(board, l, color);
-            if !a.suicide && (a.captures || a.liberties >= 2) {
-                save = Some(l);
-            }
+            return Some(l);
+        } else if save.is_none() && captures_or_breathes(board, l, color).0 {
+            save = Some(l);
         }
     }
     save
@@ -312,24 +312,31 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The question [`big_self_atari`] answers, asked of the board itself: the play made on a
-    /// copy (a suicide, which the copy may not take, joins strings and leaves no liberty).
-    fn by_playing(board: &Board, p: Point, color: Color) -> bool {
+    /// What the play of `color` on `p` makes, asked of the board itself (the play made on a
+    /// copy): whether it captures or leaves its string two liberties, and whether it leaves a
+    /// string of two or more stones in atari capturing nothing (a suicide, which the copy may
+    /// not take, captures nothing and leaves no liberty).
+    fn by_playing(board: &Board, p: Point, color: Color) -> (bool, bool) {
         let joins = board.neighbors(p).any(|q| board.color_at(q) == Some(color));
         if board.analyze(p, color).suicide {
-            return joins;
+            return (false, joins);
         }
         let mut copy = board.clone();
         let mut removed = Vec::new();
         copy.play_unchecked(p, color, &mut removed);
-        removed.is_empty() && copy.string_size(p) >= 2 && copy.liberties_upto(p, 2).len() < 2
+        let libs = copy.liberties_upto(p, 2).len();
+        (
+            !removed.is_empty() || libs >= 2,
+            removed.is_empty() && copy.string_size(p) >= 2 && libs < 2,
+        )
     }
 
     proptest! {
-        /// On boards of random stones, the shortcuts of `big_self_atari` give the answer of
-        /// the play itself, at every empty point and for both colours.
+        /// On boards of random stones, the shortcuts of `captures_or_breathes` and
+        /// `big_self_atari` give the answers of the play itself, at every empty point and for
+        /// both colours.
         #[test]
-        fn big_self_atari_is_what_the_play_makes(
+        fn the_playouts_shortcuts_answer_as_the_play_does(
             stones in proptest::collection::vec((0usize..49, any::<bool>()), 0..60),
         ) {
             let mut board = Board::new(7).expect("a 7x7 board");
@@ -344,7 +351,9 @@ mod tests {
             let empty: Vec<Point> = board.empty_points().collect();
             for p in empty {
                 for c in [Color::Black, Color::White] {
-                    prop_assert_eq!(big_self_atari(&board, p, c), by_playing(&board, p, c), "{:?} {:?}", p, c);
+                    let fine = captures_or_breathes(&board, p, c).0;
+                    let got = (fine, big_self_atari(&board, p, c));
+                    prop_assert_eq!(got, by_playing(&board, p, c), "{:?} {:?}", p, c);
                 }
             }
         }
