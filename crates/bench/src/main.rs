@@ -224,6 +224,10 @@ struct EndgameBenchArgs {
     /// Playouts of ingo's judgement per position.
     #[arg(long, default_value_t = ingo_player::endgame::EndgameConfig::default().playouts)]
     playouts: u32,
+    /// Seed of ingo's playouts: the judgement's own by default. Other seeds show how much of
+    /// a figure is the luck of the draw (the playouts decide the verdicts no reading settles).
+    #[arg(long, default_value_t = ingo_player::endgame::EndgameConfig::default().seed)]
+    seed: u64,
     /// The GNU Go program (`/usr/games/gnugo` when `gnugo` is not on the PATH).
     #[arg(long, default_value = "gnugo")]
     gnugo: PathBuf,
@@ -1766,6 +1770,7 @@ fn endgame_set(
     use ingo_player::endgame::{judge_end, EndgameConfig};
     let config = EndgameConfig {
         playouts: a.playouts,
+        seed: a.seed,
         ..EndgameConfig::default()
     };
     // One untimed pass gives the counts (the judgement is deterministic, so every pass agrees).
@@ -1798,6 +1803,7 @@ fn endgame_set(
     }
     writeln!(out, "positions={}", positions.len())?;
     writeln!(out, "ingo_playouts={}", a.playouts)?;
+    writeln!(out, "ingo_seed={}", a.seed)?;
     writeln!(out, "ingo_ms_per_position={:.3}", ingo_s * 1e3)?;
     if let Some(c) = ingo_cpu {
         writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
