@@ -228,6 +228,11 @@ struct EndgameBenchArgs {
     /// a figure is the luck of the draw (the playouts decide the verdicts no reading settles).
     #[arg(long, default_value_t = ingo_player::endgame::EndgameConfig::default().seed)]
     seed: u64,
+    /// Also judge every record with the seeds 1 to N and print each seed's winners and exact
+    /// margins and their range (`ingo_winner_over_seeds=`): the spread of a figure over the
+    /// draws of the playouts, which one run with one seed does not show.
+    #[arg(long, default_value_t = 0)]
+    seeds: u64,
     /// The GNU Go program (`/usr/games/gnugo` when `gnugo` is not on the PATH).
     #[arg(long, default_value = "gnugo")]
     gnugo: PathBuf,
@@ -1538,6 +1543,49 @@ struct CountedPosition {
     recorded: (Color, i32),
 }
 
+/// The judgement's winners and exact margins with each of the seeds 1 to `a.seeds`, one line
+/// a seed, then their range and mean over the seeds.
+fn seed_spread(
+    a: &EndgameBenchArgs,
+    positions: &[CountedPosition],
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    use ingo_player::endgame::{judge_end, EndgameConfig};
+    let mut figures = Vec::new();
+    for seed in 1..=a.seeds {
+        let config = EndgameConfig {
+            playouts: a.playouts,
+            seed,
+            ..EndgameConfig::default()
+        };
+        let mut agreement = Agreement::default();
+        for p in positions {
+            agreement.add(p, ingo_count(a.ingo_count, p, &judge_end(&p.game, &config)));
+        }
+        writeln!(
+            out,
+            "ingo_seed_{seed}: winners {} exact {}",
+            agreement.winner, agreement.margin
+        )?;
+        figures.push((agreement.winner, agreement.margin));
+    }
+    let n = positions.len();
+    let spread = |pick: fn(&(usize, usize)) -> usize| {
+        let values: Vec<usize> = figures.iter().map(pick).collect();
+        let (lo, hi) = (values.iter().min(), values.iter().max());
+        let mean = values.iter().sum::<usize>() as f64 / values.len().max(1) as f64;
+        format!(
+            "{}..{}/{n} mean {mean:.1} ({:.1}%)",
+            lo.unwrap_or(&0),
+            hi.unwrap_or(&0),
+            100.0 * mean / n.max(1) as f64
+        )
+    };
+    writeln!(out, "ingo_winner_over_seeds={}", spread(|f| f.0))?;
+    writeln!(out, "ingo_margin_over_seeds={}", spread(|f| f.1))?;
+    Ok(())
+}
+
 /// Agreement of one judge with the recorded results.
 #[derive(Default)]
 struct Agreement {
@@ -1809,6 +1857,9 @@ fn endgame_set(
         writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
     }
     ingo.write(out, "ingo")?;
+    if a.seeds > 0 {
+        seed_spread(a, positions, out)?;
+    }
     let n = positions.len() as f64;
     let Some(gnugo) = gnugo else {
         return Ok((ingo_cpu.map(|c| c * n), None));

@@ -243,6 +243,67 @@ fn endgame_counts_ing_cup_records_beside_gnu_go() {
     }
 }
 
+/// `--seeds N` judges the records again with the seeds 1 to N: each seed's line gives the
+/// figures that a run with `--seed k` gives, and the range over the seeds holds them all.
+#[test]
+fn endgame_seeds_give_each_seeds_figures_and_their_range() {
+    let Some(dir) = ingo_testkit::corpus(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
+        return;
+    };
+    let dir = dir.to_string_lossy().into_owned();
+    // The first Ing Cup's games 10 to 19 that ended by a count, judged with one playout, where
+    // the three seeds give three different figures (5/4, 6/3 and 6/2 today).
+    let base = [
+        "endgame",
+        "--corpus",
+        dir.as_str(),
+        "--prefix",
+        "aeb-pro/Ing/01/1",
+        "--repeat",
+        "1",
+        "--no-gnugo",
+        "--playouts",
+        "1",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        ingo_bench(&args)
+    };
+    let out = with(&["--seeds", "3"]);
+    let mut winners = Vec::new();
+    for seed in ["1", "2", "3"] {
+        let alone = with(&["--seed", seed]);
+        let count = |key: &str| -> String {
+            field(&alone, key)
+                .split('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let (w, e) = (count("ingo_winner_agrees"), count("ingo_margin_agrees"));
+        let line = format!("ingo_seed_{seed}: winners {w} exact {e}");
+        assert!(out.lines().any(|l| l == line), "no {line:?} in:\n{out}");
+        winners.push(w.parse::<usize>().expect("a count"));
+    }
+    let (lo, hi) = (winners.iter().min(), winners.iter().max());
+    let positions = field(&out, "positions");
+    let range = format!(
+        "{}..{}/{positions} mean",
+        lo.unwrap_or(&0),
+        hi.unwrap_or(&0)
+    );
+    assert!(
+        field(&out, "ingo_winner_over_seeds").starts_with(&range),
+        "{range} in:\n{out}"
+    );
+    assert!(out
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .starts_with("ingo_margin_over_seeds="));
+}
+
 /// GNU Go 3.8 crashes on a few records (a segmentation fault in `final_score`): the bench then
 /// counts that record as one GNU Go gave no count for, says so, starts a new GNU Go for the next
 /// record and finishes the run, instead of stopping with "GNU Go stopped". The GNU Go here is a
