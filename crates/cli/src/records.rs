@@ -103,7 +103,7 @@ pub fn score_report(
         game.rules()
     );
     if let Some(j) = count.judgement() {
-        text.push_str(&crate::verify::judgement_text(j, board));
+        text.push_str(&crate::verify::judgement_text(j, &game));
     }
     text.push_str(&crate::report::count_text(&count.score, board));
     Ok(ScoreReport {

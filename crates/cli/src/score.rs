@@ -82,7 +82,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `ingo score --json`: the result, the dead stones, and (when the end was judged) every string
-/// with its status and how it was decided.
+/// with its status and how it was decided, and the verdicts to check that the winner turns on.
 fn score_json(report: &records::ScoreReport) -> serde_json::Value {
     let board = report.game.board();
     let h = board.height();
@@ -108,9 +108,21 @@ fn score_json(report: &records::ScoreReport) -> serde_json::Value {
                 .collect()
         })
         .unwrap_or_default();
+    // The verdicts to check that the winner turns on (none when the count was not judged).
+    let turns = report
+        .count
+        .judgement()
+        .map(|j| {
+            names(&j.winner_turns_on(
+                &report.game,
+                &ingo_player::endgame::EndgameConfig::default(),
+            ))
+        })
+        .unwrap_or_default();
     serde_json::json!({
         "result": score.result_string(),
         "dead": names(&score.dead),
         "strings": strings,
+        "winner_turns_on": turns,
     })
 }

@@ -22,6 +22,11 @@ pub struct Verify {
     /// The judgement's verdicts a person should check (`Judgement::checks`: a string's first
     /// stone and its note, `K11 46%`), where a disagreement is looked for first.
     pub checks: Vec<String>,
+    /// Where the winners differ, the verdicts to check the winner turns on
+    /// (`Judgement::winner_turns_on`: each alone turned the other way names the other winner,
+    /// the record's): a string's first stone. Empty where the winners agree (not read: it
+    /// costs a fill a verdict).
+    pub winner_turns_on: Vec<String>,
 }
 
 impl Verify {
@@ -34,6 +39,7 @@ impl Verify {
             "winner_agrees": self.winner_agrees,
             "note": self.note,
             "checks": self.checks,
+            "winner_turns_on": self.winner_turns_on,
         })
     }
 
@@ -57,8 +63,13 @@ impl Verify {
         } else {
             format!("; verdicts to check: {}", self.checks.join(", "))
         };
+        let turns = if self.winner_turns_on.is_empty() {
+            String::new()
+        } else {
+            format!("; the winner turns on {}", self.winner_turns_on.join(", "))
+        };
         format!(
-            ", verify: recorded {} counted {} ({verdict}{note}{checks})",
+            ", verify: recorded {} counted {} ({verdict}{note}{checks}{turns})",
             self.recorded, self.counted
         )
     }
@@ -131,7 +142,20 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
         agrees,
         note,
         checks: checks_text(&j, game.board()),
+        winner_turns_on: if winner_agrees {
+            Vec::new()
+        } else {
+            gtp_names(
+                &j.winner_turns_on(game, &EndgameConfig::default()),
+                game.board(),
+            )
+        },
     })
+}
+
+/// GTP names of `points` on `board`.
+fn gtp_names(points: &[ingo_rules::Point], board: &Board) -> Vec<String> {
+    points.iter().map(|p| p.to_gtp(board.height())).collect()
 }
 
 /// The note for a record whose rules count by territory (`RU[Japanese]`, Korean), where the
@@ -258,7 +282,8 @@ fn checks_text(j: &Judgement, board: &Board) -> Vec<String> {
 /// filled in turn and whether that fill was read out by search or made one move deep, and the
 /// verdicts a person should check (`Judgement::checks`: the first stone of each string and its
 /// note, as the count picture rings them).
-pub fn judgement_text(j: &Judgement, board: &Board) -> String {
+pub fn judgement_text(j: &Judgement, game: &Game) -> String {
+    let board = game.board();
     let h = board.height();
     let names = |v: &[ingo_rules::Point]| {
         if v.is_empty() {
@@ -273,8 +298,22 @@ pub fn judgement_text(j: &Judgement, board: &Board) -> String {
         .map(|f| format!("{} {}", f.color.letter(), f.point.to_gtp(h)))
         .collect();
     let checks = checks_text(j, board);
+    // Which of them the winner turns on, where there are any.
+    let turns = if checks.is_empty() {
+        String::new()
+    } else {
+        let on = gtp_names(&j.winner_turns_on(game, &EndgameConfig::default()), board);
+        if on.is_empty() {
+            "the winner turns on: none of them (each alone turned the other way changes the margin only)\n".to_string()
+        } else {
+            format!(
+                "the winner turns on: {} (each alone turned the other way names the other winner)\n",
+                on.join(", ")
+            )
+        }
+    };
     format!(
-        "dead stones: {}\nseki stones: {}\nshared points (分空) left empty: {}\nneutral points filled in turn, {} first: {}\nverdicts to check: {}\n",
+        "dead stones: {}\nseki stones: {}\nshared points (分空) left empty: {}\nneutral points filled in turn, {} first: {}\nverdicts to check: {}\n{turns}",
         names(&j.dead),
         names(&j.stones(Status::Seki)),
         names(&j.seki_points),

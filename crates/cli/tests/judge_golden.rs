@@ -354,8 +354,9 @@ fn verify_says_when_the_record_needs_other_shared_points() {
 
 /// Where the judged count and the record disagree, `judge --verify` names the verdicts to check
 /// (a string's first stone and its note), in text and in JSON; where they agree the text does
-/// not, and the JSON still lists them. (`unfinished.sgf` given a result: counted B+3.5, its
-/// stones C7 and G3 held by three playouts in four.)
+/// not, and the JSON still lists them. Where the winners differ it also names the verdicts the
+/// winner turns on. (`unfinished.sgf` given a result: counted B+3.5, White's C7 and Black's G3
+/// held by three playouts in four; with C7 dead Black still wins, with G3 dead White does.)
 #[test]
 fn verify_names_the_verdicts_to_check_where_the_counts_differ() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -372,11 +373,12 @@ fn verify_names_the_verdicts_to_check_where_the_counts_differ() {
         let file = path.to_str().expect("UTF-8 path");
         let (out, code) = ingo(&["judge", "--verify", file]);
         assert_eq!(code, 0, "{out}");
-        assert_eq!(
-            out.contains("; verdicts to check: C7 75%, G3 75%)"),
-            !agrees,
-            "{re}: {out}"
-        );
+        let named = if agrees {
+            "verify: recorded B+3.5 counted B+3.5 (agrees)"
+        } else {
+            "; verdicts to check: C7 75%, G3 75%; the winner turns on G3)"
+        };
+        assert!(out.contains(named), "{re}: {out}");
         let (out, _) = ingo(&["judge", "--verify", "--json", file]);
         let v: serde_json::Value =
             serde_json::from_str(out.lines().next().unwrap_or_default()).expect("JSON");
@@ -384,6 +386,12 @@ fn verify_names_the_verdicts_to_check_where_the_counts_differ() {
         assert_eq!(
             v["verify"]["checks"],
             serde_json::json!(["C7 75%", "G3 75%"]),
+            "{out}"
+        );
+        let turns: &[&str] = if agrees { &[] } else { &["G3"] };
+        assert_eq!(
+            v["verify"]["winner_turns_on"],
+            serde_json::json!(turns),
             "{out}"
         );
     }

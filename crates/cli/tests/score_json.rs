@@ -50,3 +50,49 @@ fn score_json_names_each_strings_status_and_how_it_was_decided() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `ingo score` says which of the verdicts to check the winner turns on, in text and in JSON:
+/// on `unfinished.sgf` (B+3.5, White's C7 and Black's G3 held by three playouts in four) Black's
+/// G3 dead names White, and White's C7 alive changes the margin only; in the corner of
+/// [`RECORD`] (W+17) neither of White's two stones does.
+#[test]
+fn score_names_the_verdicts_the_winner_turns_on() {
+    let dir = std::env::temp_dir().join(format!("ingo-score-turns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let corner = dir.join("corner.sgf");
+    std::fs::write(&corner, RECORD).expect("write the record");
+    let unfinished =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished.sgf");
+    for (path, turns, line) in [
+        (
+            unfinished.as_path(),
+            vec!["G3"],
+            "the winner turns on: G3 (each alone turned the other way names the other winner)",
+        ),
+        (
+            corner.as_path(),
+            vec![],
+            "the winner turns on: none of them (each alone turned the other way changes the margin only)",
+        ),
+    ] {
+        let run = |json: bool| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_ingo"));
+            cmd.arg("score");
+            if json {
+                cmd.arg("--json");
+            }
+            let out = cmd.arg(path).output().expect("ingo runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout).expect("UTF-8")
+        };
+        let v: serde_json::Value = serde_json::from_str(&run(true)).expect("JSON");
+        assert_eq!(v["winner_turns_on"], serde_json::json!(turns), "{v:#}");
+        let text = run(false);
+        assert!(text.lines().any(|l| l == line), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1066,3 +1066,75 @@ fn a_group_search_is_not_believed_where_a_wall_may_fall() {
     assert_ne!(o19.how, Decided::GroupRead, "{o19:?}");
     assert_eq!(j.score.winner, Color::White, "{}", j.score.result_string());
 }
+
+/// The final position of `aeb-pro/Ing/02/12.sgf` (the whole board; recorded B+3, no `KM`, the
+/// Ing Cup's 8 points; White to move).
+const ING_02_12: &str = "
+        X O O O . . O X X X . . . . . . . . .
+        X X X O . . O O O X . X X . . . . . .
+        X X O . O O . . O X X X O X X X . . .
+        X O O O . O O O X X O O O O O X O . .
+        X X O O O X O O O X X X X X O O X X .
+        . . X X X X X O O O O X X X O O O X .
+        . X . . . . X X O O X O O O O O X X .
+        . . O . . . . X X O X X X O . O O X X
+        . . . . . . . X O O O X . X O O O X O
+        . . . O . . . . X X X . X X X O . O O
+        X . X . X O X X O . . X X X O X O . .
+        O X . . . X X O X X . . X O O X X O O
+        O O X X X O O O O X . . . . . O X X O
+        . O O O O . X . O O X . X X . . . . X
+        . . . . . . . . . O X X O X . X . X X
+        . . . O . X . X . O O O O X X X X X O
+        . . . . O O . . . . . . . O O X O O O
+        . . . . . . . . . . . . . . O O . . .
+        . . . . . . . . . . . . . . . . . . .";
+
+/// A referee is told which of the verdicts to check the winner turns on. Source:
+/// `aeb-pro/Ing/02/12.sgf` ([`ING_02_12`]): White's `R16` inside Black's upper right corner of
+/// 24 empty points, which the playouts hold about half of the time (the reading does not
+/// settle it), and Black's string `R15` … `S11` on the right side, which lives by that corner.
+/// With `R16` dead Black wins by 3, the record; with `R16` alive White wins. Which way the
+/// playouts put it rests on the draw (the record replayed and this diagram order the empty
+/// points differently, so one seed draws other playouts on each), so every seed is read:
+/// wherever `R16` is ringed the winner is said to turn on it, turning it alone does name the
+/// other winner, and only ringed strings are named.
+#[test]
+fn the_verdicts_the_winner_turns_on_are_named() {
+    let g = game(ING_02_12, Color::White);
+    let r16 = Point::from_gtp("R16", 19, 19).expect("vertex");
+    let mut ringed = 0;
+    for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
+        let config = seeded(seed);
+        let j = judge_end(&g, &config);
+        let checked: Vec<Point> = j.checks().iter().map(|(p, _)| *p).collect();
+        let turns = j.winner_turns_on(&g, &config);
+        assert!(
+            turns.iter().all(|p| checked.contains(p)),
+            "seed {seed}: {turns:?} of {checked:?}"
+        );
+        if !checked.contains(&r16) {
+            continue;
+        }
+        ringed += 1;
+        assert!(
+            turns.contains(&r16),
+            "seed {seed}: {turns:?} of {checked:?}"
+        );
+        // What it means: the count with R16 turned the other way names the other winner.
+        let dead: Vec<Point> = if j.dead.contains(&r16) {
+            j.dead.iter().copied().filter(|&p| p != r16).collect()
+        } else {
+            j.dead.iter().copied().chain([r16]).collect()
+        };
+        let turned = judge_with_dead(&g, &dead, &config);
+        assert_ne!(
+            turned.score.winner,
+            j.score.winner,
+            "seed {seed}: {} and turned {}",
+            j.score.result_string(),
+            turned.score.result_string()
+        );
+    }
+    assert!(ringed > 0, "R16 is ringed with none of the seeds");
+}

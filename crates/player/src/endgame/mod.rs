@@ -367,6 +367,68 @@ impl Judgement {
             })
             .collect()
     }
+
+    /// Of the verdicts to check ([`Judgement::checks`]), the strings the winner turns on: the
+    /// first stone of each string whose verdict, turned the other way (a dead string alive, a
+    /// living or seki string dead) with every other verdict as judged, makes the count of
+    /// [`judge_with_dead`] name the other winner. A referee checks these first: the others
+    /// change the margin at most. Empty when the count of the judgement's own dead stones by
+    /// [`judge_with_dead`] names another winner than the judgement (it has captures or a ko
+    /// that count does not see), since the two counts are then not the same count. `game` is
+    /// the game judged; one count a verdict to check, so this costs as many fills.
+    ///
+    /// ```
+    /// use ingo_player::endgame::{judge_end, EndgameConfig};
+    /// use ingo_rules::{Board, Color, Game, Point, Rules, Setup};
+    /// // Two White stones inside Black's corner, each held by about half of the playouts, so
+    /// // both are verdicts to check; but White wins by 17 whatever becomes of either.
+    /// let board = Board::from_ascii("
+    ///     . . . . . X O . .
+    ///     . . . . . X O . .
+    ///     . . O . . X O . .
+    ///     . . . . . X O . .
+    ///     . . . O . X O . .
+    ///     X X X X X X O . .
+    ///     O O O O O O O . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .").unwrap();
+    /// let setup = Setup { board, to_move: Color::Black, handicap_passes: 0 };
+    /// let game = Game::new(setup, Rules::ing());
+    /// let config = EndgameConfig::default();
+    /// let j = judge_end(&game, &config);
+    /// let c7 = Point::from_gtp("C7", 9, 9).unwrap();
+    /// assert!(j.checks().iter().any(|(p, _)| *p == c7));
+    /// assert_eq!(j.score.result_string(), "W+17");
+    /// assert!(j.winner_turns_on(&game, &config).is_empty());
+    /// ```
+    pub fn winner_turns_on(&self, game: &Game, config: &EndgameConfig) -> Vec<Point> {
+        let checked: Vec<Point> = self.checks().into_iter().map(|(p, _)| p).collect();
+        if checked.is_empty()
+            || judge_with_dead(game, &self.dead, config).score.winner != self.score.winner
+        {
+            return Vec::new();
+        }
+        self.strings
+            .iter()
+            .filter_map(|s| {
+                let first = *s.stones.first()?;
+                if !checked.contains(&first) {
+                    return None;
+                }
+                let dead: Vec<Point> = if s.status == Status::Dead {
+                    self.dead
+                        .iter()
+                        .copied()
+                        .filter(|p| !s.stones.contains(p))
+                        .collect()
+                } else {
+                    self.dead.iter().chain(&s.stones).copied().collect()
+                };
+                let turned = judge_with_dead(game, &dead, config).score.winner;
+                (turned != self.score.winner).then_some(first)
+            })
+            .collect()
+    }
 }
 
 /// The lowest share of the playouts that [`Judgement::checks`] marks: below it the string is
