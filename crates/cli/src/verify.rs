@@ -281,7 +281,8 @@ fn checks_text(j: &Judgement, board: &Board) -> Vec<String> {
 /// The lines `ingo score` prints about the judgement: dead stones, seki, the neutral points
 /// filled in turn and whether that fill was read out by search or made one move deep, and the
 /// verdicts a person should check (`Judgement::checks`: the first stone of each string and its
-/// note, as the count picture rings them).
+/// note, as the count picture rings them) with those the winner turns on
+/// (`Judgement::winner_turns_on`), `game` being the game judged.
 pub fn judgement_text(j: &Judgement, game: &Game) -> String {
     let board = game.board();
     let h = board.height();
