@@ -51,6 +51,9 @@ pub struct ScoreReport {
     pub count: ingo_front::record::Count,
     /// The reader's warnings (see [`Position::warnings`]).
     pub warnings: Vec<String>,
+    /// Of the judgement's verdicts to check, those the winner turns on
+    /// (`Judgement::winner_turns_on`, read once here); none when the count was not judged.
+    pub winner_turns_on: Vec<ingo_rules::Point>,
 }
 
 /// The fill-in count of the record at `path` after `upto` moves (all when `None`), with the
@@ -102,8 +105,12 @@ pub fn score_report(
         },
         game.rules()
     );
+    let winner_turns_on = count
+        .judgement()
+        .map(|j| j.winner_turns_on(&game, &ingo_player::endgame::EndgameConfig::default()))
+        .unwrap_or_default();
     if let Some(j) = count.judgement() {
-        text.push_str(&crate::verify::judgement_text(j, &game));
+        text.push_str(&crate::verify::judgement_text(j, board, &winner_turns_on));
     }
     text.push_str(&crate::report::count_text(&count.score, board));
     Ok(ScoreReport {
@@ -111,6 +118,7 @@ pub fn score_report(
         game,
         count,
         warnings,
+        winner_turns_on,
     })
 }
 

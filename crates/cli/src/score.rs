@@ -108,21 +108,10 @@ fn score_json(report: &records::ScoreReport) -> serde_json::Value {
                 .collect()
         })
         .unwrap_or_default();
-    // The verdicts to check that the winner turns on (none when the count was not judged).
-    let turns = report
-        .count
-        .judgement()
-        .map(|j| {
-            names(&j.winner_turns_on(
-                &report.game,
-                &ingo_player::endgame::EndgameConfig::default(),
-            ))
-        })
-        .unwrap_or_default();
     serde_json::json!({
         "result": score.result_string(),
         "dead": names(&score.dead),
         "strings": strings,
-        "winner_turns_on": turns,
+        "winner_turns_on": names(&report.winner_turns_on),
     })
 }

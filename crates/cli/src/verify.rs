@@ -281,10 +281,9 @@ fn checks_text(j: &Judgement, board: &Board) -> Vec<String> {
 /// The lines `ingo score` prints about the judgement: dead stones, seki, the neutral points
 /// filled in turn and whether that fill was read out by search or made one move deep, and the
 /// verdicts a person should check (`Judgement::checks`: the first stone of each string and its
-/// note, as the count picture rings them) with those the winner turns on
-/// (`Judgement::winner_turns_on`), `game` being the game judged.
-pub fn judgement_text(j: &Judgement, game: &Game) -> String {
-    let board = game.board();
+/// note, as the count picture rings them) with `turns`, those the winner turns on
+/// (`Judgement::winner_turns_on`).
+pub fn judgement_text(j: &Judgement, board: &Board, turns: &[ingo_rules::Point]) -> String {
     let h = board.height();
     let names = |v: &[ingo_rules::Point]| {
         if v.is_empty() {
@@ -303,7 +302,7 @@ pub fn judgement_text(j: &Judgement, game: &Game) -> String {
     let turns = if checks.is_empty() {
         String::new()
     } else {
-        let on = gtp_names(&j.winner_turns_on(game, &EndgameConfig::default()), board);
+        let on = gtp_names(turns, board);
         if on.is_empty() {
             "the winner turns on: none of them (each alone turned the other way changes the margin only)\n".to_string()
         } else {
