@@ -1543,6 +1543,32 @@ struct CountedPosition {
     recorded: (Color, i32),
 }
 
+/// The configuration of ingo's judgement in the bench: `a.playouts` playouts drawn from `seed`.
+fn ingo_config(a: &EndgameBenchArgs, seed: u64) -> ingo_player::endgame::EndgameConfig {
+    ingo_player::endgame::EndgameConfig {
+        playouts: a.playouts,
+        seed,
+        ..ingo_player::endgame::EndgameConfig::default()
+    }
+}
+
+/// Every position judged once with `config`: ingo's agreement with the records, and the sum of
+/// the margins (a timed pass must give the same).
+fn judge_all(
+    a: &EndgameBenchArgs,
+    positions: &[CountedPosition],
+    config: &ingo_player::endgame::EndgameConfig,
+) -> (Agreement, i64) {
+    let mut agreement = Agreement::default();
+    let mut checksum = 0i64;
+    for p in positions {
+        let j = ingo_player::endgame::judge_end(&p.game, config);
+        checksum += i64::from(j.score.margin_halves);
+        agreement.add(p, ingo_count(a.ingo_count, p, &j));
+    }
+    (agreement, checksum)
+}
+
 /// The judgement's winners and exact margins with each of the seeds 1 to `a.seeds`, one line
 /// a seed, then their range and mean over the seeds.
 fn seed_spread(
@@ -1550,18 +1576,9 @@ fn seed_spread(
     positions: &[CountedPosition],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    use ingo_player::endgame::{judge_end, EndgameConfig};
     let mut figures = Vec::new();
     for seed in 1..=a.seeds {
-        let config = EndgameConfig {
-            playouts: a.playouts,
-            seed,
-            ..EndgameConfig::default()
-        };
-        let mut agreement = Agreement::default();
-        for p in positions {
-            agreement.add(p, ingo_count(a.ingo_count, p, &judge_end(&p.game, &config)));
-        }
+        let (agreement, _) = judge_all(a, positions, &ingo_config(a, seed));
         writeln!(
             out,
             "ingo_seed_{seed}: winners {} exact {}",
@@ -1815,20 +1832,10 @@ fn endgame_set(
     gnugo: Option<&mut Gnugo>,
     out: &mut impl Write,
 ) -> anyhow::Result<(Option<f64>, Option<f64>)> {
-    use ingo_player::endgame::{judge_end, EndgameConfig};
-    let config = EndgameConfig {
-        playouts: a.playouts,
-        seed: a.seed,
-        ..EndgameConfig::default()
-    };
+    use ingo_player::endgame::judge_end;
+    let config = ingo_config(a, a.seed);
     // One untimed pass gives the counts (the judgement is deterministic, so every pass agrees).
-    let mut ingo = Agreement::default();
-    let mut checksum = 0i64;
-    for p in positions {
-        let j = judge_end(&p.game, &config);
-        checksum += i64::from(j.score.margin_halves);
-        ingo.add(p, ingo_count(a.ingo_count, p, &j));
-    }
+    let (ingo, checksum) = judge_all(a, positions, &config);
     let start = Instant::now();
     let cpu_start = cpu_time();
     for _ in 0..a.repeat {

@@ -63,6 +63,7 @@ enum Mv {
     Free(FreeMove),
 }
 
+#[derive(Clone)]
 struct State {
     board: Board,
     /// The same position with the dead stones as they are (the stones of their owner): a fill
@@ -83,25 +84,11 @@ struct State {
     placed: Vec<Point>,
 }
 
-impl Clone for State {
-    fn clone(&self) -> State {
-        State {
-            board: self.board.clone(),
-            real: self.real.clone(),
-            to_move: self.to_move,
-            passes: self.passes,
-            plain_left: self.plain_left,
-            ko: self.ko,
-            captured: self.captured,
-            atari: self.atari.clone(),
-            placed: self.placed.clone(),
-        }
-    }
-
-    /// Into a state of the search's pool: the boards copy only their used rows
-    /// ([`Board`]'s `clone_from`) and the lists keep their room, where a new state would copy
-    /// two whole boards (30 KB) twice, onto the stack and into its box.
-    fn clone_from(&mut self, src: &State) {
+impl State {
+    /// Makes this state (one of the search's pool) a copy of `src`: the boards copy only their
+    /// used rows ([`Board`]'s `clone_from`) and the lists keep their room, where a new boxed
+    /// clone would copy two whole boards (30 KB) twice, onto the stack and into its box.
+    fn copy_from(&mut self, src: &State) {
         let State {
             board,
             real,
@@ -400,7 +387,7 @@ impl Search<'_> {
     fn apply(&mut self, st: &State, mv: Mv, removed: &mut Vec<Point>) -> (Box<State>, i32) {
         let mut next = match self.spare.pop() {
             Some(mut b) => {
-                (*b).clone_from(st);
+                b.copy_from(st);
                 b
             }
             None => Box::new(st.clone()),
