@@ -105,10 +105,7 @@ pub fn score_report(
         },
         game.rules()
     );
-    let winner_turns_on = count
-        .judgement()
-        .map(|j| j.winner_turns_on(&game, &ingo_player::endgame::EndgameConfig::default()))
-        .unwrap_or_default();
+    let winner_turns_on = count.winner_turns_on(&game);
     if let Some(j) = count.judgement() {
         text.push_str(&crate::verify::judgement_text(j, board, &winner_turns_on));
     }

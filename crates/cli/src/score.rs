@@ -70,7 +70,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             seki,
             title,
         )
-        .with_checks(report.count.checks());
+        .with_checks(report.count.checks())
+        .with_winner_turns_on(&report.winner_turns_on);
         write_pictures(
             &picture.diagram,
             &picture.options,

@@ -205,8 +205,9 @@ fn score_says_how_the_neutral_points_were_filled() {
 /// `ingo score --svg` rings the verdicts a person should check, the same strings `--json`
 /// names as sampled between 25% and 75% or read by a rule, each with its note, and the text
 /// names them on its line `verdicts to check:`; a count whose verdicts are all clear has no
-/// ring, no key, and `none` on that line. (`unfinished.sgf`: five stones on 9×9, two of
-/// them held by three playouts in four or fewer.)
+/// ring, no key, and `none` on that line. The notes of the verdicts the winner turns on end
+/// with `!`, which the key explains. (`unfinished.sgf`: five stones on 9×9, two of them held
+/// by three playouts in four or fewer, the winner turning on `G3`.)
 #[test]
 fn score_pictures_ring_the_verdicts_to_check() {
     use ingo_player::endgame::{CHECK_ABOVE, CHECK_BELOW};
@@ -235,7 +236,12 @@ fn score_pictures_ring_the_verdicts_to_check() {
                 "ko_taken_last" => "K".into(),
                 _ => continue,
             };
-            expected.push(note);
+            // A verdict the winner turns on has its note marked `!`.
+            let turns = v["winner_turns_on"]
+                .as_array()
+                .expect("winner_turns_on")
+                .contains(&s["stones"][0]);
+            expected.push(if turns { format!("{note}!") } else { note });
         }
         assert_eq!(expected.len(), rings, "{record}: {json}");
         assert_eq!(svg.matches(r#"class="check""#).count(), rings, "{record}");
@@ -246,6 +252,11 @@ fn score_pictures_ring_the_verdicts_to_check() {
             );
         }
         assert_eq!(svg.contains(r#"class="key""#), rings > 0, "{record}");
+        assert_eq!(
+            svg.contains(ingo_render::TURNS_KEY),
+            expected.iter().any(|n| n.ends_with('!')),
+            "{record}: the key says what `!` means where a note has it"
+        );
         // The text says the same, on the line `verdicts to check:`.
         let (text, _) = ingo(&["score", record]);
         let line = text
@@ -258,6 +269,7 @@ fn score_pictures_ring_the_verdicts_to_check() {
             "{line}"
         );
         for note in &expected {
+            let note = note.trim_end_matches('!');
             assert!(line.contains(&format!(" {note}")), "{line}: {note}");
         }
     }

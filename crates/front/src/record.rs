@@ -121,6 +121,15 @@ impl Count {
             .map(ingo_player::endgame::Judgement::checks)
             .unwrap_or_default()
     }
+
+    /// Of those verdicts, the ones the winner turns on, `game` being the position counted
+    /// (`ingo_player::endgame::Judgement::winner_turns_on`, with the configuration of
+    /// [`crate::judge`]); none when the count was not judged.
+    pub fn winner_turns_on(&self, game: &Game) -> Vec<Point> {
+        self.judgement()
+            .map(|j| j.winner_turns_on(game, &ingo_player::endgame::EndgameConfig::default()))
+            .unwrap_or_default()
+    }
 }
 
 /// The count of `game`, the position of `record`: with `dead` taken off when the caller names

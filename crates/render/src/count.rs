@@ -53,6 +53,9 @@ pub fn count_picture<'a>(
 pub const CHECKS_KEY: &str =
     "Ringed, to check: 48% held in the playouts · R race · A race in atari · S eye shape · G group read · F fill · K ko taken last";
 
+/// What a note ending with `!` means ([`CountPicture::with_winner_turns_on`]).
+pub const TURNS_KEY: &str = "! the winner turns on it";
+
 impl CountPicture<'_> {
     /// Marks the verdicts of the end-of-game judgement a person should check (each a short
     /// note on one stone of its string: `ingo_player::endgame::Judgement::checks`), with
@@ -74,6 +77,39 @@ impl CountPicture<'_> {
         self.diagram = self
             .diagram
             .with_notes(checks, Some(CHECKS_KEY.to_string()));
+        self
+    }
+
+    /// Marks, among the verdicts of [`CountPicture::with_checks`], those the winner turns on
+    /// (`ingo_player::endgame::Judgement::winner_turns_on`: each alone, turned the other way,
+    /// makes the count name the other winner): their notes end with `!`, and the key under the
+    /// count says so. Points without a note are left alone; nothing changes when `points` is
+    /// empty.
+    ///
+    /// ```
+    /// use ingo_render::count_picture;
+    /// use ingo_rules::{score, Board, ByColor, Color, Komi, Point};
+    /// let board = Board::from_ascii("X.\n.O").unwrap();
+    /// let count = score(&board, &[], Komi::points(0), ByColor::default(), Color::Black);
+    /// let (a2, b1) = (Point::from_gtp("A2", 2, 2).unwrap(), Point::from_gtp("B1", 2, 2).unwrap());
+    /// let picture = count_picture(&board, &count, Vec::new(), Vec::new(), "B+0".into())
+    ///     .with_checks(vec![(a2, "52%".into()), (b1, "R".into())])
+    ///     .with_winner_turns_on(&[b1]);
+    /// let svg = picture.svg();
+    /// assert!(svg.contains(">52%<") && svg.contains(">R!<"));
+    /// assert!(svg.contains("! the winner turns on it"));
+    /// ```
+    pub fn with_winner_turns_on(mut self, points: &[Point]) -> Self {
+        let mut marked = false;
+        for (p, note) in &mut self.diagram.notes {
+            if points.contains(p) {
+                note.push('!');
+                marked = true;
+            }
+        }
+        if marked {
+            self.diagram.note_key = Some(format!("{CHECKS_KEY} · {TURNS_KEY}"));
+        }
         self
     }
 

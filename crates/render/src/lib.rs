@@ -10,7 +10,7 @@ mod svg;
 use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
 pub use crate::bracket::{bracket_png, bracket_svg};
-pub use crate::count::{count_picture, CountPicture, CHECKS_KEY};
+pub use crate::count::{count_picture, CountPicture, CHECKS_KEY, TURNS_KEY};
 pub use crate::crosstable::{crosstable_png, crosstable_svg};
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};
 pub use crate::svg::render_svg;
