@@ -1020,6 +1020,9 @@ function gamePage(id) {
         // The judgement's doubtful verdicts, ringed on the board: what to look at before accepting.
         d.checks && d.checks.length ? h("p", { id: "dead-checks", class: "dead-checks" },
           tf("checks", { list: d.checks.map((c) => `${c.point} ${c.note}`).join(", ") }), h("br"), h("small", {}, t("checks_key"))) : null,
+        // Those the winner turns on: what to look at first.
+        d.checks && d.checks.some((c) => c.turns_winner) ? h("p", { id: "dead-turns", class: "dead-checks turns" },
+          tf("checks_turns", { list: d.checks.filter((c) => c.turns_winner).map((c) => c.point).join(", ") })) : null,
         myColor ? h("div", { class: "controls" },
           h("button", { id: "accept-dead", disabled: myColor === "B" ? d.accepted.black : d.accepted.white, onclick: async () => {
             try { g = await api("POST", `/api/games/${gid}/dead/accept`, { dead: d.proposal }); received = performance.now(); render(); } catch (x) { notice.textContent = reasonText(x); }

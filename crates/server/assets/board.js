@@ -157,7 +157,7 @@ export class BoardView {
   /**
    * Draws a position. `rows`: strings top row first ("X", "O", "."). `last`: GTP name of the
    * last move. `numbers`: Map name → move number. `marks`: { dead: Set, illegal: name,
-   * owners: rows of the points' owners (shaded, see `drawArea`), checks: [{point, note}] (the
+   * owners: rows of the points' owners (shaded, see `drawArea`), checks: [{point, note, turns_winner}] (the
    * judgement's verdicts to check, ringed) }.
    * Only the points whose look changed are redrawn (a move touches one point and its captures).
    */
@@ -257,14 +257,15 @@ export class BoardView {
       }
     }
     // The end-of-game judgement's verdicts to check, as the count picture draws them: an amber
-    // ring on the string's first stone and its note ("46%", "R"…) under the dead cross.
-    for (const { point, note } of (marks && marks.checks) || []) {
+    // ring on the string's first stone and its note ("46%", "R"…) under the dead cross; a red
+    // one where the winner turns on the verdict.
+    for (const { point, note, turns_winner: turns } of (marks && marks.checks) || []) {
       const q = parsePoint(point, this.size);
       if (!q) continue;
       const p = this.xy(q.col, q.row);
       const on = this.at(q.col, q.row) === "X" ? "on-black" : "on-white";
-      const g = el("g", { class: "check", "data-check": `${point} ${note}` }, this.top);
-      el("circle", { cx: p.x, cy: p.y, r: this.u * 0.55, class: "check-ring" }, g);
+      const g = el("g", { class: turns ? "check turns" : "check", "data-check": `${point} ${note}` }, this.top);
+      el("circle", { cx: p.x, cy: p.y, r: this.u * 0.55, class: turns ? "check-ring turns" : "check-ring" }, g);
       el("text", { x: p.x, y: p.y + 4, "text-anchor": "middle", class: `check-note ${on}` }, g).textContent = note;
     }
     const color = this.opts.preview ? this.opts.preview() : null;

@@ -159,6 +159,17 @@ fn checks(state: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The verdicts to check in a game state that the winner turns on, by their first stone.
+fn turning(state: &Value) -> Vec<String> {
+    state["dead_stones"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["turns_winner"] == true)
+        .map(|c| c["point"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// The rings the page draws (`data-check` of `svg.board g.check`), sorted.
 async fn rings_of(b: &Client) -> Vec<String> {
     let v = b
@@ -206,6 +217,33 @@ async fn the_dead_stone_step_rings_the_verdicts_to_check_until_play_resumes() {
         );
         want.sort();
         assert_eq!(rings_of(&b).await, want, "a ring on each string named");
+        // The winner turns on G3 alone (Black wins by 3 with it alive): the state says so, a
+        // line names it, and its ring is the red one.
+        assert_eq!(turning(&state), vec!["G3".to_owned()], "{state}");
+        assert_eq!(turning(&again.body), turning(&state), "stored with the checks");
+        let turns = wait_until(
+            &b,
+            "the verdicts the winner turns on",
+            "const p = document.getElementById('dead-turns'); return p && p.textContent || null",
+        )
+        .await;
+        assert!(
+            turns
+                .as_str()
+                .unwrap()
+                .starts_with("The winner turns on (ringed in red): G3."),
+            "{turns}"
+        );
+        let red = b
+            .execute(
+                "return [...document.querySelectorAll('svg.board g.check.turns')].map(g => g.dataset.check)",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let red: Vec<String> = serde_json::from_value(red).unwrap();
+        assert_eq!(red.len(), 1, "{red:?}");
+        assert!(red[0].starts_with("G3 "), "{red:?}");
         screenshot(&b, "dead-stones-checks").await;
         // Marking a string dead changes the proposal, not the judgement's doubts.
         let before = b
@@ -229,7 +267,7 @@ async fn the_dead_stone_step_rings_the_verdicts_to_check_until_play_resumes() {
         wait_until(
             &b,
             "the rings gone",
-            "return !document.getElementById('dead-step') && !document.querySelector('svg.board g.check') || null",
+            "return !document.getElementById('dead-step') && !document.getElementById('dead-turns') && !document.querySelector('svg.board g.check') || null",
         )
         .await;
         assert_eq!(checks(&app.state(&gid).await), Vec::<String>::new());

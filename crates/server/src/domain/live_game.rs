@@ -69,30 +69,72 @@ pub struct EventSeat {
 /// death on the board.
 ///
 /// With them, the verdicts a player should check before accepting
-/// ([`ingo_player::endgame::Judgement::checks`]): each doubtful string's first stone and how
-/// it was decided (`54%` of the playouts, `R` read in a capture race, …).
-pub fn propose_dead(game: &Game) -> (Vec<Point>, Vec<(Point, String)>) {
-    let j = ingo_player::endgame::judge_end(game, &ingo_player::endgame::EndgameConfig::default());
-    let checks = j.checks();
+/// ([`ingo_player::endgame::Judgement::checks`]): each doubtful string's first stone, how it
+/// was decided (`54%` of the playouts, `R` read in a capture race, …) and whether the winner
+/// turns on it ([`ingo_player::endgame::Judgement::winner_turns_on`]: that verdict alone turned
+/// the other way makes the count name the other winner). That costs one fill of the neutral
+/// points for each verdict to check, without playouts: a small share of the judgement's own
+/// time (`ingo-bench endgame` prints both).
+pub fn propose_dead(game: &Game) -> (Vec<Point>, Vec<DeadCheck>) {
+    let config = ingo_player::endgame::EndgameConfig::default();
+    let j = ingo_player::endgame::judge_end(game, &config);
+    let turns = j.winner_turns_on(game, &config);
+    let checks = j
+        .checks()
+        .into_iter()
+        .map(|(point, note)| DeadCheck {
+            point,
+            note,
+            turns_winner: turns.contains(&point),
+        })
+        .collect();
     (j.dead, checks)
 }
 
-/// The verdicts to check as stored (`P19:54% S17:R`).
-fn checks_text(checks: &[(Point, String)], size: usize) -> String {
+/// A verdict of the server's judgement to check before accepting its dead stones (see
+/// [`propose_dead`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadCheck {
+    /// The string's first stone.
+    pub point: Point,
+    /// How its verdict was decided (`54%`, `R`, …: `Judgement::checks`).
+    pub note: String,
+    /// Whether that verdict alone, turned the other way, makes the count name the other winner.
+    pub turns_winner: bool,
+}
+
+/// What marks, in the stored text, a verdict the winner turns on (`G3:75%!`); no note of the
+/// judgement ends with it.
+const TURNS_MARK: char = '!';
+
+/// The verdicts to check as stored (`P19:54% S17:R G3:75%!`).
+fn checks_text(checks: &[DeadCheck], size: usize) -> String {
     checks
         .iter()
-        .map(|(p, note)| format!("{}:{note}", p.to_gtp(size)))
+        .map(|c| {
+            let mark = if c.turns_winner { "!" } else { "" };
+            format!("{}:{}{mark}", c.point.to_gtp(size), c.note)
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// The stored verdicts to check of a game of `size`, each a point and its note; a pair that
-/// does not read (a row written by hand) is left out, as it only ever adds a ring.
-fn parse_checks(text: &str, size: usize) -> Vec<(Point, String)> {
+/// The stored verdicts to check of a game of `size`; a pair that does not read (a row written
+/// by hand) is left out, as it only ever adds a ring. Rows stored before the winner's mark was
+/// written read as verdicts the winner does not turn on.
+fn parse_checks(text: &str, size: usize) -> Vec<DeadCheck> {
     text.split_whitespace()
         .filter_map(|pair| {
             let (p, note) = pair.split_once(':')?;
-            Some((Point::from_gtp(p, size, size).ok()?, note.to_owned()))
+            let (note, turns_winner) = match note.strip_suffix(TURNS_MARK) {
+                Some(n) => (n, true),
+                None => (note, false),
+            };
+            Some(DeadCheck {
+                point: Point::from_gtp(p, size, size).ok()?,
+                note: note.to_owned(),
+                turns_winner,
+            })
         })
         .collect()
 }
@@ -422,7 +464,7 @@ impl LiveGame {
 
     /// While play is suspended, the verdicts to check of the server's judgement of the
     /// position (see [`propose_dead`]); none otherwise.
-    pub fn dead_checks(&self) -> Vec<(Point, String)> {
+    pub fn dead_checks(&self) -> Vec<DeadCheck> {
         if self.phase() == Phase::Suspended {
             parse_checks(&self.row.state.dead_checks, self.size())
         } else {
@@ -1045,20 +1087,68 @@ impl LiveGame {
 mod tests {
     use super::*;
 
-    /// The verdicts to check are stored as text and read back as they were; a pair that does
-    /// not read (no colon, a point off the board) is left out, the others kept in order.
+    /// The verdicts to check are stored as text and read back as they were, the winner's mark
+    /// with them; a pair that does not read (no colon, a point off the board) is left out, the
+    /// others kept in order; a row stored without marks reads as verdicts without them.
     #[test]
     fn checks_are_stored_and_read_back() {
-        let p = |s: &str| Point::from_gtp(s, 9, 9).expect("a point");
-        let checks = vec![(p("C7"), "46%".to_owned()), (p("G3"), "R".to_owned())];
+        let check = |s: &str, note: &str, turns_winner: bool| DeadCheck {
+            point: Point::from_gtp(s, 9, 9).expect("a point"),
+            note: note.to_owned(),
+            turns_winner,
+        };
+        let checks = vec![check("C7", "46%", false), check("G3", "75%", true)];
         let text = checks_text(&checks, 9);
-        assert_eq!(text, "C7:46% G3:R");
+        assert_eq!(text, "C7:46% G3:75%!");
         assert_eq!(parse_checks(&text, 9), checks);
         assert_eq!(
-            parse_checks("C7:46% Z99:R junk G3:R", 9),
+            parse_checks("C7:46% Z99:R junk G3:75%!", 9),
             checks,
             "malformed pairs left out"
         );
+        assert_eq!(
+            parse_checks("C7:46% G3:R", 9),
+            vec![check("C7", "46%", false), check("G3", "R", false)],
+            "an older row, without marks"
+        );
         assert!(parse_checks("", 9).is_empty());
+    }
+
+    /// The proposal of the five-stone 9×9 game the web board's tests play (E5, C7, G3, C3, G7,
+    /// two passes): two verdicts to check, and the winner turns on exactly those that
+    /// `Judgement::winner_turns_on` names, here G3 alone (Black wins by 3 with it alive).
+    #[test]
+    fn the_proposal_marks_the_verdicts_the_winner_turns_on() {
+        let setup = ingo_rules::Setup {
+            board: ingo_rules::Board::new(9).expect("9×9"),
+            to_move: Color::Black,
+            handicap_passes: 0,
+        };
+        let mut game = Game::new(setup, Rules::ing());
+        for m in ["E5", "C7", "G3", "C3", "G7"] {
+            let p = Point::from_gtp(m, 9, 9).expect("a point");
+            game.play(Move::Play(p)).expect("legal");
+        }
+        game.play(Move::Pass).expect("a pass");
+        game.play(Move::Pass).expect("a pass");
+        let (_, checks) = propose_dead(&game);
+        let config = ingo_player::endgame::EndgameConfig::default();
+        let j = ingo_player::endgame::judge_end(&game, &config);
+        let turns = j.winner_turns_on(&game, &config);
+        assert_eq!(checks.len(), 2, "{checks:?}");
+        let named: Vec<String> = checks
+            .iter()
+            .filter(|c| c.turns_winner)
+            .map(|c| c.point.to_gtp(9))
+            .collect();
+        assert_eq!(named, vec!["G3".to_owned()], "{checks:?}");
+        assert_eq!(
+            turns,
+            checks
+                .iter()
+                .filter(|c| c.turns_winner)
+                .map(|c| c.point)
+                .collect::<Vec<_>>()
+        );
     }
 }

@@ -515,6 +515,7 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
         out.count_svg = Some(
             count_picture(position.game.board(), &count.score, fills, seki, title)
                 .with_checks(count.checks())
+                .with_winner_turns_on(&count.winner_turns_on(&position.game))
                 .svg(),
         );
     }
@@ -581,13 +582,22 @@ mod tests {
     }
 
     /// The judge page's count picture rings the verdicts to check, as `ingo score --svg` does:
-    /// five stones on 9×9, two of them held by the playouts three times in four or less.
+    /// five stones on 9×9, two of them held by the playouts three times in four or less, the
+    /// winner turning on `G3` (Black wins by 3.5 with it alive), whose note alone is marked.
     #[test]
     fn judge_rings_the_verdicts_to_check() {
-        let out = judged("(;SZ[9]KM[7.5]RU[Chinese];B[ee];W[cc];B[gg];W[cg];B[gc])");
+        let text = "(;SZ[9]KM[7.5]RU[Chinese];B[ee];W[cc];B[gg];W[cg];B[gc])";
+        let out = judged(text);
         let svg = out["count_svg"].as_str().expect("a picture");
         assert_eq!(svg.matches(r#"class="check""#).count(), 2, "{svg}");
         assert!(svg.contains(ingo_render::CHECKS_KEY));
+        let game = game_of(text);
+        let records = ingo_sgf::parse(text).expect("a record");
+        let count = ingo_front::record::count(&records[0], &game, &[]);
+        let g3 = ingo_rules::Point::from_gtp("G3", 9, 9).expect("a point");
+        assert_eq!(count.winner_turns_on(&game), vec![g3]);
+        assert_eq!(svg.matches("%!</text>").count(), 1, "{svg}");
+        assert!(svg.contains(ingo_render::TURNS_KEY));
         // A count with nothing to check has no ring: four passes end the game, every stone
         // alive by the rules.
         let out = judged("(;SZ[5]KM[0];B[ab];W[];B[];W[];B[])");

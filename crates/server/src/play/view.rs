@@ -182,20 +182,24 @@ pub struct DeadStonesView {
     pub count: Option<ScoreView>,
     /// While play is suspended, the verdicts of the server's judgement a player should check
     /// before accepting (`ingo_player::endgame::Judgement::checks`): each doubtful string's
-    /// first stone and how it was decided; empty otherwise.
+    /// first stone, how it was decided and whether the winner turns on it; empty otherwise.
     pub checks: Vec<CheckView>,
 }
 
 /// A verdict to check: a string's first stone and its note (`54%`: the share of the playouts
 /// in which it stayed alive, between a quarter and three quarters; `R`: read in a capture
-/// race; `A`: a race at one liberty each; `S`: dead by the shape of its eye space; `F`: taken
-/// in the fill of the last neutral points).
+/// race; `A`: a race at one liberty each; `S`: dead by the shape of its eye space; `G`: dead by
+/// a search of its group's life; `F`: taken in the fill of the last neutral points; `K`: took a
+/// ko last), and whether the winner turns on it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CheckView {
     /// The string's first stone.
     pub point: String,
     /// How its verdict was decided.
     pub note: String,
+    /// Whether the winner turns on it: that verdict alone, turned the other way, makes the
+    /// count name the other winner (`ingo_player::endgame::Judgement::winner_turns_on`).
+    pub turns_winner: bool,
 }
 
 /// How a game ended.
@@ -395,9 +399,10 @@ pub fn dead_stones(g: &LiveGame) -> DeadStonesView {
         checks: g
             .dead_checks()
             .into_iter()
-            .map(|(p, note)| CheckView {
-                point: p.to_gtp(size),
-                note,
+            .map(|c| CheckView {
+                point: c.point.to_gtp(size),
+                note: c.note,
+                turns_winner: c.turns_winner,
             })
             .collect(),
     }
