@@ -1863,6 +1863,25 @@ fn endgame_set(
     if let Some(c) = ingo_cpu {
         writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
     }
+    // What the server's dead-stone proposal adds to the judgement: the verdicts the winner
+    // turns on (one fill for each verdict to check), timed apart, once over the set.
+    let judged: Vec<_> = positions
+        .iter()
+        .map(|p| judge_end(&p.game, &config))
+        .collect();
+    let cpu_start = cpu_time();
+    let mut named = 0;
+    for (p, j) in positions.iter().zip(&judged) {
+        named += j.winner_turns_on(&p.game, &config).len();
+    }
+    if let Some(c) = cpu_start.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a)) {
+        writeln!(
+            out,
+            "ingo_turns_cpu_ms_per_position={:.3}",
+            c.as_secs_f64() * 1e3 / positions.len().max(1) as f64
+        )?;
+    }
+    writeln!(out, "ingo_turns_named={named}")?;
     ingo.write(out, "ingo")?;
     if a.seeds > 0 {
         seed_spread(a, positions, out)?;
