@@ -330,7 +330,7 @@ pub fn judgement_text(j: &Judgement, board: &Board, turns: &[ingo_rules::Point])
                 .to_string()
         } else {
             format!(
-                "{} (a string's first stone: its share of the playouts, or R race, A race in atari, S eye shape, G group read, F fill, K ko taken last)",
+                "{} (a string's first stone: its share of the playouts, or R race, A race in atari, S eye shape, G group read, E large eye space, F fill, K ko taken last)",
                 checks.join(", ")
             )
         }

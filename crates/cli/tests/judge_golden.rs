@@ -232,6 +232,7 @@ fn score_pictures_ring_the_verdicts_to_check() {
                 "mutual_atari" | "saved_in_race" => "A".into(),
                 "dead_shape" | "nakade" => "S".into(),
                 "group_read" => "G".into(),
+                "large_eye_space" | "in_large_eye_space" => "E".into(),
                 "fill" => "F".into(),
                 "ko_taken_last" => "K".into(),
                 _ => continue,

@@ -1090,10 +1090,43 @@ const ING_02_12: &str = "
         . . . . . . . . . . . . . . O O . . .
         . . . . . . . . . . . . . . . . . . .";
 
+/// A large eye space: White's `R16` inside Black's upper right corner (25 points, 24 of them
+/// empty), whose Black strings around it (`K18` …, `O17` …, `R15` … `S11`) have no liberty
+/// elsewhere. Source: `aeb-pro/Ing/02/12.sgf` ([`ING_02_12`]), recorded B+3. The playouts hold
+/// `R16` about half of the time, and with the seeds 1 to 8 had it alive and Black's corner
+/// dead (W+15, W+35); read as a large eye space, `R16` is dead and the corner alive with every
+/// seed, and the count is the record's.
+#[test]
+fn a_stone_inside_a_large_eye_space_is_dead_whatever_the_seed() {
+    let g = game(ING_02_12, Color::White);
+    let mut read = 0;
+    for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
+        let j = judge_end(&g, &seeded(seed));
+        let r16 = string_at(&g, &j, "R16");
+        assert_eq!(r16.status, Status::Dead, "seed {seed}: {r16:?}");
+        for name in ["K18", "O17", "R15"] {
+            let s = string_at(&g, &j, name);
+            assert_eq!(s.status, Status::Alive, "seed {seed}: {s:?}");
+        }
+        assert_eq!(j.score.result_string(), "B+3", "seed {seed}");
+        if r16.how == Decided::InLargeEyeSpace {
+            read += 1;
+            assert!(
+                j.checks()
+                    .iter()
+                    .any(|(p, note)| *p == r16.stones[0] && note == "E"),
+                "seed {seed}: ringed E"
+            );
+        }
+    }
+    assert!(read > 0, "the playouts decided every seed alone");
+}
+
 /// A referee is told which of the verdicts to check the winner turns on. Source:
 /// `aeb-pro/Ing/02/12.sgf` ([`ING_02_12`]): White's `R16` inside Black's upper right corner of
-/// 24 empty points, which the playouts hold about half of the time (the reading does not
-/// settle it), and Black's string `R15` … `S11` on the right side, which lives by that corner.
+/// 24 empty points, which the playouts hold about half of the time (where they leave it
+/// dead, nothing else reads it), and Black's string `R15` … `S11` on the right side, which
+/// lives by that corner.
 /// With `R16` dead Black wins by 3, the record; with `R16` alive White wins. Which way the
 /// playouts put it rests on the draw (the record replayed and this diagram order the empty
 /// points differently, so one seed draws other playouts on each), so every seed is read:

@@ -51,7 +51,7 @@ pub fn count_picture<'a>(
 
 /// What the notes of [`CountPicture::with_checks`] mean, the line under the count.
 pub const CHECKS_KEY: &str =
-    "Ringed, to check: 48% held in the playouts · R race · A race in atari · S eye shape · G group read · F fill · K ko taken last";
+    "Ringed, to check: 48% held in the playouts · R race · A race in atari · S eye shape · G group read · E large eye space · F fill · K ko taken last";
 
 /// What a note ending with `!` means ([`CountPicture::with_winner_turns_on`]).
 pub const TURNS_KEY: &str = "! the winner turns on it";

@@ -16,7 +16,10 @@
 //!    `races`), and races at one liberty each, taken by the player to move; and the groups
 //!    the playouts are unsure of (held by a quarter to three quarters of them), read by a
 //!    bounded search of their life where the walls around them stand
-//!    ([`crate::tactics::read_group`]; `groups`).
+//!    ([`crate::tactics::read_group`]; `groups`), or, where their region is larger than that
+//!    search reads, by the size of their eye space: ten empty points or more with three
+//!    stones of the other side inside at most give the group two eyes and those stones none
+//!    (`large_eyes`).
 //! 3. **The neutral points.** With the dead stones turned into stones of their capturer (the
 //!    players fill the dame before the dead stones are cleared: "單官著完…死子清完"), the points
 //!    next to stones of both colours ("空屬鄰子" leaves them to nobody) are filled in turn, the
@@ -33,6 +36,7 @@ mod benson;
 mod double_ko;
 mod fill;
 mod groups;
+mod large_eyes;
 mod playout;
 mod races;
 
@@ -121,6 +125,13 @@ pub enum Decided {
     /// other side takes it even when its group moves first, the walls around standing
     /// ([`crate::tactics::read_group`]).
     GroupRead,
+    /// Read alive: its group encloses a large eye space (more points than the shape reader
+    /// and the search read, ten empty or more, three stones of the other side inside at most)
+    /// where the playouts were unsure (`large_eyes`).
+    LargeEyeSpace,
+    /// Read dead: one of three stones or fewer of the other side inside a large eye space
+    /// ([`Decided::LargeEyeSpace`]), where the playouts were unsure.
+    InLargeEyeSpace,
     /// In seki: held in this share of the playouts, and next to a point the fill leaves
     /// shared.
     SharedPoints(f64),
@@ -159,6 +170,12 @@ impl Decided {
             Decided::GroupRead => {
                 "read dead (a search of its group's life: taken even moving first)".into()
             }
+            Decided::LargeEyeSpace => {
+                "read alive (its group encloses a large eye space with few stones inside)".into()
+            }
+            Decided::InLargeEyeSpace => {
+                "read dead (few stones inside a large eye space of the other side)".into()
+            }
             Decided::SharedPoints(held) => format!(
                 "sampled at {:.0}%, in seki next to points the fill leaves shared",
                 held * 100.0
@@ -169,7 +186,7 @@ impl Decided {
 
     /// A name for machines: `proved`, `double_ko`, `sampled`, `mutual_atari`, `saved_in_race`,
     /// `fill`, `ko_taken_last`, `lost_race`, `won_race`, `dead_shape`, `nakade`, `group_read`,
-    /// `shared`, `given`.
+    /// `large_eye_space`, `in_large_eye_space`, `shared`, `given`.
     pub fn name(&self) -> &'static str {
         match self {
             Decided::ProvedAlive => "proved",
@@ -184,6 +201,8 @@ impl Decided {
             Decided::DeadShape => "dead_shape",
             Decided::Nakade => "nakade",
             Decided::GroupRead => "group_read",
+            Decided::LargeEyeSpace => "large_eye_space",
+            Decided::InLargeEyeSpace => "in_large_eye_space",
             Decided::SharedPoints(_) => "shared",
             Decided::Given => "given",
         }
@@ -359,6 +378,7 @@ impl Judgement {
                     Decided::MutualAtari | Decided::SavedInRace => "A".into(),
                     Decided::DeadShape | Decided::Nakade => "S".into(),
                     Decided::GroupRead => "G".into(),
+                    Decided::LargeEyeSpace | Decided::InLargeEyeSpace => "E".into(),
                     Decided::TakenInFill => "F".into(),
                     Decided::KoTakenLast => "K".into(),
                     _ => return None,
@@ -615,6 +635,7 @@ pub fn judge_end(game: &Game, config: &EndgameConfig) -> Judgement {
         races::read_races(board, &grid, &mut strings, &string_of);
         groups::read_groups(board, &grid, &mut strings, &string_of);
         groups::read_searched_groups(board, &grid, &mut strings, &string_of);
+        large_eyes::read_large_eye_spaces(board, &grid, &mut strings, &string_of);
         captures = settle_mutual_ataris(game, &mut strings, &string_of);
         keep_the_ko_taken_last(game, &grid, &mut strings, &string_of);
     }

@@ -189,8 +189,9 @@ pub struct DeadStonesView {
 /// A verdict to check: a string's first stone and its note (`54%`: the share of the playouts
 /// in which it stayed alive, between a quarter and three quarters; `R`: read in a capture
 /// race; `A`: a race at one liberty each; `S`: dead by the shape of its eye space; `G`: dead by
-/// a search of its group's life; `F`: taken in the fill of the last neutral points; `K`: took a
-/// ko last), and whether the winner turns on it.
+/// a search of its group's life; `E`: a large eye space with few stones inside; `F`: taken in
+/// the fill of the last neutral points; `K`: took a ko last), and whether the winner turns on
+/// it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CheckView {
     /// The string's first stone.
