@@ -137,7 +137,9 @@ fn turned_by(
     let mut own: Vec<usize> = region.border.iter().map(|&q| string_of[q]).collect();
     own.sort_unstable();
     own.dedup();
-    if inside.iter().any(|&s| strings[s].proved) {
+    // An eye space is some group's: a region no string borders (an empty board with a few
+    // stones on it) is nobody's.
+    if own.is_empty() || inside.iter().any(|&s| strings[s].proved) {
         return None;
     }
     // Each string of the group borders the region with two liberties or more.
@@ -285,8 +287,9 @@ mod tests {
 
     /// Nothing is turned where the rule does not hold or is not needed: four stones inside,
     /// playouts that are sure (the wall held 10%), a verdict read by another rule, a string of
-    /// the group with one liberty in the region (Black's `J9` beside White's `H9`), a region of
-    /// no more points than the shape reader reads (12).
+    /// the group with one liberty in the region (Black's `J9` beside White's `H9`), a region no
+    /// string borders (a lone stone on an empty board), a region of no more points than the
+    /// shape reader reads (12).
     #[test]
     fn nothing_is_turned_outside_a_large_eye_space_or_against_a_sure_verdict() {
         let unchanged = |b: &Board, strings: &mut Vec<StringStatus>, string_of: &[usize]| {
@@ -307,6 +310,12 @@ mod tests {
         let cut = with_black(&["H9"], &["J9"]);
         let (mut strings, string_of) = judged(&cut, 0.55);
         unchanged(&cut, &mut strings, &string_of);
+        // A board with one White stone and no Black one: nobody's eye space.
+        let lone = Board::from_ascii(". . . . .\n. . . . .\n. . O . .\n. . . . .\n. . . . .")
+            .expect("a diagram");
+        let (mut strings, string_of) = judged(&lone, 0.55);
+        strings[0].how = Decided::Sampled(0.55);
+        unchanged(&lone, &mut strings, &string_of);
         // The wall one column further right: 12 points inside.
         let small = Board::from_ascii(
             "
