@@ -183,7 +183,6 @@ fn turned_by(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::strings_of;
     use ingo_rules::Point;
 
     /// Black's wall `E9` … `J5` around 16 points of the upper right, White's stones inside
@@ -226,24 +225,45 @@ mod tests {
     }
 
     /// The strings of `board` as the playouts might leave them: Black's wall dead and White's
-    /// stones inside alive at `held` (Black's share `1 - held`), White's wall alive and sure.
+    /// stones inside alive at `held` (Black's share `1 - held`), White's wall alive and sure;
+    /// and the string of each point. (Built here, from the board's strings, rather than by
+    /// the judgement's own `strings_of`, which this module does not call.)
     fn judged(board: &Board, held: f64) -> (Vec<StringStatus>, Vec<usize>) {
         let grid = Grid::new(board);
-        strings_of(board, &grid, |i, color, stones| {
-            let inside = color == Color::White && grid.point(i).col() >= 5;
-            if color == Color::Black {
-                (
-                    Status::Dead,
-                    false,
-                    1.0 - held,
-                    Decided::Sampled(1.0 - held),
-                )
-            } else if inside && stones.len() < 4 {
-                (Status::Alive, false, held, Decided::Sampled(held))
-            } else {
-                (Status::Alive, false, 0.95, Decided::Sampled(0.95))
+        let mut string_of = vec![usize::MAX; grid.len()];
+        let mut strings = Vec::new();
+        for i in 0..grid.len() {
+            let Some(color) = board.color_at(grid.point(i)) else {
+                continue;
+            };
+            if string_of[i] != usize::MAX {
+                continue;
             }
-        })
+            let mut stones = board.string_stones(grid.point(i));
+            stones.sort();
+            for &p in &stones {
+                string_of[grid.index(p)] = strings.len();
+            }
+            let inside = color == Color::White && grid.point(i).col() >= 5 && stones.len() < 4;
+            let share = match color {
+                Color::Black => 1.0 - held,
+                Color::White if inside => held,
+                Color::White => 0.95,
+            };
+            strings.push(StringStatus {
+                color,
+                stones,
+                status: if share < 0.5 {
+                    Status::Dead
+                } else {
+                    Status::Alive
+                },
+                proved: false,
+                held: share,
+                how: Decided::Sampled(share),
+            });
+        }
+        (strings, string_of)
     }
 
     fn read(board: &Board, strings: &mut [StringStatus], string_of: &[usize]) {
