@@ -73,8 +73,9 @@ pub struct EventSeat {
 /// was decided (`54%` of the playouts, `R` read in a capture race, …) and whether the winner
 /// turns on it ([`ingo_player::endgame::Judgement::winner_turns_on`]: that verdict alone turned
 /// the other way makes the count name the other winner). That costs one fill of the neutral
-/// points for each verdict to check, without playouts: a small share of the judgement's own
-/// time (`ingo-bench endgame` prints both).
+/// points for each verdict to check, without playouts: on 19×19 from two thirds of the
+/// judgement's own time to about as much, once a suspension (`ingo-bench endgame` prints
+/// both, `ingo_cpu_ms_per_position` and `ingo_turns_cpu_ms_per_position`).
 pub fn propose_dead(game: &Game) -> (Vec<Point>, Vec<DeadCheck>) {
     let config = ingo_player::endgame::EndgameConfig::default();
     let j = ingo_player::endgame::judge_end(game, &config);
@@ -112,7 +113,11 @@ fn checks_text(checks: &[DeadCheck], size: usize) -> String {
     checks
         .iter()
         .map(|c| {
-            let mark = if c.turns_winner { "!" } else { "" };
+            let mark = if c.turns_winner {
+                TURNS_MARK.to_string()
+            } else {
+                String::new()
+            };
             format!("{}:{}{mark}", c.point.to_gtp(size), c.note)
         })
         .collect::<Vec<_>>()
