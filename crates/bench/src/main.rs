@@ -1570,13 +1570,16 @@ fn judge_all(
 }
 
 /// The judgement's winners and exact margins with each of the seeds 1 to `a.seeds`, one line
-/// a seed, then their range and mean over the seeds.
+/// a seed; then the records whose winner is wrong with some of the seeds but not all
+/// (`ingo_seed_flip: PATH wrong with K of N seeds`, the most often wrong first: the verdicts
+/// that rest on the draw); then the range and mean over the seeds.
 fn seed_spread(
     a: &EndgameBenchArgs,
     positions: &[CountedPosition],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let mut figures = Vec::new();
+    let mut wrong_with: std::collections::BTreeMap<PathBuf, u64> = Default::default();
     for seed in 1..=a.seeds {
         let (agreement, _) = judge_all(a, positions, &ingo_config(a, seed));
         writeln!(
@@ -1585,6 +1588,23 @@ fn seed_spread(
             agreement.winner, agreement.margin
         )?;
         figures.push((agreement.winner, agreement.margin));
+        for path in agreement.wrong_winner {
+            *wrong_with.entry(path).or_default() += 1;
+        }
+    }
+    let mut flips: Vec<(u64, PathBuf)> = wrong_with
+        .into_iter()
+        .filter(|&(_, k)| k < a.seeds)
+        .map(|(path, k)| (k, path))
+        .collect();
+    flips.sort_by(|x, y| y.0.cmp(&x.0).then_with(|| x.1.cmp(&y.1)));
+    for (k, path) in flips {
+        writeln!(
+            out,
+            "ingo_seed_flip: {} wrong with {k} of {} seeds",
+            path.display(),
+            a.seeds
+        )?;
     }
     let n = positions.len();
     let spread = |pick: fn(&(usize, usize)) -> usize| {

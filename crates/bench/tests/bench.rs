@@ -244,7 +244,9 @@ fn endgame_counts_ing_cup_records_beside_gnu_go() {
 }
 
 /// `--seeds N` judges the records again with the seeds 1 to N: each seed's line gives the
-/// figures that a run with `--seed k` gives, and the range over the seeds holds them all.
+/// figures that a run with `--seed k` gives, the range over the seeds holds them all, and the
+/// records named as wrong with some seeds but not all are those the runs with `--seed k` get
+/// wrong that often.
 #[test]
 fn endgame_seeds_give_each_seeds_figures_and_their_range() {
     let Some(dir) = ingo_testkit::corpus(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
@@ -252,7 +254,7 @@ fn endgame_seeds_give_each_seeds_figures_and_their_range() {
     };
     let dir = dir.to_string_lossy().into_owned();
     // The first Ing Cup's games 10 to 19 that ended by a count, judged with one playout, where
-    // the three seeds give three different figures (5/4, 6/3 and 6/2 today).
+    // the seeds give different figures (5/4, 5/4 and 6/3 today) and different records wrong.
     let base = [
         "endgame",
         "--corpus",
@@ -272,8 +274,18 @@ fn endgame_seeds_give_each_seeds_figures_and_their_range() {
     };
     let out = with(&["--seeds", "3"]);
     let mut winners = Vec::new();
+    let mut wrong_with: std::collections::BTreeMap<String, usize> = Default::default();
     for seed in ["1", "2", "3"] {
         let alone = with(&["--seed", seed]);
+        // `ingo_wrong: PATH recorded B+3 counted W+1`: the winner is wrong where the letters
+        // differ (or nothing was counted).
+        for l in alone.lines().filter_map(|l| l.strip_prefix("ingo_wrong: ")) {
+            let (path, rest) = l.split_once(" recorded ").expect("a recorded result");
+            let (recorded, counted) = rest.split_once(" counted ").expect("a count");
+            if recorded.chars().next() != counted.chars().next() {
+                *wrong_with.entry(path.to_owned()).or_default() += 1;
+            }
+        }
         let count = |key: &str| -> String {
             field(&alone, key)
                 .split('/')
@@ -286,6 +298,28 @@ fn endgame_seeds_give_each_seeds_figures_and_their_range() {
         assert!(out.lines().any(|l| l == line), "no {line:?} in:\n{out}");
         winners.push(w.parse::<usize>().expect("a count"));
     }
+    let mut flips: Vec<String> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("ingo_seed_flip: "))
+        .map(str::to_owned)
+        .collect();
+    flips.sort();
+    let mut expected: Vec<String> = wrong_with
+        .iter()
+        .filter(|&(_, &k)| k < 3)
+        .map(|(path, k)| format!("{path} wrong with {k} of 3 seeds"))
+        .collect();
+    expected.sort();
+    assert!(
+        !expected.is_empty(),
+        "no record flips with these seeds:\n{out}"
+    );
+    assert_eq!(flips, expected, "in:\n{out}");
+    // A record wrong with every seed rests on no draw: with one seed, none is named, though
+    // that seed names some winners wrong.
+    let one = with(&["--seeds", "1"]);
+    assert!(!wrong_with.is_empty());
+    assert!(!one.contains("ingo_seed_flip"), "{one}");
     let (lo, hi) = (winners.iter().min(), winners.iter().max());
     let positions = field(&out, "positions");
     let range = format!(
