@@ -1552,21 +1552,23 @@ fn ingo_config(a: &EndgameBenchArgs, seed: u64) -> ingo_player::endgame::Endgame
     }
 }
 
-/// Every position judged once with `config`: ingo's agreement with the records, and the sum of
-/// the margins (a timed pass must give the same).
+/// Every position judged once with `config`: ingo's agreement with the records, the sum of
+/// the margins (a timed pass must give the same), and the judgements.
 fn judge_all(
     a: &EndgameBenchArgs,
     positions: &[CountedPosition],
     config: &ingo_player::endgame::EndgameConfig,
-) -> (Agreement, i64) {
+) -> (Agreement, i64, Vec<ingo_player::endgame::Judgement>) {
     let mut agreement = Agreement::default();
     let mut checksum = 0i64;
+    let mut judged = Vec::with_capacity(positions.len());
     for p in positions {
         let j = ingo_player::endgame::judge_end(&p.game, config);
         checksum += i64::from(j.score.margin_halves);
         agreement.add(p, ingo_count(a.ingo_count, p, &j));
+        judged.push(j);
     }
-    (agreement, checksum)
+    (agreement, checksum, judged)
 }
 
 /// The judgement's winners and exact margins with each of the seeds 1 to `a.seeds`, one line
@@ -1581,7 +1583,7 @@ fn seed_spread(
     let mut figures = Vec::new();
     let mut wrong_with: std::collections::BTreeMap<PathBuf, u64> = Default::default();
     for seed in 1..=a.seeds {
-        let (agreement, _) = judge_all(a, positions, &ingo_config(a, seed));
+        let (agreement, _, _) = judge_all(a, positions, &ingo_config(a, seed));
         writeln!(
             out,
             "ingo_seed_{seed}: winners {} exact {}",
@@ -1855,7 +1857,7 @@ fn endgame_set(
     use ingo_player::endgame::judge_end;
     let config = ingo_config(a, a.seed);
     // One untimed pass gives the counts (the judgement is deterministic, so every pass agrees).
-    let (ingo, checksum) = judge_all(a, positions, &config);
+    let (ingo, checksum, judged) = judge_all(a, positions, &config);
     let start = Instant::now();
     let cpu_start = cpu_time();
     for _ in 0..a.repeat {
@@ -1884,11 +1886,8 @@ fn endgame_set(
         writeln!(out, "ingo_cpu_ms_per_position={:.3}", c * 1e3)?;
     }
     // What the server's dead-stone proposal adds to the judgement: the verdicts the winner
-    // turns on (one fill for each verdict to check), timed apart, once over the set.
-    let judged: Vec<_> = positions
-        .iter()
-        .map(|p| judge_end(&p.game, &config))
-        .collect();
+    // turns on (one fill for each verdict to check), timed apart, once over the set, on the
+    // judgements of the counting pass.
     let cpu_start = cpu_time();
     let mut named = 0;
     for (p, j) in positions.iter().zip(&judged) {

@@ -86,10 +86,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
 /// with its status and how it was decided, and the verdicts to check that the winner turns on.
 fn score_json(report: &records::ScoreReport) -> serde_json::Value {
     let board = report.game.board();
-    let h = board.height();
     let score = &report.count.score;
-    let names =
-        |v: &[ingo_rules::Point]| -> Vec<String> { v.iter().map(|p| p.to_gtp(h)).collect() };
+    let names = |v: &[ingo_rules::Point]| crate::verify::gtp_names(v, board);
     let strings: Vec<serde_json::Value> = report
         .count
         .judgement()

@@ -154,7 +154,7 @@ pub fn verify(game: &Game, record: &ingo_sgf::Record) -> Option<Verify> {
 }
 
 /// GTP names of `points` on `board`.
-fn gtp_names(points: &[ingo_rules::Point], board: &Board) -> Vec<String> {
+pub(crate) fn gtp_names(points: &[ingo_rules::Point], board: &Board) -> Vec<String> {
     points.iter().map(|p| p.to_gtp(board.height())).collect()
 }
 

@@ -1,6 +1,7 @@
 //! `ingo score --json`: every string of the judged final position with its status and how it
 //! was decided, so that a referee knows which verdicts to check.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A 9×9 final position in SGF (the example of `judge_end`): Black's corner inside the wall
@@ -10,23 +11,36 @@ const RECORD: &str = "(;GM[1]FF[4]SZ[9]KM[8]RU[Ing]\
 AB[fa][fb][fc][fd][fe][af][bf][cf][df][ef][ff]\
 AW[ga][gb][gc][gd][ge][gf][ag][bg][cg][dg][eg][fg][gg][cc][de];)";
 
-#[test]
-fn score_json_names_each_strings_status_and_how_it_was_decided() {
-    let dir = std::env::temp_dir().join(format!("ingo-score-json-{}", std::process::id()));
+/// [`RECORD`] written as `corner.sgf` in a new temporary folder named after `tag`: the folder
+/// and the file.
+fn corner_record(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("ingo-score-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("corner.sgf");
     std::fs::write(&path, RECORD).expect("write the record");
-    let out = Command::new(env!("CARGO_BIN_EXE_ingo"))
-        .args(["score", "--json"])
-        .arg(&path)
-        .output()
-        .expect("ingo runs");
+    (dir, path)
+}
+
+/// What `ingo score [--json] PATH` prints; it must succeed.
+fn score(json: bool, path: &Path) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ingo"));
+    cmd.arg("score");
+    if json {
+        cmd.arg("--json");
+    }
+    let out = cmd.arg(path).output().expect("ingo runs");
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn score_json_names_each_strings_status_and_how_it_was_decided() {
+    let (dir, path) = corner_record("json");
+    let v: serde_json::Value = serde_json::from_str(&score(true, &path)).expect("JSON");
     assert_eq!(v["result"], "W+17", "{v:#}");
     let strings = v["strings"].as_array().expect("strings");
     let c7 = strings
@@ -57,12 +71,8 @@ fn score_json_names_each_strings_status_and_how_it_was_decided() {
 /// [`RECORD`] (W+17) neither of White's two stones does.
 #[test]
 fn score_names_the_verdicts_the_winner_turns_on() {
-    let dir = std::env::temp_dir().join(format!("ingo-score-turns-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let corner = dir.join("corner.sgf");
-    std::fs::write(&corner, RECORD).expect("write the record");
-    let unfinished =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished.sgf");
+    let (dir, corner) = corner_record("turns");
+    let unfinished = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished.sgf");
     for (path, turns, line) in [
         (
             unfinished.as_path(),
@@ -75,23 +85,9 @@ fn score_names_the_verdicts_the_winner_turns_on() {
             "the winner turns on: none of them (each alone turned the other way changes the margin only)",
         ),
     ] {
-        let run = |json: bool| {
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_ingo"));
-            cmd.arg("score");
-            if json {
-                cmd.arg("--json");
-            }
-            let out = cmd.arg(path).output().expect("ingo runs");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            String::from_utf8(out.stdout).expect("UTF-8")
-        };
-        let v: serde_json::Value = serde_json::from_str(&run(true)).expect("JSON");
+        let v: serde_json::Value = serde_json::from_str(&score(true, path)).expect("JSON");
         assert_eq!(v["winner_turns_on"], serde_json::json!(turns), "{v:#}");
-        let text = run(false);
+        let text = score(false, path);
         assert!(text.lines().any(|l| l == line), "{text}");
     }
     let _ = std::fs::remove_dir_all(&dir);

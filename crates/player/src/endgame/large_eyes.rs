@@ -76,7 +76,8 @@ pub(super) fn read_large_eye_spaces(
 struct Region {
     /// Its points (grid indices): empty points and the other side's stones.
     points: Vec<usize>,
-    /// The strings of the colour next to it (indices into the judgement's strings).
+    /// The stones of the colour next to it (grid indices, a stone once for each neighbour in
+    /// the region); their strings are the group's.
     border: Vec<usize>,
 }
 
