@@ -1171,3 +1171,74 @@ fn the_verdicts_the_winner_turns_on_are_named() {
     }
     assert!(ringed > 0, "R16 is ringed with none of the seeds");
 }
+
+/// The final position of `gnugo/regression/games/mertin13x13/GNHT3.sgf` (13×13, after 109
+/// moves, White to move; recorded B+16.5, `KM[5.5]`).
+const GNHT3: &str = "
+        . . . . . O X O . . . . .
+        . . . . O O X O O X O O .
+        . . . O O X X O . . X O .
+        O O . O X X X O X X . O .
+        X O O O X . X O O O O O O
+        X X X O X X O X . . O X O
+        . . X O X X O O O O X X X
+        . . X O O X X X O X X . .
+        . X . X O X X O O X . . .
+        O X X X O X O X X . X . .
+        O O X O X X O X . . . . .
+        . O O O X . O X . . . . .
+        X . O X X . . . . . . . .";
+
+/// A wall whose only liberty outside the points read is an eye of its own does not fall
+/// unseen: the search is given that eye and believed. Source:
+/// `gnugo/regression/games/mertin13x13/GNHT3.sgf` ([`GNHT3`]): White's eight stones `A4` …
+/// `C1` in Black's lower left, with `A5`, `A2` and `B1` and Black's `A1` in their corner, are
+/// held in about half of the playouts, which end with both sides refusing to fill `A2` and
+/// `B1` (a seki, sharing `B1`). But Black kills: a Black stone on `A2` or `B1` is taken and
+/// leaves White an eye of two points, one eye. The search reads it (White dead even moving
+/// first); Black's walls `A9` … `C6` and `B5` … `C3` are closed strings, and were taken as
+/// ones that might fall, but their liberties outside the points read are `C5` alone, an eye
+/// bordered by Black alone. Before, the judgement counted W+5.5, the seki; GNU Go and the
+/// record name Black.
+#[test]
+fn a_wall_whose_liberty_outside_is_its_own_eye_stands() {
+    let g = game(GNHT3, Color::White);
+    for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
+        let j = judge_end(&g, &seeded(seed));
+        let a4 = string_at(&g, &j, "A4");
+        assert_eq!(a4.stones, pts(&g, "A4 A3 B3 B2 C2 D2 D3 C1"));
+        assert_eq!(a4.status, Status::Dead, "seed {seed}: {a4:?}");
+        assert!(j.stones(Status::Seki).is_empty(), "seed {seed}");
+        assert_eq!(string_at(&g, &j, "A1").status, Status::Alive, "seed {seed}");
+        assert_eq!(j.score.winner, Color::Black, "seed {seed}");
+        if a4.how == Decided::GroupRead {
+            assert!(j
+                .checks()
+                .iter()
+                .any(|(p, note)| *p == a4.stones[0] && note == "G"));
+        }
+    }
+    let a4 = string_at(&g, &judge_end(&g, &EndgameConfig::default()), "A4").how;
+    assert_eq!(a4, Decided::GroupRead);
+}
+
+/// The same board with Black's `D5` taken away: the walls' liberty `C5` is now a point White
+/// reaches from outside (beside its `E5` and `D6`), so the search is not believed and the
+/// playouts' verdict stands, whichever it is.
+#[test]
+fn a_wall_with_a_liberty_the_other_side_reaches_from_outside_is_not_taken_as_standing() {
+    let g = game(GNHT3, Color::White);
+    let mut board = g.board().clone();
+    board.clear_stone(pts(&g, "D5")[0]);
+    let g = Game::new(
+        Setup {
+            board,
+            to_move: Color::White,
+            handicap_passes: 0,
+        },
+        Rules::ing(),
+    );
+    let j = judge_end(&g, &EndgameConfig::default());
+    let a4 = string_at(&g, &j, "A4");
+    assert_ne!(a4.how, Decided::GroupRead, "{a4:?}");
+}

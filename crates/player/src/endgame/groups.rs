@@ -8,8 +8,8 @@ use ingo_rules::{Board, Point};
 
 use super::{Decided, Grid, Status, StringStatus, CHECK_ABOVE, CHECK_BELOW};
 use crate::tactics::{
-    dead_by_shape, group_at, read_group, strings_next_to, wall_liberties, Group, GroupLimits,
-    Verdict, END_OF_GAME,
+    dead_by_shape, group_at, read_group, strings_next_to, wall_eyes, wall_liberties, Group,
+    GroupLimits, Verdict, END_OF_GAME,
 };
 
 /// A group read from one of its strings: its own strings and those inside its regions
@@ -107,9 +107,11 @@ pub(super) fn read_groups(
 /// in all, 20,000 positions each way). The search plays on those points only and takes the
 /// walls around them as they stand, so it is believed only where no wall can fall in a race
 /// it does not see: every string of the other side next to the group or to its outside areas
-/// (those inside its regions aside) is proved alive, or alive in the judgement and open
+/// (those inside its regions aside) is proved alive, or alive in the judgement and either open
 /// ([`wall_liberties`]: neither it nor a group it joins at a point the group's side cannot
-/// play is closed). The strings inside the group's regions are then alive.
+/// play is closed) or without a liberty beyond the points read but its own small eyes, which
+/// the search is then given too ([`wall_eyes`]: the group's side can take the wall only there,
+/// last, and the search sees it). The strings inside the group's regions are then alive.
 pub(super) fn read_searched_groups(
     board: &Board,
     grid: &Grid,
@@ -127,11 +129,31 @@ pub(super) fn read_searched_groups(
         let Some(r) = Read::at(board, grid, strings, string_of, &mut read, i, &limits) else {
             continue;
         };
+        let mut group = r.group.clone();
         let walls_stand = r.walls(board, grid, string_of).into_iter().all(|q| {
             let wall = &strings[string_of[grid.index(q)]];
-            wall.proved || (wall.status == Status::Alive && wall_liberties(board, q).is_none())
+            if wall.proved {
+                return true;
+            }
+            if wall.status != Status::Alive {
+                return false;
+            }
+            if wall_liberties(board, q).is_none() {
+                return true;
+            }
+            match wall_eyes(board, &r.group, q) {
+                Some(eyes) => {
+                    for e in eyes {
+                        if !group.outside.contains(&e) {
+                            group.outside.push(e);
+                        }
+                    }
+                    true
+                }
+                None => false,
+            }
         });
-        if !walls_stand || read_group(board, &r.group, &limits).dead != Verdict::Yes {
+        if !walls_stand || read_group(board, &group, &limits).dead != Verdict::Yes {
             continue;
         }
         let main = string_of[grid.index(r.group.main[0])];

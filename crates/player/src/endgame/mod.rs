@@ -15,8 +15,9 @@
 //!    ([`crate::tactics::capture_race_with_eyes`], [`crate::tactics::group_race_with_eyes`];
 //!    `races`), and races at one liberty each, taken by the player to move; and the groups
 //!    the playouts are unsure of (held by a quarter to three quarters of them), read by a
-//!    bounded search of their life where the walls around them stand
-//!    ([`crate::tactics::read_group`]; `groups`), or, where their region is larger than that
+//!    bounded search of their life where the walls around them stand (proved, open, or with
+//!    no liberty beyond the points read but eyes of their own, which the search is given;
+//!    [`crate::tactics::read_group`]; `groups`), or, where their region is larger than that
 //!    search reads, by the size of their eye space: ten empty points or more with three
 //!    stones of the other side inside at most give the group two eyes and those stones none
 //!    (`large_eyes`).

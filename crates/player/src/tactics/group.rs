@@ -348,6 +348,44 @@ pub(crate) fn wall_liberties(board: &Board, q: Point) -> Option<usize> {
     Some(super::liberty_points(board, &stones).len())
 }
 
+/// Empty regions of at most this many points, bordered by stones of one colour alone, are
+/// the eyes [`wall_eyes`] adds to a reading.
+const WALL_EYE: usize = 3;
+
+/// The points to add to the reading of `group` ([`super::read_group`]) so that it sees every
+/// liberty of the string on `q` (a wall around the group): its liberties outside the points
+/// read, each in an empty
+/// region of at most [`WALL_EYE`] points whose every neighbour is a stone of the wall's colour
+/// (an eye of the wall's, which the other side fills last, from inside, or not at all).
+/// `None` when a liberty lies elsewhere: the wall could be attacked from outside the points
+/// read, a race the reading does not see.
+pub(crate) fn wall_eyes(board: &Board, group: &Group, q: Point) -> Option<Vec<Point>> {
+    let color = board.color_at(q)?;
+    let mut in_play = vec![false; MAX_SIZE * MAX_SIZE];
+    for p in group.play_set() {
+        in_play[idx(p)] = true;
+    }
+    let mut added: Vec<Point> = Vec::new();
+    for l in super::liberty_points(board, &board.string_stones(q)) {
+        if in_play[idx(l)] || added.contains(&l) {
+            continue;
+        }
+        let enclosed = std::cell::Cell::new(true);
+        let region = flood(board, l, WALL_EYE, |r| match board.color_at(r) {
+            None => true,
+            Some(c) => {
+                enclosed.set(enclosed.get() && c == color);
+                false
+            }
+        });
+        if region.len() > WALL_EYE || !enclosed.get() || region.iter().any(|&r| in_play[idx(r)]) {
+            return None;
+        }
+        added.extend(region);
+    }
+    Some(added)
+}
+
 /// The eyes an empty region of the group gives it, the group moving first
 /// ([`dead_by_shape`]).
 fn empty_region_eyes(
@@ -392,5 +430,87 @@ fn empty_region_eyes(
     match super::eye_space(region).map(|e| e.status) {
         Ok(EyeStatus::OneEye) => 1,
         _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(name: &str, size: usize) -> Point {
+        Point::from_gtp(name, size, size).expect("vertex")
+    }
+
+    /// White's stone on A1 read on the points `play`; the wall is Black's string on `wall`.
+    fn eyes_of(ascii: &str, play: &[&str], wall: &str) -> Option<Vec<Point>> {
+        let board = Board::from_ascii(ascii).expect("diagram");
+        let n = board.width();
+        let group = Group {
+            color: Color::White,
+            stones: vec![pt("A1", n)],
+            main: vec![pt("A1", n)],
+            regions: Vec::new(),
+            outside: play.iter().map(|p| pt(p, n)).collect(),
+        };
+        wall_eyes(&board, &group, pt(wall, n)).map(|mut v| {
+            v.sort();
+            v
+        })
+    }
+
+    /// Black's wall `A3 B3 C3 D3 B2 B1 D2 D1` around White's A1, inside White's stones on the
+    /// 4th line and the E file: its liberties are A2 (read) and the points between B1 and D1.
+    #[test]
+    fn a_wall_liberty_outside_the_points_read_must_be_an_eye_of_its_own() {
+        // C1 alone, bordered by Black only: an eye, added.
+        let one = "
+            . . . . .
+            O O O O O
+            X X X X O
+            . X X X O
+            O X . X O";
+        assert_eq!(eyes_of(one, &["A2"], "B1"), Some(vec![pt("C1", 5)]));
+        // Every liberty read: nothing to add.
+        assert_eq!(eyes_of(one, &["A2", "C1"], "B1"), Some(Vec::new()));
+        // A region of two points bordered by Black alone: added whole.
+        let two = "
+            . . . . .
+            O O O O O
+            X X X X O
+            . X . X O
+            O X . X O";
+        assert_eq!(
+            eyes_of(two, &["A2"], "B1"),
+            Some({
+                let mut v = vec![pt("C1", 5), pt("C2", 5)];
+                v.sort();
+                v
+            })
+        );
+        // A liberty on the open board: the wall may be attacked from outside.
+        let open = "
+            . . . . .
+            . . . . .
+            X X X X O
+            . X X X O
+            O X . X O";
+        assert_eq!(eyes_of(open, &["A2"], "B1"), None);
+        // A White stone beside the liberty: not Black's eye.
+        let touched = "
+            . . . . .
+            O O O O O
+            X X X X O
+            . X O X O
+            O X . X O";
+        assert_eq!(eyes_of(touched, &["A2"], "B1"), None);
+        // A region of four points: larger than an eye this reading adds.
+        let large = "
+            . . . . . .
+            O O O O O O
+            X X X X X O
+            . X . . X O
+            O X . . X O
+            X X X X X O";
+        assert_eq!(eyes_of(large, &["A3"], "B2"), None);
     }
 }
