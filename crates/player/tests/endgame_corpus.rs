@@ -471,11 +471,12 @@ fn keeps_a_floor(dir: &Path, set: &str, rows: &[&Row], floor: usize) {
 /// The right winners of [`small_board_records_keep_a_floor_of_right_winners`], measured on
 /// 5 December 2026 (`ingo-bench endgame --set small`, the same records): 9×9, 314 of 332
 /// (GNU Go 3.8 `--chinese-rules` 315), with a wall that joins its friends where the group
-/// cannot play not short (`gnugo/regression/games/9x9-2`); 13×13, 124 of 133 (GNU Go 125),
+/// cannot play not short (`gnugo/regression/games/9x9-2`); 13×13, 125 of 133 (GNU Go 125),
 /// with the groups of two strings around one eye read as one in a race
-/// (`aeb-pro/other_sizes/13x13/2016/9`) and a closed wall whose only liberty beyond a group's
-/// search is an eye of its own believed (`gnugo/regression/games/mertin13x13/GNHT3`).
-const SMALL_WINNERS: [(&str, usize); 2] = [("9", 314), ("13", 124)];
+/// (`aeb-pro/other_sizes/13x13/2016/9`), a closed wall whose only liberty beyond a group's
+/// search is an eye of its own believed (`gnugo/regression/games/mertin13x13/GNHT3`) and the
+/// eye a race won leaves read with the taker's stones on it (`mertin13x13/GNHT1`).
+const SMALL_WINNERS: [(&str, usize); 2] = [("9", 314), ("13", 125)];
 
 /// Every counted 9×9 and 13×13 record of the corpus, the boards most games on a server are
 /// played on: a floor on their right winners, as on the held-out set (the test names the

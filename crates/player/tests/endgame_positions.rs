@@ -1242,3 +1242,41 @@ fn a_wall_with_a_liberty_the_other_side_reaches_from_outside_is_not_taken_as_sta
     let a4 = string_at(&g, &j, "A4");
     assert_ne!(a4.how, Decided::GroupRead, "{a4:?}");
 }
+
+/// The final position of `gnugo/regression/games/mertin13x13/GNHT1.sgf` (13×13, after 125
+/// moves, White to move; recorded B+5.5, `KM[5.5]`).
+const GNHT1: &str = "
+        . . . . . O X X . . . . .
+        . . . . . O X O O X . O O
+        . . . . O O X X X O O X .
+        . . O . . O O X . X X . X
+        O O . O . X X O X X O X .
+        X X O O X . X O X O O X .
+        X O . . O X X O O O X . .
+        X O O O . . O O X O X X .
+        X O . O . . . O X X X X O
+        X X O O O O O O O X O O X
+        X . X X O X O X O X X O .
+        . X O X X X O X O X X O O
+        . . . . . X O X X X O O .";
+
+/// A race won leaves the winner the space it takes, but only with its stones on the points it
+/// filled to take it: an eye there can be false. Source:
+/// `gnugo/regression/games/mertin13x13/GNHT1.sgf` ([`GNHT1`]): White's `L4` … `M1` (two
+/// liberties, `N3` and its eye `N1`) against Black's `N4` (one, `N3`). White wins the race
+/// and takes `N4` with `N3`; read without the stone on `N3`, the space `N4 N3` looked like an
+/// eye beside `N1`, and the group was called alive (W+16.5). With it, `N4` is one point on the
+/// edge between two White strings with Black's `M5` on a diagonal: a false eye. Black ataris
+/// `N5` at `N6`, White must fill `N4` to save it, and Black takes everything at `N1`. The
+/// record and GNU Go (B+5.5) have White's corner dead.
+#[test]
+fn the_eye_a_race_won_leaves_is_read_with_the_stones_that_took_it() {
+    let g = game(GNHT1, Color::White);
+    let j = judge_end(&g, &EndgameConfig::default());
+    let l4 = string_at(&g, &j, "L4");
+    assert_eq!(l4.stones, pts(&g, "L4 M4 M3 M2 N2 L1 M1"));
+    assert_ne!(l4.how, Decided::WonRace, "{l4:?}");
+    assert_eq!(l4.status, Status::Dead, "{l4:?}");
+    assert_eq!(string_at(&g, &j, "N5").status, Status::Dead);
+    assert_eq!(j.score.winner, Color::Black, "{}", j.score.result_string());
+}

@@ -756,8 +756,11 @@ fn two_eyes(board: &Board, space: &[Point]) -> bool {
         && !(eye.shape == EyeShape::BentFour && space.iter().any(corner))
 }
 
-/// The stones of `color` that live once the stones `taken` are off `board`: the strings around
-/// the space the capture opens, when that space is an eye of theirs and the strings around it
+/// The stones of `color` that live once the stones `taken` are off `board`, with stones of
+/// `color` on every liberty they had (the taker fills them all, the last with the capture; an
+/// eye read without those stones can be false, as `mertin13x13/GNHT1`'s `N4`, one point on
+/// the edge between two strings once `N3` is filled): the strings around the space the
+/// capture opens, when that space is an eye of theirs and the strings around it
 /// touch another eye. An eye here is a region of empty points bordered by stones of `color`
 /// only: two points or more, or one point that is not false (a point between two or more
 /// strings with stones of the other side on two of its diagonals, or one on the edge). `None`
@@ -766,6 +769,10 @@ fn two_eyes(board: &Board, space: &[Point]) -> bool {
 /// the space B1 C1 D1 D2 once it is taken, and the lower one has its own eye at F1 F2).
 fn lives_after_taking(board: &Board, taken: &[Point], color: Color) -> Option<Vec<Point>> {
     let mut board = board.clone();
+    // The taker fills every liberty of the stones taken, the last one with the capture.
+    for l in crate::tactics::liberty_points(&board, taken) {
+        board.set_stone(l, color);
+    }
     for &p in taken {
         board.clear_stone(p);
     }
