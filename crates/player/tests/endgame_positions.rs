@@ -1280,3 +1280,73 @@ fn the_eye_a_race_won_leaves_is_read_with_the_stones_that_took_it() {
     assert_eq!(string_at(&g, &j, "N5").status, Status::Dead);
     assert_eq!(j.score.winner, Color::Black, "{}", j.score.result_string());
 }
+
+/// The final position of `castle/cg381.sgf` of the Gosei-Kifu collection
+/// (`github.com/shiofreecss/Gosei-Kifu` at `f873541`, outside the shared corpus:
+/// `scripts/outside-records.py`), after 252 moves, Black to move (recorded W+2, `KM[0]`).
+const CASTLE_CG381: &str = "
+        . X X . X . O . O . X . . . . . . . .
+        O X O O X X O O . O O X X X . X O X .
+        . O . O X . X X O O O O O X X X O X X
+        O O O X O . X O X O X X O X O O X X X
+        . . O X . . . O X X X O O X X O O O X
+        . O X X . . . X . . X O X X O O O X X
+        . . O X . . . . . . X X O X . X O O O
+        . . O X . . . . O X X O O X . X O . .
+        . . O O X . . . O X O O . O O X O X O
+        . . O X X . O . X O O O . X . X X O .
+        . . . O X . O X X X O O X X . X O . .
+        . . . O X . . X O O . . O . X . O . .
+        O O O O X . O X O . . O O X . O . . .
+        X O X O X . . X O O O X O . O . O . .
+        X X X X . . . . X O O X . O . O . O .
+        . O X O X X X . . X O X X X O O O X .
+        . O O O O O O X X . X X O O X O . O .
+        X X O O . X X . . . X O O . X X O . .
+        . O . O X X . . . . X X O O . O . . .";
+
+/// A wall that may fall is read with the group, not taken as standing. Source:
+/// `castle/cg381.sgf` ([`CASTLE_CG381`]): Black's `A2 B2` in White's lower left corner
+/// (liberties `A1` and `A3`) beside White's `B1` (liberties `A1` and `C1`), held in 70–80%
+/// of the playouts. The search of their group takes them even when Black moves first, but its
+/// walls, White's `B1` and White's string `B4` … `D1`, are closed strings that the playouts
+/// hold in about half of them, with liberties (`A4`, `E2`) beyond the points read: a race of
+/// three strings. Their own groups are small, so the search plays on their points too and
+/// reads the race whole: White takes `A2 B2`; where the playouts had the walls dead, the same
+/// reading proves them alive. The judgement left `A2 B2` alive and counted B+6; it now counts
+/// W+1 (`KM[0]`) wherever the playouts are unsure of them (with a seed that holds them more
+/// than three times in four, nothing is read and they stay alive).
+#[test]
+fn a_wall_that_may_fall_is_read_with_the_group() {
+    let g = game(CASTLE_CG381, Color::Black);
+    let (mut read, mut revived) = (0, 0);
+    for seed in [EndgameConfig::default().seed, 1, 2, 3, 4, 5, 6, 7, 8] {
+        let j = judge_end(&g, &seeded(seed));
+        let a2 = string_at(&g, &j, "A2");
+        assert_eq!(a2.stones, pts(&g, "A2 B2"));
+        if a2.held > CHECK_ABOVE {
+            continue;
+        }
+        read += 1;
+        assert_eq!(a2.status, Status::Dead, "seed {seed}: {a2:?}");
+        assert_eq!(a2.how, Decided::GroupRead, "seed {seed}: {a2:?}");
+        for name in ["B1", "B4"] {
+            let wall = string_at(&g, &j, name);
+            assert_eq!(wall.status, Status::Alive, "seed {seed}: {wall:?}");
+            if wall.how == Decided::WonRace {
+                revived += 1;
+            }
+        }
+        // W+1 without komi, as the record was counted; these tests count with Ing's 8.
+        assert_eq!(j.score.result_string(), "W+9", "seed {seed}");
+    }
+    assert!(
+        read >= 5,
+        "the playouts were sure of A2 B2 with {} seeds",
+        9 - read
+    );
+    assert!(
+        revived > 0,
+        "the playouts had the walls alive with every seed"
+    );
+}

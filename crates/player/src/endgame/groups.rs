@@ -100,6 +100,28 @@ pub(super) fn read_groups(
     }
 }
 
+/// Adds the points of `other` (its stones, regions and outside areas) to the outside areas of
+/// `group`, so that a reading of `group` plays on them too.
+fn add_points(group: &mut Group, other: &Group) {
+    let points = other
+        .stones
+        .iter()
+        .chain(other.regions.iter().flatten())
+        .chain(&other.outside);
+    for &p in points {
+        let known = group.outside.contains(&p)
+            || group.stones.contains(&p)
+            || group.regions.iter().any(|r| r.contains(&p));
+        if !known {
+            group.outside.push(p);
+        }
+    }
+}
+
+/// The most points a reading of [`read_searched_groups`] plays on once the groups of the walls
+/// that may fall are taken in.
+const WITH_WALLS: usize = 30;
+
 /// Marks dead the largest string of every group that [`read_group`] proves taken even when it
 /// moves first, where the playouts are unsure of it: one of its strings held between
 /// [`CHECK_BELOW`] and [`CHECK_ABOVE`] of them, none proved alive, the group closed within
@@ -111,7 +133,15 @@ pub(super) fn read_groups(
 /// ([`wall_liberties`]: neither it nor a group it joins at a point the group's side cannot
 /// play is closed) or without a liberty beyond the points read but its own small eyes, which
 /// the search is then given too ([`wall_eyes`]: the group's side can take the wall only there,
-/// last, and the search sees it). The strings inside the group's regions are then alive.
+/// last, and the search sees it). A wall that is none of these, closed and short of eyes, may
+/// fall in a race with the group: where its own group is closed within the same limits, the
+/// search plays on that group's points too (its stones, regions and outside areas), so the
+/// race is read, not assumed, provided the whole reading stays within [`WITH_WALLS`] points
+/// (`castle/cg381`: a race of three strings in a corner). Such a wall may be one the playouts
+/// have dead, when they are unsure of it too: then the same reading must prove its group's
+/// largest string alive, the group's side moving first (Benson's proof on the points read),
+/// or nothing is turned; proved, its strings are alive ([`Decided::WonRace`]). The strings
+/// inside the group's regions are then alive.
 pub(super) fn read_searched_groups(
     board: &Board,
     grid: &Grid,
@@ -130,31 +160,68 @@ pub(super) fn read_searched_groups(
             continue;
         };
         let mut group = r.group.clone();
+        let mut took_walls = false;
+        // The walls taken in that the playouts have dead: they must be read alive too.
+        let mut revive: Vec<Group> = Vec::new();
         let walls_stand = r.walls(board, grid, string_of).into_iter().all(|q| {
             let wall = &strings[string_of[grid.index(q)]];
             if wall.proved {
                 return true;
             }
-            if wall.status != Status::Alive {
-                return false;
-            }
-            if wall_liberties(board, q).is_none() {
+            let alive = wall.status == Status::Alive;
+            if alive && wall_liberties(board, q).is_none() {
                 return true;
             }
-            match wall_eyes(board, &r.group, q) {
-                Some(eyes) => {
+            if alive {
+                if let Some(eyes) = wall_eyes(board, &r.group, q) {
                     for e in eyes {
                         if !group.outside.contains(&e) {
                             group.outside.push(e);
                         }
                     }
-                    true
+                    return true;
                 }
-                None => false,
             }
+            let unsure = matches!(wall.how,
+                Decided::Sampled(held) if (CHECK_BELOW..=CHECK_ABOVE).contains(&held));
+            if !alive && !unsure {
+                return false;
+            }
+            // A wall that may fall, read with the group: its own group's points.
+            let Some(wall_group) = group_at(board, q, &limits) else {
+                return false;
+            };
+            took_walls = true;
+            add_points(&mut group, &wall_group);
+            if !alive {
+                revive.push(wall_group);
+            }
+            true
         });
-        if !walls_stand || read_group(board, &group, &limits).dead != Verdict::Yes {
+        let points = group.stones.len()
+            + group.regions.iter().map(Vec::len).sum::<usize>()
+            + group.outside.len();
+        let in_reach = !took_walls || points <= WITH_WALLS;
+        if !walls_stand || !in_reach || read_group(board, &group, &limits).dead != Verdict::Yes {
             continue;
+        }
+        // A wall the playouts have dead stands only if the same reading proves it alive.
+        let walls_live = revive.iter().all(|w| {
+            let mut w = w.clone();
+            add_points(&mut w, &group);
+            read_group(board, &w, &limits).alive == Verdict::Yes
+        });
+        if !walls_live {
+            continue;
+        }
+        for w in &revive {
+            for &p in &w.stones {
+                let s = &mut strings[string_of[grid.index(p)]];
+                if !s.proved {
+                    s.status = Status::Alive;
+                    s.how = Decided::WonRace;
+                }
+            }
         }
         let main = string_of[grid.index(r.group.main[0])];
         strings[main].status = Status::Dead;

@@ -16,8 +16,9 @@
 //!    `races`), and races at one liberty each, taken by the player to move; and the groups
 //!    the playouts are unsure of (held by a quarter to three quarters of them), read by a
 //!    bounded search of their life where the walls around them stand (proved, open, or with
-//!    no liberty beyond the points read but eyes of their own, which the search is given;
-//!    [`crate::tactics::read_group`]; `groups`), or, where their region is larger than that
+//!    no liberty beyond the points read but eyes of their own, which the search is given) or
+//!    with the walls that may fall, whose small groups the search then plays on too
+//!    ([`crate::tactics::read_group`]; `groups`), or, where their region is larger than that
 //!    search reads, by the size of their eye space: ten empty points or more with three
 //!    stones of the other side inside at most give the group two eyes and those stones none
 //!    (`large_eyes`).
@@ -113,7 +114,9 @@ pub enum Decided {
     LostRace,
     /// Read alive: it wins a capture race whoever moves first ([`Decided::LostRace`] for the
     /// other string), and the space of the stones it takes gives two eyes whoever plays there
-    /// next, or one eye beside an eye of its group's own (the sampling had it dead).
+    /// next, or one eye beside an eye of its group's own (the sampling had it dead); or a wall
+    /// around a group read dead by a search ([`Decided::GroupRead`]) that the same search
+    /// proves alive, the sampling unsure of it and having it dead.
     WonRace,
     /// Read dead by the shape of its group's eye space: the other side's stones inside it
     /// make a dead shape and the group has one eye at most
