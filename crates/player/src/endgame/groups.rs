@@ -100,15 +100,10 @@ pub(super) fn read_groups(
     }
 }
 
-/// Adds the points of `other` (its stones, regions and outside areas) to the outside areas of
-/// `group`, so that a reading of `group` plays on them too.
-fn add_points(group: &mut Group, other: &Group) {
-    let points = other
-        .stones
-        .iter()
-        .chain(other.regions.iter().flatten())
-        .chain(&other.outside);
-    for &p in points {
+/// Adds `points` the reading of `group` does not play on yet to its outside areas, so that it
+/// plays on them too.
+fn add_points(group: &mut Group, points: impl IntoIterator<Item = Point>) {
+    for p in points {
         let known = group.outside.contains(&p)
             || group.stones.contains(&p)
             || group.regions.iter().any(|r| r.contains(&p));
@@ -116,6 +111,16 @@ fn add_points(group: &mut Group, other: &Group) {
             group.outside.push(p);
         }
     }
+}
+
+/// The points a reading of `group` plays on: its stones, its regions and its outside areas.
+fn points_of(group: &Group) -> impl Iterator<Item = Point> + '_ {
+    group
+        .stones
+        .iter()
+        .chain(group.regions.iter().flatten())
+        .chain(&group.outside)
+        .copied()
 }
 
 /// The most points a reading of [`read_searched_groups`] plays on once the groups of the walls
@@ -174,11 +179,7 @@ pub(super) fn read_searched_groups(
             }
             if alive {
                 if let Some(eyes) = wall_eyes(board, &r.group, q) {
-                    for e in eyes {
-                        if !group.outside.contains(&e) {
-                            group.outside.push(e);
-                        }
-                    }
+                    add_points(&mut group, eyes);
                     return true;
                 }
             }
@@ -192,23 +193,20 @@ pub(super) fn read_searched_groups(
                 return false;
             };
             took_walls = true;
-            add_points(&mut group, &wall_group);
+            add_points(&mut group, points_of(&wall_group));
             if !alive {
                 revive.push(wall_group);
             }
             true
         });
-        let points = group.stones.len()
-            + group.regions.iter().map(Vec::len).sum::<usize>()
-            + group.outside.len();
-        let in_reach = !took_walls || points <= WITH_WALLS;
+        let in_reach = !took_walls || points_of(&group).count() <= WITH_WALLS;
         if !walls_stand || !in_reach || read_group(board, &group, &limits).dead != Verdict::Yes {
             continue;
         }
         // A wall the playouts have dead stands only if the same reading proves it alive.
         let walls_live = revive.iter().all(|w| {
             let mut w = w.clone();
-            add_points(&mut w, &group);
+            add_points(&mut w, points_of(&group));
             read_group(board, &w, &limits).alive == Verdict::Yes
         });
         if !walls_live {

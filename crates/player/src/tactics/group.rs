@@ -354,11 +354,10 @@ const WALL_EYE: usize = 3;
 
 /// The points to add to the reading of `group` ([`super::read_group`]) so that it sees every
 /// liberty of the string on `q` (a wall around the group): its liberties outside the points
-/// read, each in an empty
-/// region of at most [`WALL_EYE`] points whose every neighbour is a stone of the wall's colour
-/// (an eye of the wall's, which the other side fills last, from inside, or not at all).
-/// `None` when a liberty lies elsewhere: the wall could be attacked from outside the points
-/// read, a race the reading does not see.
+/// read, each in an empty region of at most [`WALL_EYE`] points whose every neighbour is a
+/// stone of the wall's colour (an eye of the wall's, which the other side fills last, from
+/// inside, or not at all). `None` when a liberty lies elsewhere: the wall could be attacked
+/// from outside the points read, a race the reading does not see.
 pub(crate) fn wall_eyes(board: &Board, group: &Group, q: Point) -> Option<Vec<Point>> {
     let color = board.color_at(q)?;
     let mut in_play = vec![false; MAX_SIZE * MAX_SIZE];
