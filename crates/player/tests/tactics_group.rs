@@ -5,7 +5,10 @@
 //! seki guard) and a wall short of liberties, each not dead by shape; a false eye; and the
 //! bounded search on small positions.
 
-use ingo_player::tactics::{dead_by_shape, group_at, read_group, Group, GroupLimits, Verdict};
+use ingo_player::tactics::{
+    dead_by_shape, group_at, read_group, read_group_alive, read_group_dead, Group, GroupLimits,
+    Verdict,
+};
 use ingo_rules::{Board, Color, Point};
 
 const SIZE: usize = 17;
@@ -207,6 +210,33 @@ fn the_search_reads_a_small_corner_and_a_straight_three() {
         (Verdict::No, Verdict::No),
         "{life:?}"
     );
+}
+
+/// Each half of the reading alone gives what the whole reading gives for it.
+#[test]
+fn the_readings_of_death_and_life_alone_are_those_of_the_whole_reading() {
+    let limits = GroupLimits::default();
+    for (ascii, size, at) in [
+        (GAME_9X9_2, 9, "C3"),
+        (
+            "
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        X X X X . .
+        . . . X . .
+        . O . X . .",
+            6,
+            "B1",
+        ),
+    ] {
+        let board = Board::from_ascii(ascii).expect("diagram");
+        let p = Point::from_gtp(at, size, size).expect("vertex");
+        let g = group_at(&board, p, &limits).expect("a closed group");
+        let life = read_group(&board, &g, &limits);
+        assert_eq!(read_group_dead(&board, &g, &limits), life.dead, "{at}");
+        assert_eq!(read_group_alive(&board, &g, &limits), life.alive, "{at}");
+    }
 }
 
 /// The group reading is no rule of shape for the bent four in the corner: White's bent four

@@ -43,38 +43,62 @@ pub struct GroupLife {
 /// Reads the life of `group` on `board` (module doc): dead, the group moving first; alive, the
 /// other side moving first.
 pub fn read_group(board: &Board, group: &Group, limits: &GroupLimits) -> GroupLife {
+    let (dead, dead_nodes) = read_goal(board, group, limits, true);
+    let (alive, alive_nodes) = read_goal(board, group, limits, false);
+    GroupLife {
+        dead,
+        alive,
+        nodes: dead_nodes + alive_nodes,
+    }
+}
+
+/// The "dead" of [`read_group`] alone: whether the other side takes the group's largest
+/// string, the group moving first (half the search where the other half is not needed).
+pub fn read_group_dead(board: &Board, group: &Group, limits: &GroupLimits) -> Verdict {
+    read_goal(board, group, limits, true).0
+}
+
+/// The "alive" of [`read_group`] alone: whether the group makes its largest string
+/// unconditionally alive, the other side moving first.
+pub fn read_group_alive(board: &Board, group: &Group, limits: &GroupLimits) -> Verdict {
+    read_goal(board, group, limits, false).0
+}
+
+/// One reading of [`read_group`]: the attacker's goal (take the largest string, the group
+/// moving first) or the defender's (prove it alive, the other side moving first), and the
+/// positions visited.
+fn read_goal(
+    board: &Board,
+    group: &Group,
+    limits: &GroupLimits,
+    attacker_goal: bool,
+) -> (Verdict, u64) {
     let play = group.play_set();
     let mut in_play = vec![false; MAX_SIZE * MAX_SIZE];
     for &p in &play {
         in_play[idx(p)] = true;
     }
-    let mut nodes = 0;
-    let mut run = |attacker_goal: bool| {
-        let mut s = Solver {
-            defender: group.color,
-            main: &group.main,
-            play: &play,
-            in_play: &in_play,
-            attacker_goal,
-            nodes: 0,
-            budget: limits.nodes,
-            unsure_yes: false,
-            unsure_no: false,
-            table: HashMap::new(),
-        };
-        let depth = 2 * play.len() + 8;
-        // The goal's side moves second: the defender first when the attacker's goal is read.
-        let won = s.solve(board, false, 0, depth);
-        nodes += s.nodes;
-        match won {
-            Some(true) if !s.unsure_yes => Verdict::Yes,
-            Some(false) if !s.unsure_no => Verdict::No,
-            _ => Verdict::Unknown,
-        }
+    let mut s = Solver {
+        defender: group.color,
+        main: &group.main,
+        play: &play,
+        in_play: &in_play,
+        attacker_goal,
+        nodes: 0,
+        budget: limits.nodes,
+        unsure_yes: false,
+        unsure_no: false,
+        table: HashMap::new(),
     };
-    let dead = run(true);
-    let alive = run(false);
-    GroupLife { dead, alive, nodes }
+    let depth = 2 * play.len() + 8;
+    // The goal's side moves second: the defender first when the attacker's goal is read.
+    let won = s.solve(board, false, 0, depth);
+    let verdict = match won {
+        Some(true) if !s.unsure_yes => Verdict::Yes,
+        Some(false) if !s.unsure_no => Verdict::No,
+        _ => Verdict::Unknown,
+    };
+    (verdict, s.nodes)
 }
 
 struct Solver<'a> {

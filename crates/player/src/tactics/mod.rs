@@ -71,7 +71,7 @@ mod semeai;
 pub use eyes::{eye_space, EyeShape, EyeSpace, EyeSpaceError, EyeStatus};
 pub use group::{dead_by_shape, group_at, Group, GroupLimits};
 pub(crate) use group::{strings_next_to, wall_eyes, wall_liberties, END_OF_GAME};
-pub use group_search::{read_group, GroupLife};
+pub use group_search::{read_group, read_group_alive, read_group_dead, GroupLife};
 pub(crate) use semeai::empty_region;
 pub use semeai::{
     capture_race, capture_race_with_eyes, eye_liberties, group_race_with_eyes, EyeRace, Race,
