@@ -132,11 +132,17 @@ const WITH_WALLS: usize = 30;
 /// every record set.
 const WITH_WALLS_NODES: u64 = 5_000;
 
-/// Marks dead the largest string of every group that [`read_group_dead`] proves taken even when it
-/// moves first, where the playouts are unsure of it: one of its strings held between
+/// Whether the playouts alone decided `s` and are unsure of it: held between [`CHECK_BELOW`]
+/// and [`CHECK_ABOVE`] of them.
+fn sampled_unsure(s: &StringStatus) -> bool {
+    matches!(s.how, Decided::Sampled(held) if (CHECK_BELOW..=CHECK_ABOVE).contains(&held))
+}
+
+/// Marks dead the largest string of every group that [`read_group_dead`] proves taken even
+/// when it moves first, where the playouts are unsure of it: one of its strings held between
 /// [`CHECK_BELOW`] and [`CHECK_ABOVE`] of them, none proved alive, the group closed within
 /// [`GroupLimits::default`] (regions of up to 12 points, outside areas of up to 6, 20 points
-/// in all, 20,000 positions each way). The search plays on those points only and takes the
+/// in all, 20,000 positions). The search plays on those points only and takes the
 /// walls around them as they stand, so it is believed only where no wall can fall in a race
 /// it does not see: every string of the other side next to the group or to its outside areas
 /// (those inside its regions aside) is proved alive, or alive in the judgement and either open
@@ -147,11 +153,11 @@ const WITH_WALLS_NODES: u64 = 5_000;
 /// fall in a race with the group: where its own group is closed within the same limits, the
 /// search plays on that group's points too (its stones, regions and outside areas), so the
 /// race is read, not assumed, provided the whole reading stays within [`WITH_WALLS`] points
-/// and [`WITH_WALLS_NODES`] positions (`castle/cg381`: a race of three strings in a corner). Such a wall may be one the playouts
-/// have dead, when they are unsure of it too: then the same reading must prove its group's
-/// largest string alive, the group's side moving first (Benson's proof on the points read),
-/// or nothing is turned; proved, its strings are alive ([`Decided::WonRace`]). The strings
-/// inside the group's regions are then alive.
+/// and [`WITH_WALLS_NODES`] positions (`castle/cg381`: a race of three strings in a corner).
+/// Such a wall may be one the playouts have dead, when they are unsure of it too: then the
+/// same reading must prove its group's largest string alive, the group's side moving first
+/// (Benson's proof on the points read), or nothing is turned; proved, its strings are alive
+/// ([`Decided::WonRace`]). The strings inside the group's regions are then alive.
 pub(super) fn read_searched_groups(
     board: &Board,
     grid: &Grid,
@@ -161,9 +167,7 @@ pub(super) fn read_searched_groups(
     let limits = GroupLimits::default();
     let mut read = vec![false; strings.len()];
     for i in 0..strings.len() {
-        let unsure = matches!(strings[i].how,
-            Decided::Sampled(held) if (CHECK_BELOW..=CHECK_ABOVE).contains(&held));
-        if read[i] || strings[i].proved || !unsure {
+        if read[i] || strings[i].proved || !sampled_unsure(&strings[i]) {
             continue;
         }
         let Some(r) = Read::at(board, grid, strings, string_of, &mut read, i, &limits) else {
@@ -188,9 +192,7 @@ pub(super) fn read_searched_groups(
                     return true;
                 }
             }
-            let unsure = matches!(wall.how,
-                Decided::Sampled(held) if (CHECK_BELOW..=CHECK_ABOVE).contains(&held));
-            if !alive && !unsure {
+            if !alive && !sampled_unsure(wall) {
                 return false;
             }
             // A wall that may fall, read with the group: its own group's points.

@@ -205,8 +205,8 @@ impl Solver<'_> {
     }
 
     /// The plays of `mover` on the empty points read: legal (no suicide), no ko capture (noted:
-    /// the verdict it could change is not proved), not into an eye of its own; captures first, then the points with the most
-    /// empty neighbours.
+    /// the verdict it could change is not proved), not into an eye of its own; captures first,
+    /// then the points with the most empty neighbours.
     fn moves(&mut self, board: &Board, mover: Color, goal_moves: bool) -> Vec<Point> {
         let mut scored = Vec::new();
         for &p in self.play {
