@@ -113,16 +113,6 @@ fn add_points(group: &mut Group, points: impl IntoIterator<Item = Point>) {
     }
 }
 
-/// The points a reading of `group` plays on: its stones, its regions and its outside areas.
-fn points_of(group: &Group) -> impl Iterator<Item = Point> + '_ {
-    group
-        .stones
-        .iter()
-        .chain(group.regions.iter().flatten())
-        .chain(&group.outside)
-        .copied()
-}
-
 /// The most points a reading of [`read_searched_groups`] plays on once the groups of the walls
 /// that may fall are taken in.
 const WITH_WALLS: usize = 30;
@@ -177,17 +167,18 @@ pub(super) fn read_searched_groups(
         let mut took_walls = false;
         // The walls taken in that the playouts have dead: they must be read alive too.
         let mut revive: Vec<Group> = Vec::new();
+        let in_play = r.group.play_mask();
         let walls_stand = r.walls(board, grid, string_of).into_iter().all(|q| {
             let wall = &strings[string_of[grid.index(q)]];
             if wall.proved {
                 return true;
             }
             let alive = wall.status == Status::Alive;
-            if alive && wall_liberties(board, q).is_none() {
-                return true;
-            }
             if alive {
-                if let Some(eyes) = wall_eyes(board, &r.group, q) {
+                if wall_liberties(board, q).is_none() {
+                    return true;
+                }
+                if let Some(eyes) = wall_eyes(board, &in_play, q) {
                     add_points(&mut group, eyes);
                     return true;
                 }
@@ -200,13 +191,13 @@ pub(super) fn read_searched_groups(
                 return false;
             };
             took_walls = true;
-            add_points(&mut group, points_of(&wall_group));
+            add_points(&mut group, wall_group.play_set());
             if !alive {
                 revive.push(wall_group);
             }
             true
         });
-        let in_reach = !took_walls || points_of(&group).count() <= WITH_WALLS;
+        let in_reach = !took_walls || group.play_set().len() <= WITH_WALLS;
         let reading = if took_walls {
             GroupLimits {
                 nodes: WITH_WALLS_NODES,
@@ -221,7 +212,7 @@ pub(super) fn read_searched_groups(
         // A wall the playouts have dead stands only if the same reading proves it alive.
         let walls_live = revive.iter().all(|w| {
             let mut w = w.clone();
-            add_points(&mut w, points_of(&group));
+            add_points(&mut w, group.play_set());
             read_group_alive(board, &w, &reading) == Verdict::Yes
         });
         if !walls_live {

@@ -856,9 +856,9 @@ fn lives_after_taking(board: &Board, taken: &[Point], color: Color) -> Option<Ve
 /// The capture `mover` makes first on `board`, and the strings of its own it saves: the last
 /// liberty of a string of the other side in atari that touches a string of `mover` in atari
 /// (a race at one liberty each: whoever moves first takes the other), the largest such string,
-/// the first in board order among equals. The capture must save: the capturing string keeps two liberties
-/// (not a ko, whose fight the rules of ko decide, nor a capture taken back at once); and
-/// `legal` must allow it.
+/// the first in board order among equals. The capture must save: the capturing string keeps
+/// two liberties (not a ko, whose fight the rules of ko decide, nor a capture taken back at
+/// once); and `legal` must allow it.
 fn mutual_atari_capture(
     board: &Board,
     mover: Color,

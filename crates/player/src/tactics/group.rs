@@ -89,11 +89,20 @@ impl Group {
     }
 
     /// Every point the reading plays on: the regions, the outside areas, the group's stones.
-    pub(super) fn play_set(&self) -> Vec<Point> {
+    pub(crate) fn play_set(&self) -> Vec<Point> {
         let mut v: Vec<Point> = self.regions.iter().flatten().copied().collect();
         v.extend(self.outside.iter().copied());
         v.extend(self.stones.iter().copied());
         v
+    }
+
+    /// Whether the reading plays on each point, by [`idx`] (what [`wall_eyes`] takes).
+    pub(crate) fn play_mask(&self) -> Vec<bool> {
+        let mut in_play = vec![false; MAX_SIZE * MAX_SIZE];
+        for p in self.play_set() {
+            in_play[idx(p)] = true;
+        }
+        in_play
     }
 }
 
@@ -352,18 +361,14 @@ pub(crate) fn wall_liberties(board: &Board, q: Point) -> Option<usize> {
 /// the eyes [`wall_eyes`] adds to a reading.
 const WALL_EYE: usize = 3;
 
-/// The points to add to the reading of `group` ([`super::read_group`]) so that it sees every
-/// liberty of the string on `q` (a wall around the group): its liberties outside the points
-/// read, each in an empty region of at most [`WALL_EYE`] points whose every neighbour is a
+/// The points to add to the reading of a group ([`super::read_group`]; `in_play`, its
+/// [`Group::play_mask`]) so that it sees every liberty of the string on `q` (a wall around the
+/// group): its liberties outside the points read, each in an empty region of at most [`WALL_EYE`] points whose every neighbour is a
 /// stone of the wall's colour (an eye of the wall's, which the other side fills last, from
 /// inside, or not at all). `None` when a liberty lies elsewhere: the wall could be attacked
 /// from outside the points read, a race the reading does not see.
-pub(crate) fn wall_eyes(board: &Board, group: &Group, q: Point) -> Option<Vec<Point>> {
+pub(crate) fn wall_eyes(board: &Board, in_play: &[bool], q: Point) -> Option<Vec<Point>> {
     let color = board.color_at(q)?;
-    let mut in_play = vec![false; MAX_SIZE * MAX_SIZE];
-    for p in group.play_set() {
-        in_play[idx(p)] = true;
-    }
     let mut added: Vec<Point> = Vec::new();
     for l in super::liberty_points(board, &board.string_stones(q)) {
         if in_play[idx(l)] || added.contains(&l) {
@@ -451,7 +456,7 @@ mod tests {
             regions: Vec::new(),
             outside: play.iter().map(|p| pt(p, n)).collect(),
         };
-        wall_eyes(&board, &group, pt(wall, n)).map(|mut v| {
+        wall_eyes(&board, &group.play_mask(), pt(wall, n)).map(|mut v| {
             v.sort();
             v
         })

@@ -43,8 +43,9 @@ pub struct GroupLife {
 /// Reads the life of `group` on `board` (module doc): dead, the group moving first; alive, the
 /// other side moving first.
 pub fn read_group(board: &Board, group: &Group, limits: &GroupLimits) -> GroupLife {
-    let (dead, dead_nodes) = read_goal(board, group, limits, true);
-    let (alive, alive_nodes) = read_goal(board, group, limits, false);
+    let (play, in_play) = (group.play_set(), group.play_mask());
+    let (dead, dead_nodes) = read_goal(board, group, (&play, &in_play), limits, true);
+    let (alive, alive_nodes) = read_goal(board, group, (&play, &in_play), limits, false);
     GroupLife {
         dead,
         alive,
@@ -55,34 +56,32 @@ pub fn read_group(board: &Board, group: &Group, limits: &GroupLimits) -> GroupLi
 /// The "dead" of [`read_group`] alone: whether the other side takes the group's largest
 /// string, the group moving first (half the search where the other half is not needed).
 pub fn read_group_dead(board: &Board, group: &Group, limits: &GroupLimits) -> Verdict {
-    read_goal(board, group, limits, true).0
+    let (play, in_play) = (group.play_set(), group.play_mask());
+    read_goal(board, group, (&play, &in_play), limits, true).0
 }
 
 /// The "alive" of [`read_group`] alone: whether the group makes its largest string
 /// unconditionally alive, the other side moving first.
 pub fn read_group_alive(board: &Board, group: &Group, limits: &GroupLimits) -> Verdict {
-    read_goal(board, group, limits, false).0
+    let (play, in_play) = (group.play_set(), group.play_mask());
+    read_goal(board, group, (&play, &in_play), limits, false).0
 }
 
-/// One reading of [`read_group`]: the attacker's goal (take the largest string, the group
-/// moving first) or the defender's (prove it alive, the other side moving first), and the
-/// positions visited.
+/// One reading of [`read_group`] on the group's points (its play set and play mask): the
+/// attacker's goal (take the largest string, the group moving first) or the defender's (prove
+/// it alive, the other side moving first), and the positions visited.
 fn read_goal(
     board: &Board,
     group: &Group,
+    (play, in_play): (&[Point], &[bool]),
     limits: &GroupLimits,
     attacker_goal: bool,
 ) -> (Verdict, u64) {
-    let play = group.play_set();
-    let mut in_play = vec![false; MAX_SIZE * MAX_SIZE];
-    for &p in &play {
-        in_play[idx(p)] = true;
-    }
     let mut s = Solver {
         defender: group.color,
         main: &group.main,
-        play: &play,
-        in_play: &in_play,
+        play,
+        in_play,
         attacker_goal,
         nodes: 0,
         budget: limits.nodes,

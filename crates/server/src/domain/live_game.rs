@@ -113,12 +113,11 @@ fn checks_text(checks: &[DeadCheck], size: usize) -> String {
     checks
         .iter()
         .map(|c| {
-            let mark = if c.turns_winner {
-                TURNS_MARK.to_string()
-            } else {
-                String::new()
-            };
-            format!("{}:{}{mark}", c.point.to_gtp(size), c.note)
+            let mut text = format!("{}:{}", c.point.to_gtp(size), c.note);
+            if c.turns_winner {
+                text.push(TURNS_MARK);
+            }
+            text
         })
         .collect::<Vec<_>>()
         .join(" ")
