@@ -31,8 +31,12 @@
 //!   stones and the empty points next to one colour only, plus the plain dame each side took.
 //!
 //! The search is exact minimax (alpha-beta with a table of the positions read) within a
-//! budget of [`BUDGET`] positions; past it, the one-move fill stands. `Judgement::fill_read`
-//! says which was used.
+//! budget of [`BUDGET`] positions. Past it, or past [`MAX_READ_POINTS`] points, the fill is
+//! **read region by region** ([`read_by_regions`]): the points fall into regions that a fill in
+//! one leaves the others alone, each region is read by the same minimax alone, and each turn
+//! the mover plays where moving first is worth most, as players fill the last dame. Where a
+//! region is too large for the budget, or the line would take a stone of the final position,
+//! the one-move fill stands. `Judgement::fill_read` says whether the fill was read.
 //!
 //! Written here, not taken from a library: no Go library reads the fill of an area count.
 
@@ -166,6 +170,9 @@ struct Search<'a> {
     budget: usize,
     /// States read and done with, whose boxes [`Search::apply`] fills again.
     spare: Vec<Box<State>>,
+    /// A search of one region ([`read_by_regions`]): its moves stay in the regions of its
+    /// points and on the last liberties of strings in atari.
+    local: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -318,6 +325,9 @@ impl Search<'_> {
         }
         points.sort_unstable();
         points.dedup();
+        if self.local {
+            points.retain(|&i| self.in_region[i] || st.atari.contains(&self.grid.point(i)));
+        }
         for i in points {
             let p = self.grid.point(i);
             if board.color_at(p).is_some() || st.ko == Some(p) || self.plain[i] {
@@ -531,8 +541,17 @@ impl Search<'_> {
 /// For each point of `board`, whether it is empty and its region of empty points is bordered
 /// by one colour only.
 fn single_colour_regions(board: &Board, grid: &Grid) -> Vec<bool> {
+    single_colour_region_ids(board, grid)
+        .into_iter()
+        .map(|id| id != usize::MAX)
+        .collect()
+}
+
+/// For each point of `board` that is empty and whose region of empty points is bordered by
+/// one colour only, a number for that region (its first point); `usize::MAX` for the others.
+fn single_colour_region_ids(board: &Board, grid: &Grid) -> Vec<usize> {
     let n = grid.len();
-    let mut out = vec![false; n];
+    let mut out = vec![usize::MAX; n];
     let mut seen = vec![false; n];
     let mut scratch = ingo_rules::RegionScratch::default();
     let mut region: Vec<(usize, Owner)> = Vec::new();
@@ -555,7 +574,7 @@ fn single_colour_regions(board: &Board, grid: &Grid) -> Vec<bool> {
         let first = region[0].1;
         if first != Owner::Shared && region.iter().all(|&(_, o)| o == first) {
             for &(i, _) in &region {
-                out[i] = true;
+                out[i] = start;
             }
         }
     }
@@ -565,10 +584,204 @@ fn single_colour_regions(board: &Board, grid: &Grid) -> Vec<bool> {
 /// Larger than any value of a board (its number of points).
 const INF: i32 = 1 << 20;
 
+/// What the fill's readings share: who each point counts for at the root, the plain dame, and
+/// the points read.
+struct Prepared {
+    owners: Vec<Owner>,
+    plain: Vec<bool>,
+    plain_points: Vec<Point>,
+    /// The neutral points of the root that are not plain dame.
+    hot_count: usize,
+    /// Those and the empty points next to them (a fill makes its neighbours neutral when they
+    /// were the other side's by adjacency only, "空屬鄰子": those are filled too).
+    hot: Vec<bool>,
+}
+
+impl Prepared {
+    fn new(live: &Board, grid: &Grid, seki: &[bool]) -> Prepared {
+        let owners = ingo_rules::owners(live, &[]);
+        let n = grid.len();
+        let own_region = single_colour_regions(live, grid);
+        let plain: Vec<bool> = (0..n)
+            .map(|i| {
+                let p = grid.point(i);
+                owners[i] == Owner::Shared
+                    && !seki[i]
+                    && live.color_at(p).is_none()
+                    && live.neighbors(p).all(|q| {
+                        // Two liberties that no fill can take: points of a region bordered by
+                        // the string's colour alone (an eye). A point of a region both sides
+                        // border can be filled even where it counts for one side by adjacency,
+                        // and a string whose liberties all can be is read, not counted: its own
+                        // fill of a plain dame could leave it in atari on the board the search
+                        // reads.
+                        live.color_at(q).is_some()
+                            && live
+                                .liberties_upto(q, 8)
+                                .iter()
+                                .filter(|l| own_region[grid.index(**l)])
+                                .count()
+                                >= 2
+                    })
+                    && [Color::Black, Color::White]
+                        .iter()
+                        .all(|&c| playout::after(live, p, c).liberties >= 2 && can_fill(live, p, c))
+            })
+            .collect();
+        let plain_points: Vec<Point> = (0..n)
+            .filter(|&i| plain[i])
+            .map(|i| grid.point(i))
+            .collect();
+        // The seki points are read too: a fill that connects a string of the seki to a living
+        // group ends it (`moves` asks again at each position).
+        let neutral: Vec<bool> = (0..n)
+            .map(|i| {
+                owners[i] == Owner::Shared && !plain[i] && live.color_at(grid.point(i)).is_none()
+            })
+            .collect();
+        let hot_count = neutral.iter().filter(|&&h| h).count();
+        let hot: Vec<bool> = (0..n)
+            .map(|i| {
+                neutral[i]
+                    || (!plain[i]
+                        && live.color_at(grid.point(i)).is_none()
+                        && grid.neighbors(i).any(|j| neutral[j]))
+            })
+            .collect();
+        Prepared {
+            owners,
+            plain,
+            plain_points,
+            hot_count,
+            hot,
+        }
+    }
+}
+
+impl<'a> Search<'a> {
+    /// A search of the points `hot` of `board` (whose owners are `owners`), `plain` kept as a
+    /// count, lines of at most `max_depth` moves.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        board: &Board,
+        grid: &'a Grid,
+        seki: &'a [bool],
+        untakable: &'a [bool],
+        owners: Vec<Owner>,
+        plain: Vec<bool>,
+        hot: Vec<bool>,
+        max_depth: usize,
+    ) -> Search<'a> {
+        let n = grid.len();
+        // The regions of the read points (a save or a capture is read anywhere, but a capture
+        // makes the search count the whole board).
+        let mut in_region = vec![false; n];
+        let mut stack: Vec<usize> = (0..n).filter(|&i| hot[i]).collect();
+        for &i in &stack {
+            in_region[i] = true;
+        }
+        while let Some(i) = stack.pop() {
+            for j in grid.neighbors(i) {
+                if !in_region[j] && board.color_at(grid.point(j)).is_none() {
+                    in_region[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let region: Vec<usize> = (0..n).filter(|&i| in_region[i]).collect();
+        let hot_points: Vec<usize> = (0..n).filter(|&i| hot[i]).collect();
+        Search {
+            hot_points,
+            root_owners: owners,
+            region,
+            in_region,
+            grid,
+            seki,
+            untakable,
+            plain,
+            hot,
+            max_depth,
+            table: HashMap::new(),
+            line: Vec::new(),
+            owners_seen: RefCell::new(HashMap::new()),
+            budget: BUDGET,
+            spare: Vec::new(),
+            local: false,
+        }
+    }
+}
+
+/// The position the fill starts from: `live` and `real`, `first` to move, `plain_left` plain
+/// dame, and the last liberties of the strings in atari.
+fn root_state(real: &Board, live: &Board, grid: &Grid, first: Color, plain_left: u32) -> State {
+    let mut atari = Vec::new();
+    for i in 0..grid.len() {
+        let p = grid.point(i);
+        if live.color_at(p).is_some() && live.string_head(p) == Some(p) {
+            if let Some(l) = live.atari_liberty(p) {
+                if !atari.contains(&l) {
+                    atari.push(l);
+                }
+            }
+        }
+    }
+    State {
+        board: live.clone(),
+        real: real.clone(),
+        to_move: first,
+        passes: 0,
+        plain_left,
+        ko: None,
+        captured: false,
+        atari,
+        placed: Vec::new(),
+    }
+}
+
+/// Makes `mv`, a move of `color` the search chose, on `out` (the board the fill returns) and
+/// lists it in `fills`; `None` where it does not stand there. The plain dame stand on `out`,
+/// not on the search's board: where a capture made the two differ, or where the play would
+/// take the filler's own stones on `out` (`suicide`: of one stone or of a block), the line is
+/// not followed (the one-move fill stands).
+fn follow(
+    out: &mut Board,
+    fills: &mut Vec<Fill>,
+    mv: Mv,
+    color: Color,
+    plain_next: &mut impl Iterator<Item = Point>,
+    removed: &mut Vec<Point>,
+) -> Option<()> {
+    let point = match mv {
+        Mv::Play(p) => Some(p),
+        Mv::Plain => plain_next.next(),
+        // A connection inside the mover's own area is a play on the board that is counted:
+        // listed with the fills, in its turn.
+        Mv::Free(FreeMove::Connect(p)) => {
+            if out.color_at(p).is_some() {
+                return None;
+            }
+            out.play_unchecked(p, color, removed);
+            fills.push(Fill { point: p, color });
+            return Some(());
+        }
+        Mv::Pass | Mv::Free(FreeMove::Take(_)) => None,
+    };
+    if let Some(p) = point {
+        if out.color_at(p).is_some() || out.analyze(p, color).suicide {
+            return None;
+        }
+        out.play_unchecked(p, color, removed);
+        fills.push(Fill { point: p, color });
+    }
+    Some(())
+}
+
 /// The fill of the neutral points of `live` (dead stones as the capturer's, marked in
-/// `untakable` with the stones of a double-ko seki) read out by minimax, `first` first, or `None` when it is too large to read
-/// within [`BUDGET`] positions. Returns the fills in order (captures among them) and the
-/// board after them.
+/// `untakable` with the stones of a double-ko seki) read out, `first` first, or `None` when it
+/// is too large to read. Returns the fills in order (captures among them) and the board after
+/// them. The whole fill is read by minimax when it holds at most [`MAX_READ_POINTS`] points
+/// and the search ends within [`BUDGET`] positions; else it is read region by region
+/// ([`read_by_regions`]).
 pub(crate) fn read_fill(
     real: &Board,
     live: &Board,
@@ -577,122 +790,43 @@ pub(crate) fn read_fill(
     seki: &[bool],
     untakable: &[bool],
 ) -> Option<(Vec<Fill>, Board)> {
-    let owners = ingo_rules::owners(live, &[]);
-    let n = grid.len();
-    let own_region = single_colour_regions(live, grid);
-    let plain: Vec<bool> = (0..n)
-        .map(|i| {
-            let p = grid.point(i);
-            owners[i] == Owner::Shared
-                && !seki[i]
-                && live.color_at(p).is_none()
-                && live.neighbors(p).all(|q| {
-                    // Two liberties that no fill can take: points of a region bordered by the
-                    // string's colour alone (an eye). A point of a region both sides border
-                    // can be filled even where it counts for one side by adjacency, and a
-                    // string whose liberties all can be is read, not counted: its own fill of
-                    // a plain dame could leave it in atari on the board the search reads.
-                    live.color_at(q).is_some()
-                        && live
-                            .liberties_upto(q, 8)
-                            .iter()
-                            .filter(|l| own_region[grid.index(**l)])
-                            .count()
-                            >= 2
-                })
-                && [Color::Black, Color::White]
-                    .iter()
-                    .all(|&c| playout::after(live, p, c).liberties >= 2 && can_fill(live, p, c))
-        })
-        .collect();
-    let plain_points: Vec<Point> = (0..n)
-        .filter(|&i| plain[i])
-        .map(|i| grid.point(i))
-        .collect();
-    // The seki points are read too: a fill that connects a string of the seki to a living
-    // group ends it (`moves` asks again at each position).
-    let hot: Vec<bool> = (0..n)
-        .map(|i| owners[i] == Owner::Shared && !plain[i] && live.color_at(grid.point(i)).is_none())
-        .collect();
-    let hot_count = hot.iter().filter(|&&h| h).count();
-    // Far more points to read than the budget can hold: the one-move fill, at once.
-    if hot_count > MAX_READ_POINTS {
-        return None;
-    }
-    // A fill makes the points next to it neutral when they were the other side's by adjacency
-    // only ("空屬鄰子"): those are filled too, so the points next to the neutral ones are read.
-    let hot: Vec<bool> = (0..n)
-        .map(|i| {
-            hot[i]
-                || (!plain[i]
-                    && live.color_at(grid.point(i)).is_none()
-                    && grid.neighbors(i).any(|j| hot[j]))
-        })
-        .collect();
-    // The regions of the read points (a save or a capture is read anywhere, but a capture
-    // makes the search count the whole board).
-    let mut in_region = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&i| hot[i]).collect();
-    for &i in &stack {
-        in_region[i] = true;
-    }
-    while let Some(i) = stack.pop() {
-        for j in grid.neighbors(i) {
-            if !in_region[j] && live.color_at(grid.point(j)).is_none() {
-                in_region[j] = true;
-                stack.push(j);
-            }
+    let prep = Prepared::new(live, grid, seki);
+    if prep.hot_count <= MAX_READ_POINTS {
+        if let Some(out) = read_whole(&prep, real, live, grid, first, seki, untakable) {
+            return Some(out);
         }
     }
-    let region: Vec<usize> = (0..n).filter(|&i| in_region[i]).collect();
-    let hot_points: Vec<usize> = (0..n).filter(|&i| hot[i]).collect();
-    let mut search = Search {
-        hot_points,
-        root_owners: owners.clone(),
-        region,
-        in_region,
+    read_by_regions(&prep, real, live, grid, first, seki, untakable)
+}
+
+/// The whole fill read by minimax within [`BUDGET`] positions, or `None` past it.
+fn read_whole(
+    prep: &Prepared,
+    real: &Board,
+    live: &Board,
+    grid: &Grid,
+    first: Color,
+    seki: &[bool],
+    untakable: &[bool],
+) -> Option<(Vec<Fill>, Board)> {
+    let n = grid.len();
+    let mut search = Search::new(
+        live,
         grid,
         seki,
         untakable,
-        plain,
-        hot,
-        max_depth: 2 * (hot_count + plain_points.len()) + 8,
-        table: HashMap::new(),
-        line: Vec::new(),
-        owners_seen: RefCell::new(HashMap::new()),
-        budget: BUDGET,
-        spare: Vec::new(),
-    };
-    let root = State {
-        board: live.clone(),
-        real: real.clone(),
-        to_move: first,
-        passes: 0,
-        plain_left: plain_points.len() as u32,
-        ko: None,
-        captured: false,
-        atari: {
-            let mut v = Vec::new();
-            for i in 0..n {
-                let p = grid.point(i);
-                if live.color_at(p).is_some() && live.string_head(p) == Some(p) {
-                    if let Some(l) = live.atari_liberty(p) {
-                        if !v.contains(&l) {
-                            v.push(l);
-                        }
-                    }
-                }
-            }
-            v
-        },
-        placed: Vec::new(),
-    };
+        prep.owners.clone(),
+        prep.plain.clone(),
+        prep.hot.clone(),
+        2 * (prep.hot_count + prep.plain_points.len()) + 8,
+    );
+    let root = root_state(real, live, grid, first, prep.plain_points.len() as u32);
     search.negamax(&root, 0, -INF, INF)?;
     // The principal line: the best move of each position on it, read with the full window.
     let mut fills = Vec::new();
     let mut out = live.clone();
     let mut st = Box::new(root);
-    let mut plain_next = plain_points.into_iter();
+    let mut plain_next = prep.plain_points.iter().copied();
     let mut removed = Vec::new();
     for _ in 0..4 * n + 4 {
         if st.passes >= 2 {
@@ -704,47 +838,413 @@ pub(crate) fn read_fill(
             Some(e) if matches!(e.bound, Bound::Exact) => e.best,
             _ => search.best_move(&st)?.1,
         };
-        match mv {
-            // The plain dame stand on `out`, not on the search's board: where a capture made
-            // the two differ, or where the play would take the filler's own stones on `out`
-            // (`suicide`: of one stone or of a block), the line is not followed (the one-move
-            // fill stands).
-            Mv::Play(p) if out.color_at(p).is_some() || out.analyze(p, st.to_move).suicide => {
-                return None
-            }
-            Mv::Play(p) => {
-                out.play_unchecked(p, st.to_move, &mut removed);
-                fills.push(Fill {
-                    point: p,
-                    color: st.to_move,
-                });
-            }
-            Mv::Plain => {
-                if let Some(p) = plain_next.next() {
-                    if out.color_at(p).is_some() || out.analyze(p, st.to_move).suicide {
-                        return None;
-                    }
-                    out.play_unchecked(p, st.to_move, &mut removed);
-                    fills.push(Fill {
-                        point: p,
-                        color: st.to_move,
-                    });
-                }
-            }
-            // A connection inside the mover's own area is a play on the board that is counted:
-            // listed with the fills, in its turn.
-            Mv::Free(FreeMove::Connect(p)) if out.color_at(p).is_some() => return None,
-            Mv::Free(FreeMove::Connect(p)) => {
-                out.play_unchecked(p, st.to_move, &mut removed);
-                fills.push(Fill {
-                    point: p,
-                    color: st.to_move,
-                });
-            }
-            Mv::Pass | Mv::Free(FreeMove::Take(_)) => {}
-        }
+        follow(
+            &mut out,
+            &mut fills,
+            mv,
+            st.to_move,
+            &mut plain_next,
+            &mut removed,
+        )?;
         let next = search.apply(&st, mv, &mut removed).0;
         search.spare.push(std::mem::replace(&mut st, next));
     }
     Some((fills, out))
+}
+
+/// The read points of `board` still empty and the last liberties `atari` of strings in atari,
+/// in groups that a fill in one leaves the others alone: points next to each other, liberties
+/// of one string that fills could put in atari, or the last liberty of a string in atari and
+/// the read points next to that string. A string cannot be put in atari when it has liberties
+/// in two regions of its own colour (two eyes, or territory), or two liberties in one such
+/// region of three points or more: fills are made on neutral points, and its owner fills no
+/// last liberty in a region of its own and connects inside a large one at most once
+/// (`FreeMove::Connect`). A region of its own next to a string of two liberties or fewer does
+/// not count (the string taken, the region opens to the other side), nor do two liberties in
+/// a region of one or two points (the owner may connect on one of them, and a two-point eye
+/// is one eye).
+fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Vec<Vec<usize>> {
+    let n = grid.len();
+    // The regions of one colour that are eyes no fill can touch: a region next to a string of
+    // two liberties or fewer is not (taken, the string opens the region to the other side).
+    let mut own_region = single_colour_region_ids(board, grid);
+    let mut open_eye = vec![false; n];
+    for (i, &id) in own_region.iter().enumerate() {
+        if id != usize::MAX
+            && board
+                .neighbors(grid.point(i))
+                .any(|q| board.color_at(q).is_some() && board.liberties_upto(q, 3).len() < 3)
+        {
+            open_eye[id] = true;
+        }
+    }
+    for id in own_region.iter_mut() {
+        if *id != usize::MAX && open_eye[*id] {
+            *id = usize::MAX;
+        }
+    }
+    let mut region_size = vec![0usize; n];
+    for &id in &own_region {
+        if id != usize::MAX {
+            region_size[id] += 1;
+        }
+    }
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut in_atari = vec![false; n];
+    for &l in atari {
+        in_atari[grid.index(l)] = true;
+    }
+    let open = |i: usize| (hot[i] || in_atari[i]) && board.color_at(grid.point(i)).is_none();
+    for &l in atari {
+        let li = grid.index(l);
+        for q in board.neighbors(l) {
+            if board.color_at(q).is_none() || board.atari_liberty(q) != Some(l) {
+                continue;
+            }
+            for s in board.string_stones(q) {
+                for r in board.neighbors(s) {
+                    let j = grid.index(r);
+                    if open(j) {
+                        let (a, b) = (find(&mut parent, li), find(&mut parent, j));
+                        parent[a] = b;
+                    }
+                }
+            }
+        }
+    }
+    for i in (0..n).filter(|&i| open(i)) {
+        for j in grid.neighbors(i) {
+            if open(j) {
+                let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                parent[a] = b;
+            }
+        }
+    }
+    // A string that fills could put in atari joins its liberties (and through a liberty it
+    // shares with another such string, that string's: a connection there joins them).
+    for i in 0..n {
+        let q = grid.point(i);
+        if board.color_at(q).is_none() || board.string_head(q) != Some(q) {
+            continue;
+        }
+        let libs = board.liberties_upto(q, 64);
+        let ids: Vec<usize> = libs
+            .iter()
+            .map(|l| own_region[grid.index(*l)])
+            .filter(|&id| id != usize::MAX)
+            .collect();
+        let safe = ids.iter().any(|&id| id != ids[0])
+            || ids
+                .first()
+                .is_some_and(|&id| ids.len() >= 2 && region_size[id] >= 3);
+        if safe {
+            continue;
+        }
+        for l in libs {
+            let (a, b) = (find(&mut parent, grid.index(l)), find(&mut parent, i));
+            parent[a] = b;
+        }
+    }
+    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+    for i in (0..n).filter(|&i| open(i)) {
+        let r = find(&mut parent, i);
+        groups.entry(r).or_default().push(i);
+    }
+    let mut out: Vec<Vec<usize>> = groups.into_values().collect();
+    out.sort_unstable();
+    out
+}
+
+/// The fill read region by region, for boards whose whole fill is too large to read: the
+/// points fall into regions that a fill in one leaves the others alone ([`fill_regions`]).
+/// Each turn every region is read by minimax alone ([`read_region`]), once with each side to
+/// move first, and the mover plays its best move in the region where moving first is worth
+/// most against the other side moving first there (the largest "出入", the hottest; a plain
+/// dame is worth 2: one point to whoever fills it): a move that must be answered first
+/// ("先手先收"), then by worth, a region before a plain dame of the same worth, a region worth
+/// nothing (a point only one side can fill) last, and a free move (a connection or a dead
+/// stone taken inside one's own area) only when nothing else is left, as in the whole
+/// reading; the mover passes when its best move in every region is to pass. This is how
+/// players fill the last dame: the dame that also decides the point behind it first (a chain
+/// of dame, a gap in a wall), the plain ones after. `None` when one region alone is too large
+/// to read within [`BUDGET`] positions, or when the line takes a stone of the final position
+/// (a fight the judgement decided, which one region's moves do not read: the defences outside
+/// the region are not among them).
+fn read_by_regions(
+    prep: &Prepared,
+    real: &Board,
+    live: &Board,
+    grid: &Grid,
+    first: Color,
+    seki: &[bool],
+    untakable: &[bool],
+) -> Option<(Vec<Fill>, Board)> {
+    let n = grid.len();
+    let no_plain = vec![false; n];
+    let mut st = Box::new(root_state(
+        real,
+        live,
+        grid,
+        first,
+        prep.plain_points.len() as u32,
+    ));
+    let mut fills = Vec::new();
+    let mut out = live.clone();
+    let mut plain_next = prep.plain_points.iter().copied();
+    let mut removed = Vec::new();
+    // Each region's reading, by its points: (its worth, Black's best move, White's). A fill
+    // changes the points of its own region only (the regions leave each other alone), so a
+    // region with the same points reads the same, until a capture, a ko, or a free move (a
+    // connection or a dead stone taken, off the region's points).
+    let mut read: HashMap<Vec<usize>, Region> = HashMap::new();
+    for _ in 0..4 * n + 4 {
+        if st.passes >= 2 {
+            break;
+        }
+        let mover = st.to_move;
+        // Who each point counts for now (each region's search starts from this position).
+        let owners = ingo_rules::owners(&st.board, &[]);
+        // The best move so far: ((a fill or a capture, not a free move; a move that must be
+        // answered; worth; a region before a plain dame), move). A free move (a connection or
+        // a dead stone taken inside one's own area) is made only when there is nothing else
+        // to fill, as in the whole reading.
+        let mut best: Option<((bool, bool, i32, u8), Mv)> = None;
+        for region in fill_regions(&st.board, grid, &prep.hot, &st.atari) {
+            let r = match read.get(&region) {
+                Some(&r) => r,
+                None => {
+                    let r = read_region(&st, &region, prep, grid, seki, untakable, &owners)?;
+                    read.insert(region, r);
+                    r
+                }
+            };
+            let (mv, sente) = if mover == Color::Black {
+                (r.black, r.black_sente)
+            } else {
+                (r.white, r.white_sente)
+            };
+            // A region of the same worth as a plain dame before it (the plain dame wait).
+            let rank = (!matches!(mv, Mv::Free(_)), sente, r.worth, 1);
+            if mv != Mv::Pass && best.is_none_or(|(w, _)| rank > w) {
+                best = Some((rank, mv));
+            }
+        }
+        if st.plain_left > 0 && best.is_none_or(|(w, _)| (true, false, 2, 0) > w) {
+            best = Some(((true, false, 2, 0), Mv::Plain));
+        }
+        let mv = best.map_or(Mv::Pass, |(_, mv)| mv);
+        follow(
+            &mut out,
+            &mut fills,
+            mv,
+            mover,
+            &mut plain_next,
+            &mut removed,
+        )?;
+        // The move on the search's board, by a search of no point (its `apply` alone).
+        let mut apply = Search::new(
+            &st.board,
+            grid,
+            seki,
+            untakable,
+            owners,
+            no_plain.clone(),
+            vec![false; n],
+            0,
+        );
+        let next = apply.apply(&st, mv, &mut removed).0;
+        if let Mv::Free(_) = mv {
+            read.clear();
+        }
+        if let Mv::Play(_) = mv {
+            // A stone of the final position taken: the fill would decide a fight for life
+            // that the judgement decided and that the moves of one region do not read (the
+            // defences outside it are not among them). The region reading does not count
+            // such a board.
+            if removed.iter().any(|&q| live.color_at(q).is_some()) {
+                return None;
+            }
+            if !removed.is_empty() || next.ko.is_some() {
+                read.clear();
+            }
+        }
+        st = next;
+    }
+    Some((fills, out))
+}
+
+/// One region of `st` read by minimax alone ([`read_by_regions`]), with each side to move
+/// first: its worth (what moving first there is worth against the other side moving first),
+/// Black's and White's best moves, and whether each must be answered. `None` past [`BUDGET`]
+/// positions.
+fn read_region(
+    st: &State,
+    region: &[usize],
+    prep: &Prepared,
+    grid: &Grid,
+    seki: &[bool],
+    untakable: &[bool],
+    owners: &[Owner],
+) -> Option<Region> {
+    let n = grid.len();
+    let mut hot = vec![false; n];
+    for &i in region {
+        hot[i] = prep.hot[i];
+    }
+    let mut search = Search::new(
+        &st.board,
+        grid,
+        seki,
+        untakable,
+        owners.to_vec(),
+        vec![false; n],
+        hot,
+        2 * region.len() + 8,
+    );
+    search.local = true;
+    let mut local = State {
+        plain_left: 0,
+        passes: 0,
+        captured: false,
+        placed: Vec::new(),
+        ..st.clone()
+    };
+    local.atari.retain(|l| region.contains(&grid.index(*l)));
+    let mut value_and_move = |to_move: Color| -> Option<(i32, Mv)> {
+        local.to_move = to_move;
+        let v = search.negamax(&local, 0, -INF, INF)?;
+        let mv = match search.table.get(&key(&local)) {
+            Some(e) if matches!(e.bound, Bound::Exact) => e.best,
+            _ => search.best_move(&local)?.1,
+        };
+        Some((v, mv))
+    };
+    let (b, black) = value_and_move(Color::Black)?;
+    let (w, white) = value_and_move(Color::White)?;
+    // Whether a side's best move threatens more than a plain dame elsewhere is worth (2): its
+    // next move there, if the other side does not answer, against the other side's answer.
+    let mut removed = Vec::new();
+    let mut sente = |color: Color, mv: Mv| -> Option<bool> {
+        if mv == Mv::Pass {
+            return Some(false);
+        }
+        local.to_move = color;
+        let mut after = *search.apply(&local, mv, &mut removed).0;
+        after.passes = 0;
+        let reply = search.negamax(&after, 0, -INF, INF)?;
+        after.to_move = color;
+        let again = search.negamax(&after, 0, -INF, INF)?;
+        Some(again + reply > 2)
+    };
+    let black_sente = sente(Color::Black, black)?;
+    let white_sente = sente(Color::White, white)?;
+    Some(Region {
+        worth: b + w,
+        black,
+        white,
+        black_sente,
+        white_sente,
+    })
+}
+
+/// What [`read_region`] finds in one region.
+#[derive(Clone, Copy)]
+struct Region {
+    /// What moving first there is worth against the other side moving first.
+    worth: i32,
+    /// Black's best move there.
+    black: Mv,
+    /// White's best move there.
+    white: Mv,
+    /// Whether Black's best move threatens more than a plain dame is worth: the other side
+    /// must answer it, and it is played before the moves that need no answer ("先手先收").
+    black_sente: bool,
+    /// The same for White.
+    white_sente: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black's area less White's on `board` (stones and the empty points next to one colour).
+    fn area(board: &Board) -> i32 {
+        ingo_rules::owners(board, &[])
+            .iter()
+            .map(|o| match o {
+                Owner::Black => 1,
+                Owner::White => -1,
+                Owner::Shared => 0,
+            })
+            .sum()
+    }
+
+    /// The area after the fill read whole, read region by region, and made one move deep.
+    fn counts(board: &Board, first: Color) -> (i32, i32, i32) {
+        let grid = Grid::new(board);
+        let none = vec![false; grid.len()];
+        let prep = Prepared::new(board, &grid, &none);
+        let (_, whole) =
+            read_whole(&prep, board, board, &grid, first, &none, &none).expect("read whole");
+        let (_, regions) = read_by_regions(&prep, board, board, &grid, first, &none, &none)
+            .expect("read by regions");
+        let mut one = board.clone();
+        super::super::fill_neutral(&mut one, board, &grid, &none, first, None);
+        (area(&whole), area(&regions), area(&one))
+    }
+
+    /// Dame that decide the point behind them. Source: `aeb-pro/KK/KKKissho/01/3` of
+    /// Brouwer's collection (outside the shared corpus; Gosei-Kifu, `public/games/`), its
+    /// left side (`C12` … `F8`), where Black's fills at `E10` and `D9` made `E9` Black's and
+    /// the one-move fill counted B+0.5 on a board recorded W+1.5 (read by regions: W+1.5).
+    /// Here the dame `E7 E6` lie between the walls, and `E5` is Black's only while `E6` is
+    /// empty or Black's; White's `D4` is a fill Black must answer at `E5` (its `D5` left in
+    /// atari), and `D2 D1` are two more dame. Black to fill first, the fill one move deep fills
+    /// `E6` and keeps `E5`, as if White had no answer at `D4`: two points too many. The points
+    /// fall into two regions, `E7 E6 E5 D4` (joined by `D5`, which fills can put in atari) and
+    /// `D2 D1` (the walls have territory behind them), and read region by region the count is
+    /// the count of the whole fill read out, whoever fills first.
+    #[test]
+    fn the_fill_read_by_regions_counts_as_the_whole_fill_read_out() {
+        let board = Board::from_ascii(
+            "
+            . O O O X . . . .
+            . O O O X . . . .
+            . O O O . X . . .
+            . O O O . X . . .
+            . O O X . X . . .
+            . O O . X X . . .
+            . O O O X . . . .
+            . O O . X . . . .
+            . O O . X . . . .",
+        )
+        .expect("diagram");
+        let grid = Grid::new(&board);
+        let at = |s: &str| grid.index(Point::from_gtp(s, 9, 9).expect("point"));
+        let none = vec![false; grid.len()];
+        let prep = Prepared::new(&board, &grid, &none);
+        let mut want = vec![
+            vec![at("E7"), at("E6"), at("E5"), at("D4")],
+            vec![at("D2"), at("D1")],
+        ];
+        for r in &mut want {
+            r.sort_unstable();
+        }
+        want.sort_unstable();
+        assert_eq!(fill_regions(&board, &grid, &prep.hot, &[]), want);
+        for first in [Color::Black, Color::White] {
+            let (whole, regions, one) = counts(&board, first);
+            assert_eq!(regions, whole, "{first:?} first");
+            if first == Color::Black {
+                assert_eq!(one, whole + 2, "one move deep, Black first");
+            }
+        }
+    }
 }
