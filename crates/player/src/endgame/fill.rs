@@ -1040,6 +1040,15 @@ fn read_by_regions(
             best = Some(((true, false, 2, 0), Mv::Plain));
         }
         let mv = best.map_or(Mv::Pass, |(_, mv)| mv);
+        // A region's reading kept from an earlier turn plays on points that are still empty
+        // (a fill elsewhere changes no point of it); checked all the same, on both boards, so
+        // that a stale move ends the reading instead of playing on a stone.
+        let taken = |p: Point| st.board.color_at(p).is_some() || st.real.color_at(p).is_some();
+        match mv {
+            Mv::Play(p) if st.board.color_at(p).is_some() => return None,
+            Mv::Free(f) if taken(f.point()) => return None,
+            _ => {}
+        }
         follow(
             &mut out,
             &mut fills,
