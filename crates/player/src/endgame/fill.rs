@@ -584,9 +584,20 @@ fn single_colour_region_ids(board: &Board, grid: &Grid) -> Vec<usize> {
 /// Larger than any value of a board (its number of points).
 const INF: i32 = 1 << 20;
 
-/// What the fill's readings share: who each point counts for at the root, the plain dame, and
-/// the points read.
-struct Prepared {
+/// What the fill's readings share: the boards and marks they start from, who each point counts
+/// for at the root, the plain dame, and the points read.
+struct Prepared<'a> {
+    /// The final position, the dead stones standing as their owner's.
+    real: &'a Board,
+    /// The same with the dead stones as the capturer's: the board the fill is made on.
+    live: &'a Board,
+    grid: &'a Grid,
+    /// Who fills first.
+    first: Color,
+    /// The seki points of the final position.
+    seki: &'a [bool],
+    /// The stones never captured ([`Search::untakable`]).
+    untakable: &'a [bool],
     owners: Vec<Owner>,
     plain: Vec<bool>,
     plain_points: Vec<Point>,
@@ -597,8 +608,15 @@ struct Prepared {
     hot: Vec<bool>,
 }
 
-impl Prepared {
-    fn new(live: &Board, grid: &Grid, seki: &[bool]) -> Prepared {
+impl<'a> Prepared<'a> {
+    fn new(
+        real: &'a Board,
+        live: &'a Board,
+        grid: &'a Grid,
+        first: Color,
+        seki: &'a [bool],
+        untakable: &'a [bool],
+    ) -> Prepared<'a> {
         let owners = ingo_rules::owners(live, &[]);
         let n = grid.len();
         let own_region = single_colour_regions(live, grid);
@@ -649,6 +667,12 @@ impl Prepared {
             })
             .collect();
         Prepared {
+            real,
+            live,
+            grid,
+            first,
+            seki,
+            untakable,
             owners,
             plain,
             plain_points,
@@ -659,19 +683,17 @@ impl Prepared {
 }
 
 impl<'a> Search<'a> {
-    /// A search of the points `hot` of `board` (whose owners are `owners`), `plain` kept as a
-    /// count, lines of at most `max_depth` moves.
-    #[allow(clippy::too_many_arguments)]
+    /// A search of the fill `prep` prepares, on the points `hot` of `board` (whose owners are
+    /// `owners`), `plain` kept as a count, lines of at most `max_depth` moves.
     fn new(
+        prep: &Prepared<'a>,
         board: &Board,
-        grid: &'a Grid,
-        seki: &'a [bool],
-        untakable: &'a [bool],
         owners: Vec<Owner>,
         plain: Vec<bool>,
         hot: Vec<bool>,
         max_depth: usize,
     ) -> Search<'a> {
+        let grid = prep.grid;
         let n = grid.len();
         // The regions of the read points (a save or a capture is read anywhere, but a capture
         // makes the search count the whole board).
@@ -696,8 +718,8 @@ impl<'a> Search<'a> {
             region,
             in_region,
             grid,
-            seki,
-            untakable,
+            seki: prep.seki,
+            untakable: prep.untakable,
             plain,
             hot,
             max_depth,
@@ -711,9 +733,10 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The position the fill starts from: `live` and `real`, `first` to move, `plain_left` plain
-/// dame, and the last liberties of the strings in atari.
-fn root_state(real: &Board, live: &Board, grid: &Grid, first: Color, plain_left: u32) -> State {
+/// The position the fill `prep` prepares starts from: `plain_left` plain dame, and the last
+/// liberties of the strings in atari.
+fn root_state(prep: &Prepared, plain_left: u32) -> State {
+    let (live, grid) = (prep.live, prep.grid);
     let mut atari = Vec::new();
     for i in 0..grid.len() {
         let p = grid.point(i);
@@ -727,8 +750,8 @@ fn root_state(real: &Board, live: &Board, grid: &Grid, first: Color, plain_left:
     }
     State {
         board: live.clone(),
-        real: real.clone(),
-        to_move: first,
+        real: prep.real.clone(),
+        to_move: prep.first,
         passes: 0,
         plain_left,
         ko: None,
@@ -790,37 +813,28 @@ pub(crate) fn read_fill(
     seki: &[bool],
     untakable: &[bool],
 ) -> Option<(Vec<Fill>, Board)> {
-    let prep = Prepared::new(live, grid, seki);
+    let prep = Prepared::new(real, live, grid, first, seki, untakable);
     if prep.hot_count <= MAX_READ_POINTS {
-        if let Some(out) = read_whole(&prep, real, live, grid, first, seki, untakable) {
+        if let Some(out) = read_whole(&prep) {
             return Some(out);
         }
     }
-    read_by_regions(&prep, real, live, grid, first, seki, untakable)
+    read_by_regions(&prep)
 }
 
 /// The whole fill read by minimax within [`BUDGET`] positions, or `None` past it.
-fn read_whole(
-    prep: &Prepared,
-    real: &Board,
-    live: &Board,
-    grid: &Grid,
-    first: Color,
-    seki: &[bool],
-    untakable: &[bool],
-) -> Option<(Vec<Fill>, Board)> {
+fn read_whole(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
+    let (live, grid) = (prep.live, prep.grid);
     let n = grid.len();
     let mut search = Search::new(
+        prep,
         live,
-        grid,
-        seki,
-        untakable,
         prep.owners.clone(),
         prep.plain.clone(),
         prep.hot.clone(),
         2 * (prep.hot_count + prep.plain_points.len()) + 8,
     );
-    let root = root_state(real, live, grid, first, prep.plain_points.len() as u32);
+    let root = root_state(prep, prep.plain_points.len() as u32);
     search.negamax(&root, 0, -INF, INF)?;
     // The principal line: the best move of each position on it, read with the full window.
     let mut fills = Vec::new();
@@ -977,24 +991,12 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
 /// to read within [`BUDGET`] positions, or when the line takes a stone of the final position
 /// (a fight the judgement decided, which one region's moves do not read: the defences outside
 /// the region are not among them).
-fn read_by_regions(
-    prep: &Prepared,
-    real: &Board,
-    live: &Board,
-    grid: &Grid,
-    first: Color,
-    seki: &[bool],
-    untakable: &[bool],
-) -> Option<(Vec<Fill>, Board)> {
+fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
+    let (live, grid) = (prep.live, prep.grid);
     let n = grid.len();
-    let no_plain = vec![false; n];
-    let mut st = Box::new(root_state(
-        real,
-        live,
-        grid,
-        first,
-        prep.plain_points.len() as u32,
-    ));
+    let mut st = Box::new(root_state(prep, prep.plain_points.len() as u32));
+    // The moves are made on the search's board by a search of no point (its `apply` alone).
+    let mut apply = Search::new(prep, live, Vec::new(), vec![false; n], vec![false; n], 0);
     let mut fills = Vec::new();
     let mut out = live.clone();
     let mut plain_next = prep.plain_points.iter().copied();
@@ -1009,8 +1011,9 @@ fn read_by_regions(
             break;
         }
         let mover = st.to_move;
-        // Who each point counts for now (each region's search starts from this position).
-        let owners = ingo_rules::owners(&st.board, &[]);
+        // Who each point counts for now (each region's search starts from this position),
+        // counted when a region is read.
+        let mut owners: Option<Vec<Owner>> = None;
         // The best move so far: ((a fill or a capture, not a free move; a move that must be
         // answered; worth; a region before a plain dame), move). A free move (a connection or
         // a dead stone taken inside one's own area) is made only when there is nothing else
@@ -1020,7 +1023,8 @@ fn read_by_regions(
             let r = match read.get(&region) {
                 Some(&r) => r,
                 None => {
-                    let r = read_region(&st, &region, prep, grid, seki, untakable, &owners)?;
+                    let owners = owners.get_or_insert_with(|| ingo_rules::owners(&st.board, &[]));
+                    let r = read_region(&st, &region, prep, owners)?;
                     read.insert(region, r);
                     r
                 }
@@ -1057,17 +1061,6 @@ fn read_by_regions(
             &mut plain_next,
             &mut removed,
         )?;
-        // The move on the search's board, by a search of no point (its `apply` alone).
-        let mut apply = Search::new(
-            &st.board,
-            grid,
-            seki,
-            untakable,
-            owners,
-            no_plain.clone(),
-            vec![false; n],
-            0,
-        );
         let next = apply.apply(&st, mv, &mut removed).0;
         if let Mv::Free(_) = mv {
             read.clear();
@@ -1084,7 +1077,7 @@ fn read_by_regions(
                 read.clear();
             }
         }
-        st = next;
+        apply.spare.push(std::mem::replace(&mut st, next));
     }
     Some((fills, out))
 }
@@ -1093,25 +1086,16 @@ fn read_by_regions(
 /// first: its worth (what moving first there is worth against the other side moving first),
 /// Black's and White's best moves, and whether each must be answered. `None` past [`BUDGET`]
 /// positions.
-fn read_region(
-    st: &State,
-    region: &[usize],
-    prep: &Prepared,
-    grid: &Grid,
-    seki: &[bool],
-    untakable: &[bool],
-    owners: &[Owner],
-) -> Option<Region> {
+fn read_region(st: &State, region: &[usize], prep: &Prepared, owners: &[Owner]) -> Option<Region> {
+    let grid = prep.grid;
     let n = grid.len();
     let mut hot = vec![false; n];
     for &i in region {
         hot[i] = prep.hot[i];
     }
     let mut search = Search::new(
+        prep,
         &st.board,
-        grid,
-        seki,
-        untakable,
         owners.to_vec(),
         vec![false; n],
         hot,
@@ -1199,11 +1183,9 @@ mod tests {
     fn counts(board: &Board, first: Color) -> (i32, i32, i32) {
         let grid = Grid::new(board);
         let none = vec![false; grid.len()];
-        let prep = Prepared::new(board, &grid, &none);
-        let (_, whole) =
-            read_whole(&prep, board, board, &grid, first, &none, &none).expect("read whole");
-        let (_, regions) = read_by_regions(&prep, board, board, &grid, first, &none, &none)
-            .expect("read by regions");
+        let prep = Prepared::new(board, board, &grid, first, &none, &none);
+        let (_, whole) = read_whole(&prep).expect("read whole");
+        let (_, regions) = read_by_regions(&prep).expect("read by regions");
         let mut one = board.clone();
         super::super::fill_neutral(&mut one, board, &grid, &none, first, None);
         (area(&whole), area(&regions), area(&one))
@@ -1238,7 +1220,7 @@ mod tests {
         let grid = Grid::new(&board);
         let at = |s: &str| grid.index(Point::from_gtp(s, 9, 9).expect("point"));
         let none = vec![false; grid.len()];
-        let prep = Prepared::new(&board, &grid, &none);
+        let prep = Prepared::new(&board, &board, &grid, Color::Black, &none, &none);
         let mut want = vec![
             vec![at("E7"), at("E6"), at("E5"), at("D4")],
             vec![at("D2"), at("D1")],

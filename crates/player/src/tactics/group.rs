@@ -363,9 +363,9 @@ const WALL_EYE: usize = 3;
 
 /// The points to add to the reading of a group ([`super::read_group`]; `in_play`, its
 /// [`Group::play_mask`]) so that it sees every liberty of the string on `q` (a wall around the
-/// group): its liberties outside the points read, each in an empty region of at most [`WALL_EYE`] points whose every neighbour is a
-/// stone of the wall's colour (an eye of the wall's, which the other side fills last, from
-/// inside, or not at all). `None` when a liberty lies elsewhere: the wall could be attacked
+/// group): its liberties outside the points read, each in an empty region of at most
+/// [`WALL_EYE`] points whose every neighbour is a stone of the wall's colour (an eye of the
+/// wall's, which the other side fills last, from inside, or not at all). `None` when a liberty lies elsewhere: the wall could be attacked
 /// from outside the points read, a race the reading does not see.
 pub(crate) fn wall_eyes(board: &Board, in_play: &[bool], q: Point) -> Option<Vec<Point>> {
     let color = board.color_at(q)?;
