@@ -879,16 +879,25 @@ fn read_whole(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
 /// is one eye).
 fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Vec<Vec<usize>> {
     let n = grid.len();
+    // Each string's liberties, by the index of its head, counted once.
+    let libs: Vec<Option<Vec<Point>>> = (0..n)
+        .map(|i| {
+            let q = grid.point(i);
+            (board.string_head(q) == Some(q)).then(|| board.liberties_upto(q, 64).to_vec())
+        })
+        .collect();
+    let short = |q: Point| {
+        board
+            .string_head(q)
+            .and_then(|h| libs[grid.index(h)].as_ref())
+            .is_some_and(|l| l.len() < 3)
+    };
     // The regions of one colour that are eyes no fill can touch: a region next to a string of
     // two liberties or fewer is not (taken, the string opens the region to the other side).
     let mut own_region = single_colour_region_ids(board, grid);
     let mut open_eye = vec![false; n];
     for (i, &id) in own_region.iter().enumerate() {
-        if id != usize::MAX
-            && board
-                .neighbors(grid.point(i))
-                .any(|q| board.color_at(q).is_some() && board.liberties_upto(q, 3).len() < 3)
-        {
+        if id != usize::MAX && board.neighbors(grid.point(i)).any(short) {
             open_eye[id] = true;
         }
     }
@@ -911,6 +920,10 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
         }
         i
     }
+    fn join(parent: &mut [usize], i: usize, j: usize) {
+        let (a, b) = (find(parent, i), find(parent, j));
+        parent[a] = b;
+    }
     let mut in_atari = vec![false; n];
     for &l in atari {
         in_atari[grid.index(l)] = true;
@@ -926,8 +939,7 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
                 for r in board.neighbors(s) {
                     let j = grid.index(r);
                     if open(j) {
-                        let (a, b) = (find(&mut parent, li), find(&mut parent, j));
-                        parent[a] = b;
+                        join(&mut parent, li, j);
                     }
                 }
             }
@@ -936,19 +948,16 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
     for i in (0..n).filter(|&i| open(i)) {
         for j in grid.neighbors(i) {
             if open(j) {
-                let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                parent[a] = b;
+                join(&mut parent, i, j);
             }
         }
     }
     // A string that fills could put in atari joins its liberties (and through a liberty it
     // shares with another such string, that string's: a connection there joins them).
-    for i in 0..n {
-        let q = grid.point(i);
-        if board.color_at(q).is_none() || board.string_head(q) != Some(q) {
+    for (i, libs) in libs.iter().enumerate() {
+        let Some(libs) = libs else {
             continue;
-        }
-        let libs = board.liberties_upto(q, 64);
+        };
         let ids: Vec<usize> = libs
             .iter()
             .map(|l| own_region[grid.index(*l)])
@@ -961,9 +970,8 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
         if safe {
             continue;
         }
-        for l in libs {
-            let (a, b) = (find(&mut parent, grid.index(l)), find(&mut parent, i));
-            parent[a] = b;
+        for &l in libs {
+            join(&mut parent, grid.index(l), i);
         }
     }
     let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
