@@ -107,10 +107,37 @@ fn score_json(report: &records::ScoreReport) -> serde_json::Value {
                 .collect()
         })
         .unwrap_or_default();
+    // The dame filled in turn before the count, and how: read out by the search, or one move
+    // deep and why (a referee checks those).
+    let (fills, fill) = report.count.judgement().map_or((Vec::new(), None), |j| {
+        let fills = j
+            .fills
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "color": f.color.letter().to_string(),
+                    "point": f.point.to_gtp(board.height()),
+                })
+            })
+            .collect();
+        let how = if j.fills.is_empty() {
+            None
+        } else if j.fill_read {
+            Some(serde_json::json!({"read": true}))
+        } else {
+            Some(serde_json::json!({
+                "read": false,
+                "why": j.fill_shallow.as_ref().map(|w| w.describe(|v| names(v).join(" "))),
+            }))
+        };
+        (fills, how)
+    });
     serde_json::json!({
         "result": score.result_string(),
         "dead": names(&score.dead),
         "strings": strings,
         "winner_turns_on": names(&report.winner_turns_on),
+        "fills": fills,
+        "fill": fill,
     })
 }

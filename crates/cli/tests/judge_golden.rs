@@ -179,9 +179,36 @@ fn score_prints_the_fill_in() {
 
 /// `ingo score` says how the neutral points were filled: read out to the end by the search
 /// (the dame next to White's own point F5 first), or one move deep on a board far from the
-/// end (five stones on 9×9: every empty point is neutral, too many to read).
+/// end (five stones on 9×9: every empty point is neutral, too many to read), and why; `--json`
+/// gives the same.
 #[test]
 fn score_says_how_the_neutral_points_were_filled() {
+    let (out, code) = ingo(&["score", "--json", "dame_next_to_own_point.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["fill"], serde_json::json!({"read": true}), "{out}");
+    assert_eq!(
+        v["fills"],
+        serde_json::json!([
+            {"color": "W", "point": "E5"},
+            {"color": "B", "point": "D5"},
+            {"color": "W", "point": "H5"},
+        ]),
+        "{out}"
+    );
+    let (out, code) = ingo(&["score", "--json", "unfinished.sgf"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["fill"]["read"], false, "{out}");
+    assert_eq!(
+        v["fill"]["why"], "the 76 dame A9 B9 C9 D9 E9 F9 G9 H9 … are too many to read together",
+        "{out}"
+    );
+    assert_eq!(
+        v["fills"][0],
+        serde_json::json!({"color": "W", "point": "E7"})
+    );
+
     let (out, code) = ingo(&["score", "dame_next_to_own_point.sgf"]);
     assert_eq!(code, 0, "{out}");
     assert!(
@@ -197,7 +224,9 @@ fn score_says_how_the_neutral_points_were_filled() {
         .find(|l| l.starts_with("neutral points filled in turn"))
         .unwrap_or_else(|| panic!("no fill line:\n{out}"));
     assert!(
-        line.ends_with("(one move deep: too many to read)"),
+        line.ends_with(
+            "(one move deep: the 76 dame A9 B9 C9 D9 E9 F9 G9 H9 … are too many to read together)"
+        ),
         "{line}"
     );
 }

@@ -3,8 +3,8 @@
 //! both area; shared points "雙方各填其半"; the board is filled before counting, 填滿計點).
 
 use ingo_player::endgame::{
-    judge_end, judge_with_dead, Decided, EndgameConfig, Judgement, Status, StringStatus,
-    CHECK_ABOVE, CHECK_BELOW,
+    judge_end, judge_with_dead, Decided, EndgameConfig, Judgement, ShallowFill, Status,
+    StringStatus, CHECK_ABOVE, CHECK_BELOW,
 };
 use ingo_rules::{Board, Color, Game, Move, Point, Rules, Setup};
 
@@ -257,6 +257,7 @@ const DAME_NEXT_TO_OWN_POINT: &str = "
 fn the_fill_is_read_ahead_a_dame_next_to_ones_own_point_first() {
     let (g, j) = judge(DAME_NEXT_TO_OWN_POINT, Color::White);
     assert!(j.fill_read, "the fill is small enough to read");
+    assert_eq!(j.fill_shallow, None);
     assert!(j.dead.is_empty(), "{:?}", j.dead);
     assert_eq!(j.fills[0].point, pts(&g, "E5")[0], "{:?}", j.fills);
     assert_eq!(j.fills[0].color, Color::White);
@@ -282,6 +283,48 @@ fn the_fill_is_read_ahead_a_dame_next_to_ones_own_point_first() {
     assert!(other.fill_read);
     assert_eq!(j.score.area.white - other.score.area.white, 1);
     assert_eq!(other.score.area.black - j.score.area.black, 1);
+}
+
+/// A board far from its end (four stones on 9×9): every empty point is neutral and they make
+/// one region, too large to read. The fill is made one move deep, and the judgement says why,
+/// naming the region's points, so that a referee knows which fills to check.
+#[test]
+fn a_fill_too_large_to_read_says_which_dame() {
+    let (g, j) = judge(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . O . .
+        . . . . . O . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . X . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        Color::Black,
+    );
+    assert!(!j.fill_read);
+    assert!(!j.fills.is_empty());
+    let Some(ShallowFill::TooLarge(points)) = &j.fill_shallow else {
+        panic!("{:?}", j.fill_shallow);
+    };
+    let empty: Vec<Point> = (0..9)
+        .flat_map(|r| (0..9).filter_map(move |c| Point::new(c, r)))
+        .filter(|&p| g.board().color_at(p).is_none())
+        .collect();
+    let mut points = points.clone();
+    points.sort();
+    let mut empty = empty;
+    empty.sort();
+    assert_eq!(points, empty, "every empty point is one region");
+    let why = j
+        .fill_shallow
+        .as_ref()
+        .map(|w| w.describe(|v| format!("{}", v.len())));
+    assert_eq!(
+        why.as_deref(),
+        Some("the 77 dame 8 … are too many to read together")
+    );
 }
 
 /// Black's E5 E6 cut into White's wall and are left in atari at the end, their last liberty

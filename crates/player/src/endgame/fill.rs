@@ -48,6 +48,7 @@ use ingo_rules::{Board, Color, Owner, Point};
 
 use super::{
     can_fill, free_move_for_fill, playout, seki_points_given, stands_on_real, Fill, FreeMove, Grid,
+    ShallowFill,
 };
 
 /// Positions the search may read before it gives up.
@@ -801,8 +802,8 @@ fn follow(
 
 /// The fill of the neutral points of `live` (dead stones as the capturer's, marked in
 /// `untakable` with the stones of a double-ko seki) read out, `first` first, or `None` when it
-/// is too large to read. Returns the fills in order (captures among them) and the board after
-/// them. The whole fill is read by minimax when it holds at most [`MAX_READ_POINTS`] points
+/// is too large to read (and why: [`ShallowFill`]). Returns the fills in order (captures
+/// among them) and the board after them. The whole fill is read by minimax when it holds at most [`MAX_READ_POINTS`] points
 /// and the search ends within [`BUDGET`] positions; else it is read region by region
 /// ([`read_by_regions`]).
 pub(crate) fn read_fill(
@@ -812,11 +813,11 @@ pub(crate) fn read_fill(
     first: Color,
     seki: &[bool],
     untakable: &[bool],
-) -> Option<(Vec<Fill>, Board)> {
+) -> Result<(Vec<Fill>, Board), ShallowFill> {
     let prep = Prepared::new(real, live, grid, first, seki, untakable);
     if prep.hot_count <= MAX_READ_POINTS {
         if let Some(out) = read_whole(&prep) {
-            return Some(out);
+            return Ok(out);
         }
     }
     read_by_regions(&prep)
@@ -999,7 +1000,7 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
 /// to read within [`BUDGET`] positions, or when the line takes a stone of the final position
 /// (a fight the judgement decided, which one region's moves do not read: the defences outside
 /// the region are not among them).
-fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
+fn read_by_regions(prep: &Prepared) -> Result<(Vec<Fill>, Board), ShallowFill> {
     let (live, grid) = (prep.live, prep.grid);
     let n = grid.len();
     let mut st = Box::new(root_state(prep, prep.plain_points.len() as u32));
@@ -1032,7 +1033,9 @@ fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
                 Some(&r) => r,
                 None => {
                     let owners = owners.get_or_insert_with(|| ingo_rules::owners(&st.board, &[]));
-                    let r = read_region(&st, &region, prep, owners)?;
+                    let r = read_region(&st, &region, prep, owners).ok_or_else(|| {
+                        ShallowFill::TooLarge(region.iter().map(|&i| grid.point(i)).collect())
+                    })?;
                     read.insert(region, r);
                     r
                 }
@@ -1057,8 +1060,8 @@ fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
         // that a stale move ends the reading instead of playing on a stone.
         let taken = |p: Point| st.board.color_at(p).is_some() || st.real.color_at(p).is_some();
         match mv {
-            Mv::Play(p) if st.board.color_at(p).is_some() => return None,
-            Mv::Free(f) if taken(f.point()) => return None,
+            Mv::Play(p) if st.board.color_at(p).is_some() => return Err(ShallowFill::DoesNotStand),
+            Mv::Free(f) if taken(f.point()) => return Err(ShallowFill::DoesNotStand),
             _ => {}
         }
         follow(
@@ -1068,7 +1071,8 @@ fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
             mover,
             &mut plain_next,
             &mut removed,
-        )?;
+        )
+        .ok_or(ShallowFill::DoesNotStand)?;
         let next = apply.apply(&st, mv, &mut removed).0;
         if let Mv::Free(_) = mv {
             read.clear();
@@ -1078,8 +1082,13 @@ fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
             // that the judgement decided and that the moves of one region do not read (the
             // defences outside it are not among them). The region reading does not count
             // such a board.
-            if removed.iter().any(|&q| live.color_at(q).is_some()) {
-                return None;
+            let stones: Vec<Point> = removed
+                .iter()
+                .copied()
+                .filter(|&q| live.color_at(q).is_some())
+                .collect();
+            if !stones.is_empty() {
+                return Err(ShallowFill::TakesStones(stones));
             }
             if !removed.is_empty() || next.ko.is_some() {
                 read.clear();
@@ -1087,7 +1096,7 @@ fn read_by_regions(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
         }
         apply.spare.push(std::mem::replace(&mut st, next));
     }
-    Some((fills, out))
+    Ok((fills, out))
 }
 
 /// One region of `st` read by minimax alone ([`read_by_regions`]), with each side to move

@@ -263,6 +263,51 @@ pub struct Judgement {
     /// Whether the fill was read out by search (`false`: too large to read, filled by the
     /// one-move rule; or no fill, the end settled by the rules).
     pub fill_read: bool,
+    /// Why the fill was made one move deep, when the search did not read it out (`None` when
+    /// it did, or when there was no fill to make).
+    pub fill_shallow: Option<ShallowFill>,
+}
+
+/// Why the fill of the last dame was made one move deep (the one-move rule) rather than read
+/// out by the search: what a referee is told, so that they know which fills to check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShallowFill {
+    /// These dame, one region that fills elsewhere leave alone, are too many to read together
+    /// within the search's budget.
+    TooLarge(Vec<Point>),
+    /// The fill read out would take these stones of the final position: a fight for life that
+    /// the judgement decided and that the reading of the dame does not read (the defences
+    /// outside the dame are not among its moves).
+    TakesStones(Vec<Point>),
+    /// A move read out does not stand on the board that is counted (a capture there differs
+    /// from the board the search reads, or the move would take its own stones).
+    DoesNotStand,
+}
+
+impl ShallowFill {
+    /// The reason in words, the points named by `name` (GTP names, for a person).
+    pub fn describe(&self, name: impl Fn(&[Point]) -> String) -> String {
+        match self {
+            // A long list is cut after eight (a board far from its end has scores of dame).
+            ShallowFill::TooLarge(points) if points.len() > 10 => format!(
+                "the {} dame {} … are too many to read together",
+                points.len(),
+                name(&points[..8])
+            ),
+            ShallowFill::TooLarge(points) => format!(
+                "the {} dame {} are too many to read together",
+                points.len(),
+                name(points)
+            ),
+            ShallowFill::TakesStones(stones) => format!(
+                "reading it out takes {}, a fight for life the judgement decided",
+                name(stones)
+            ),
+            ShallowFill::DoesNotStand => {
+                "a move read out does not stand on the counted board".to_string()
+            }
+        }
+    }
 }
 
 impl Judgement {
@@ -1036,17 +1081,18 @@ fn finish(
         .map(|i| converted[i] || status_at(i) == Some(Status::Seki))
         .collect();
     let seki = seki_points(&live, grid);
-    let (fills, fill_read) =
+    let (fills, fill_shallow) =
         match fill::read_fill(board, &live, grid, first_to_fill, &seki, &untakable) {
-            Some((fills, after)) => {
+            Ok((fills, after)) => {
                 live = after;
-                (fills, true)
+                (fills, None)
             }
-            None => (
+            Err(why) => (
                 fill_neutral(&mut live, board, grid, &seki, first_to_fill, last_move),
-                false,
+                Some(why),
             ),
         };
+    let fill_read = fill_shallow.is_none();
     // The points left shared once the fill is over (seki, and dame neither side could fill).
     let seki_points: Vec<Point> = {
         let owners = ingo_rules::owners(&live, &[]);
@@ -1114,6 +1160,7 @@ fn finish(
         score,
         filled,
         fill_read,
+        fill_shallow,
     }
 }
 
@@ -1145,6 +1192,7 @@ fn settled(game: &Game, dead: &[Point]) -> Judgement {
         first_to_fill: game.to_move(),
         filled: board.clone(),
         fill_read: false,
+        fill_shallow: None,
     }
 }
 
