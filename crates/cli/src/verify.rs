@@ -323,14 +323,11 @@ pub fn judgement_text(j: &Judgement, board: &Board, turns: &[ingo_rules::Point])
         } else if j.fill_read {
             format!("{} (read out to the end)", fills.join(", "))
         } else {
-            format!(
-                "{} (one move deep: {})",
-                fills.join(", "),
-                j.fill_shallow
-                    .as_ref()
-                    .map_or_else(|| "too many to read".to_string(), |why| why
-                        .describe(|v| v.iter().map(|p| p.to_gtp(h)).collect::<Vec<_>>().join(" ")))
-            )
+            let why = j.fill_shallow.as_ref().map_or_else(
+                || "too many to read".to_string(),
+                |why| why.describe(names),
+            );
+            format!("{} (one move deep: {why})", fills.join(", "))
         },
         if checks.is_empty() {
             "none (every string proved, given, or sampled more than three times in four either way)"

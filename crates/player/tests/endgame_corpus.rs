@@ -531,3 +531,34 @@ fn a_fill_that_connects_a_string_of_a_seki_ends_it() {
     assert!(j.seki_points.is_empty(), "{:?}", j.seki_points);
     assert_eq!(j.score.result_string(), "B+3");
 }
+
+/// `Ing/05/30`: read region by region, the fill would take White's `G13 G14`, in atari with
+/// its last liberty inside White's own area, a fight for life the judgement decided. The fill
+/// is made one move deep, and the judgement names those stones as the reason
+/// (`ShallowFill::TakesStones`), not "too many to read".
+#[test]
+fn a_fill_that_would_take_stones_of_the_final_position_says_which() {
+    let Some(dir) = corpus_dir() else {
+        return;
+    };
+    let path = dir.join("aeb-pro/Ing/05/30.sgf");
+    let record = ingo_sgf::parse_file(&path)
+        .expect("05/30 reads")
+        .into_iter()
+        .next()
+        .expect("one game");
+    let rep = ingo_sgf::replay(&record, record.rules_or(Preset::Ing), ReplayMode::Strict)
+        .expect("05/30 replays");
+    let j = judge_end(&rep.game, &EndgameConfig::default());
+    let p = |name: &str| ingo_rules::Point::from_gtp(name, 19, 19).expect("vertex");
+    assert!(!j.fill_read);
+    let Some(ingo_player::endgame::ShallowFill::TakesStones(stones)) = &j.fill_shallow else {
+        panic!("{:?}", j.fill_shallow);
+    };
+    let mut stones = stones.clone();
+    stones.sort();
+    let mut want = vec![p("G13"), p("G14")];
+    want.sort();
+    assert_eq!(stones, want);
+    assert_eq!(j.score.result_string(), "B+3");
+}

@@ -801,11 +801,11 @@ fn follow(
 }
 
 /// The fill of the neutral points of `live` (dead stones as the capturer's, marked in
-/// `untakable` with the stones of a double-ko seki) read out, `first` first, or `None` when it
-/// is too large to read (and why: [`ShallowFill`]). Returns the fills in order (captures
-/// among them) and the board after them. The whole fill is read by minimax when it holds at most [`MAX_READ_POINTS`] points
-/// and the search ends within [`BUDGET`] positions; else it is read region by region
-/// ([`read_by_regions`]).
+/// `untakable` with the stones of a double-ko seki) read out, `first` first: the fills in
+/// order (captures among them) and the board after them, or why it was not read out
+/// ([`ShallowFill`]). The whole fill is read by minimax when it holds at most
+/// [`MAX_READ_POINTS`] points and the search ends within [`BUDGET`] positions; else it is read
+/// region by region ([`read_by_regions`]).
 pub(crate) fn read_fill(
     real: &Board,
     live: &Board,
@@ -996,10 +996,11 @@ fn fill_regions(board: &Board, grid: &Grid, hot: &[bool], atari: &[Point]) -> Ve
 /// stone taken inside one's own area) only when nothing else is left, as in the whole
 /// reading; the mover passes when its best move in every region is to pass. This is how
 /// players fill the last dame: the dame that also decides the point behind it first (a chain
-/// of dame, a gap in a wall), the plain ones after. `None` when one region alone is too large
-/// to read within [`BUDGET`] positions, or when the line takes a stone of the final position
-/// (a fight the judgement decided, which one region's moves do not read: the defences outside
-/// the region are not among them).
+/// of dame, a gap in a wall), the plain ones after. An error ([`ShallowFill`]) when one region
+/// alone is too large to read within [`BUDGET`] positions, when the line takes a stone of the
+/// final position (a fight the judgement decided, which one region's moves do not read: the
+/// defences outside the region are not among them), or when a move read does not stand on
+/// the counted board.
 fn read_by_regions(prep: &Prepared) -> Result<(Vec<Fill>, Board), ShallowFill> {
     let (live, grid) = (prep.live, prep.grid);
     let n = grid.len();
