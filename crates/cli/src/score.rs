@@ -71,7 +71,8 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             title,
         )
         .with_checks(report.count.checks())
-        .with_winner_turns_on(&report.winner_turns_on);
+        .with_winner_turns_on(&report.winner_turns_on)
+        .with_fill_note(report.count.fill_note(report.game.board().height()));
         write_pictures(
             &picture.diagram,
             &picture.options,
@@ -122,13 +123,10 @@ fn score_json(report: &records::ScoreReport) -> serde_json::Value {
             .collect();
         let how = if j.fills.is_empty() {
             None
-        } else if j.fill_read {
-            Some(serde_json::json!({"read": true}))
+        } else if let Some(why) = j.fill_note(|v| names(v).join(" ")) {
+            Some(serde_json::json!({"read": false, "why": why}))
         } else {
-            Some(serde_json::json!({
-                "read": false,
-                "why": j.fill_shallow.as_ref().map(|w| w.describe(|v| names(v).join(" "))),
-            }))
+            Some(serde_json::json!({"read": true}))
         };
         (fills, how)
     });

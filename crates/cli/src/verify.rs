@@ -320,14 +320,10 @@ pub fn judgement_text(j: &Judgement, board: &Board, turns: &[ingo_rules::Point])
         j.first_to_fill,
         if fills.is_empty() {
             "none".to_string()
-        } else if j.fill_read {
-            format!("{} (read out to the end)", fills.join(", "))
-        } else {
-            let why = j.fill_shallow.as_ref().map_or_else(
-                || "too many to read".to_string(),
-                |why| why.describe(names),
-            );
+        } else if let Some(why) = j.fill_note(names) {
             format!("{} (one move deep: {why})", fills.join(", "))
+        } else {
+            format!("{} (read out to the end)", fills.join(", "))
         },
         if checks.is_empty() {
             "none (every string proved, given, or sampled more than three times in four either way)"

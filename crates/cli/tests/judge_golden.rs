@@ -235,8 +235,9 @@ fn score_says_how_the_neutral_points_were_filled() {
 /// names as sampled between 25% and 75% or read by a rule, each with its note, and the text
 /// names them on its line `verdicts to check:`; a count whose verdicts are all clear has no
 /// ring, no key, and `none` on that line. The notes of the verdicts the winner turns on end
-/// with `!`, which the key explains. (`unfinished.sgf`: five stones on 9×9, two of them held
-/// by three playouts in four or fewer, the winner turning on `G3`.)
+/// with `!`, which the key explains; a fill made one move deep is said under the count, with
+/// its reason. (`unfinished.sgf`: five stones on 9×9, two of them held by three playouts in
+/// four or fewer, the winner turning on `G3`, its dame too many to read.)
 #[test]
 fn score_pictures_ring_the_verdicts_to_check() {
     use ingo_player::endgame::{CHECK_ABOVE, CHECK_BELOW};
@@ -282,6 +283,19 @@ fn score_pictures_ring_the_verdicts_to_check() {
             );
         }
         assert_eq!(svg.contains(r#"class="key""#), rings > 0, "{record}");
+        // A fill made one move deep is said under the count, with the reason `--json` gives.
+        match v["fill"]["why"].as_str() {
+            Some(why) => assert!(
+                svg.contains(&format!("{}: {why}", ingo_render::FILL_NOTE)),
+                "{record}: {why}"
+            ),
+            None => assert!(!svg.contains(r#"class="fill-note""#), "{record}"),
+        }
+        assert_eq!(
+            v["fill"]["read"].as_bool(),
+            Some(record == "dame_next_to_own_point.sgf"),
+            "{record}"
+        );
         assert_eq!(
             svg.contains(ingo_render::TURNS_KEY),
             expected.iter().any(|n| n.ends_with('!')),

@@ -114,6 +114,19 @@ impl Count {
         }
     }
 
+    /// Why the judgement filled the neutral points one move deep rather than reading them out,
+    /// in words, the points named as GTP names on a board of `height` lines
+    /// (`ingo_player::endgame::Judgement::fill_note`): the line the count picture adds under
+    /// the count. `None` when they were read out, none were filled, or the count was not judged.
+    pub fn fill_note(&self, height: usize) -> Option<String> {
+        self.judgement()?.fill_note(|v| {
+            v.iter()
+                .map(|p| p.to_gtp(height))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
     /// The verdicts of the judgement a person should check, as notes for the count picture
     /// (`ingo_player::endgame::Judgement::checks`); none when the count was not judged.
     pub fn checks(&self) -> Vec<(Point, String)> {

@@ -56,6 +56,9 @@ pub const CHECKS_KEY: &str =
 /// What a note ending with `!` means ([`CountPicture::with_winner_turns_on`]).
 pub const TURNS_KEY: &str = "! the winner turns on it";
 
+/// How the line of [`CountPicture::with_fill_note`] starts.
+pub const FILL_NOTE: &str = "Dame filled one move deep, to check";
+
 impl CountPicture<'_> {
     /// Marks the verdicts of the end-of-game judgement a person should check (each a short
     /// note on one stone of its string: `ingo_player::endgame::Judgement::checks`), with
@@ -110,6 +113,29 @@ impl CountPicture<'_> {
         if marked {
             self.diagram.note_key = Some(format!("{CHECKS_KEY} · {TURNS_KEY}"));
         }
+        self
+    }
+
+    /// Says under the count that the end-of-game judgement filled the neutral points one move
+    /// deep rather than reading them out, and why (`why`, from
+    /// `ingo_player::endgame::ShallowFill::describe`), so that a person checks those fills.
+    /// Nothing is added when `why` is `None`.
+    ///
+    /// ```
+    /// use ingo_render::count_picture;
+    /// use ingo_rules::{score, Board, ByColor, Color, Komi};
+    /// let board = Board::from_ascii("X.\n.O").unwrap();
+    /// let count = score(&board, &[], Komi::points(0), ByColor::default(), Color::Black);
+    /// let picture = count_picture(&board, &count, Vec::new(), Vec::new(), "B+0".into())
+    ///     .with_fill_note(Some("the 2 dame A1 B2 are too many to read together".into()));
+    /// let svg = picture.svg();
+    /// assert!(svg.contains(r#"class="fill-note""#));
+    /// assert!(svg.contains("Dame filled one move deep, to check: the 2 dame A1 B2"));
+    /// ```
+    pub fn with_fill_note(mut self, why: Option<String>) -> Self {
+        self.diagram = self
+            .diagram
+            .with_fill_note(why.map(|w| format!("{FILL_NOTE}: {w}")));
         self
     }
 

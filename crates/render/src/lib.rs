@@ -10,7 +10,7 @@ mod svg;
 use ingo_rules::{Board, Color, Game, Move, Point, Score};
 
 pub use crate::bracket::{bracket_png, bracket_svg};
-pub use crate::count::{count_picture, CountPicture, CHECKS_KEY, TURNS_KEY};
+pub use crate::count::{count_picture, CountPicture, CHECKS_KEY, FILL_NOTE, TURNS_KEY};
 pub use crate::crosstable::{crosstable_png, crosstable_svg};
 pub use crate::png::{render_png, render_png_with_fonts, RenderError};
 pub use crate::svg::render_svg;
@@ -80,6 +80,7 @@ pub struct Diagram<'a> {
     seki: Vec<Point>,
     notes: Vec<(Point, String)>,
     note_key: Option<String>,
+    fill_note: Option<String>,
 }
 
 impl<'a> Diagram<'a> {
@@ -94,6 +95,7 @@ impl<'a> Diagram<'a> {
             seki: Vec::new(),
             notes: Vec::new(),
             note_key: None,
+            fill_note: None,
         }
     }
 
@@ -139,6 +141,7 @@ impl<'a> Diagram<'a> {
             seki: Vec::new(),
             notes: Vec::new(),
             note_key: None,
+            fill_note: None,
         }
     }
 
@@ -187,6 +190,14 @@ impl<'a> Diagram<'a> {
     pub fn with_notes(mut self, notes: Vec<(Point, String)>, key: Option<String>) -> Self {
         self.notes = notes;
         self.note_key = key;
+        self
+    }
+
+    /// Sets a line under the count about the fill of the neutral points (the count picture
+    /// says there when the end-of-game judgement filled them one move deep rather than read
+    /// them out, and why); `None` draws none.
+    pub fn with_fill_note(mut self, note: Option<String>) -> Self {
+        self.fill_note = note;
         self
     }
 

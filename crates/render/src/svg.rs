@@ -62,6 +62,8 @@ struct Layout {
     legend: Option<String>,
     /// What the notes on points mean, under the legend (only when there are notes).
     key: Option<String>,
+    /// How the neutral points were filled, when a person should check it: the last line.
+    fill_note: Option<String>,
 }
 
 impl Layout {
@@ -80,16 +82,20 @@ impl Layout {
             .as_deref()
             .filter(|_| diagram.notes.iter().any(|(p, _)| board.contains(*p)))
             .map(clean_text);
+        let fill_note = diagram.fill_note.as_deref().map(clean_text);
         let text_w = title
             .iter()
             .chain(legend.iter())
             .chain(key.iter())
+            .chain(fill_note.iter())
             .map(|t| (text_width_em(t) * caption_font + f64::from(s)).ceil() as u32)
             .max()
             .unwrap_or(0);
         let width = board_w.max(text_w);
         let header = if title.is_some() { s } else { 0 };
-        let footer = u32::from(legend.is_some()) * s + u32::from(key.is_some()) * s;
+        let footer = u32::from(legend.is_some()) * s
+            + u32::from(key.is_some()) * s
+            + u32::from(fill_note.is_some()) * s;
         Layout {
             s: f64::from(s),
             band: f64::from(band),
@@ -103,6 +109,7 @@ impl Layout {
             title,
             legend,
             key,
+            fill_note,
         }
     }
 
@@ -667,6 +674,17 @@ fn write_captions(out: &mut String, l: &Layout) -> fmt::Result {
             N(l.board_y + l.board_h + lines_above * l.s + shift),
             N(0.85 * l.caption_font),
             Escaped(key)
+        )?;
+    }
+    if let Some(note) = &l.fill_note {
+        let lines_above = 0.5 + f64::from(u8::from(l.legend.is_some()) + u8::from(l.key.is_some()));
+        writeln!(
+            out,
+            r#"<text class="fill-note" x="{}" y="{}" font-size="{}" fill="{INK}" text-anchor="middle">{}</text>"#,
+            N(x),
+            N(l.board_y + l.board_h + lines_above * l.s + shift),
+            N(0.85 * l.caption_font),
+            Escaped(note)
         )?;
     }
     Ok(())

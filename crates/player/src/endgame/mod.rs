@@ -311,6 +311,20 @@ impl ShallowFill {
 }
 
 impl Judgement {
+    /// Why the neutral points were filled one move deep rather than read out, in words, the
+    /// points named by `name` ([`ShallowFill::describe`]): what a referee is told, with the
+    /// fills, to check them. `None` when they were read out or none were filled.
+    pub fn fill_note(&self, name: impl Fn(&[Point]) -> String) -> Option<String> {
+        if self.fills.is_empty() || self.fill_read {
+            return None;
+        }
+        Some(
+            self.fill_shallow
+                .as_ref()
+                .map_or_else(|| "too many to read".to_string(), |why| why.describe(name)),
+        )
+    }
+
     /// This judgement's count as a territory count gives it, for a record counted so (half
     /// points, Black ahead positive), `game` being the game it judged. A stone on the board is
     /// a point of its owner's area, and a stone taken off a prisoner for the other side in a

@@ -516,6 +516,7 @@ pub fn judge_sgf(text: &str, preset: Option<Preset>) -> Result<Judgement, ApiErr
             count_picture(position.game.board(), &count.score, fills, seki, title)
                 .with_checks(count.checks())
                 .with_winner_turns_on(&count.winner_turns_on(&position.game))
+                .with_fill_note(count.fill_note(size))
                 .svg(),
         );
     }
@@ -583,7 +584,8 @@ mod tests {
 
     /// The judge page's count picture rings the verdicts to check, as `ingo score --svg` does:
     /// five stones on 9×9, two of them held by the playouts three times in four or less, the
-    /// winner turning on `G3` (Black wins by 3.5 with it alive), whose note alone is marked.
+    /// winner turning on `G3` (Black wins by 3.5 with it alive), whose note alone is marked;
+    /// and it says that the fill was made one move deep, and why.
     #[test]
     fn judge_rings_the_verdicts_to_check() {
         let text = "(;SZ[9]KM[7.5]RU[Chinese];B[ee];W[cc];B[gg];W[cg];B[gc])";
@@ -598,11 +600,20 @@ mod tests {
         assert_eq!(count.winner_turns_on(&game), vec![g3]);
         assert_eq!(svg.matches("%!</text>").count(), 1, "{svg}");
         assert!(svg.contains(ingo_render::TURNS_KEY));
+        // Its 76 dame are too many to read: the fill one move deep is said under the count.
+        assert!(
+            svg.contains(&format!(
+                "{}: the 76 dame A9 B9 C9 D9 E9 F9 G9 H9 … are too many to read together",
+                ingo_render::FILL_NOTE
+            )),
+            "{svg}"
+        );
         // A count with nothing to check has no ring: four passes end the game, every stone
         // alive by the rules.
         let out = judged("(;SZ[5]KM[0];B[ab];W[];B[];W[];B[])");
         let svg = out["count_svg"].as_str().expect("a picture");
         assert!(!svg.contains(r#"class="check""#));
+        assert!(!svg.contains(r#"class="fill-note""#));
     }
 
     fn game_of(text: &str) -> Game {
