@@ -118,7 +118,7 @@ impl CountPicture<'_> {
 
     /// Says under the count that the end-of-game judgement filled the neutral points one move
     /// deep rather than reading them out, and why (`why`, from
-    /// `ingo_player::endgame::ShallowFill::describe`), so that a person checks those fills.
+    /// `ingo_player::endgame::Judgement::fill_note`), so that a person checks those fills.
     /// Nothing is added when `why` is `None`.
     ///
     /// ```
