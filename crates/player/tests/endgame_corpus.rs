@@ -502,20 +502,25 @@ fn small_board_records_keep_a_floor_of_right_winners() {
 /// J5 J4, so the final position has three seki points. Black's fill H7 connects J7 to its
 /// living group, which ends the seki: J8, J6 and K5 are then dame like any other, filled in
 /// turn, and the count is the recorded B+3 (three shared points would make the margin even).
+/// The judgement, with the default settings, of the record at `path` under `dir`, replayed
+/// under its own rules (Ing's when it names none).
+fn judge_record(dir: &Path, path: &str) -> ingo_player::endgame::Judgement {
+    let record = ingo_sgf::parse_file(dir.join(path))
+        .unwrap_or_else(|e| panic!("{path} reads: {e}"))
+        .into_iter()
+        .next()
+        .expect("one game");
+    let rep = ingo_sgf::replay(&record, record.rules_or(Preset::Ing), ReplayMode::Strict)
+        .unwrap_or_else(|e| panic!("{path} replays: {e}"));
+    judge_end(&rep.game, &EndgameConfig::default())
+}
+
 #[test]
 fn a_fill_that_connects_a_string_of_a_seki_ends_it() {
     let Some(dir) = corpus_dir() else {
         return;
     };
-    let path = dir.join("aeb-pro/Ing/01/19.sgf");
-    let record = ingo_sgf::parse_file(&path)
-        .expect("01/19 reads")
-        .into_iter()
-        .next()
-        .expect("one game");
-    let rep = ingo_sgf::replay(&record, record.rules_or(Preset::Ing), ReplayMode::Strict)
-        .expect("01/19 replays");
-    let j = judge_end(&rep.game, &EndgameConfig::default());
+    let j = judge_record(&dir, "aeb-pro/Ing/01/19.sgf");
     let p = |name: &str| ingo_rules::Point::from_gtp(name, 19, 19).expect("vertex");
     let at = |name: &str| j.fills.iter().position(|f| f.point == p(name));
     let h7 = at("H7").expect("H7 is filled");
@@ -541,15 +546,7 @@ fn a_fill_that_would_take_stones_of_the_final_position_says_which() {
     let Some(dir) = corpus_dir() else {
         return;
     };
-    let path = dir.join("aeb-pro/Ing/05/30.sgf");
-    let record = ingo_sgf::parse_file(&path)
-        .expect("05/30 reads")
-        .into_iter()
-        .next()
-        .expect("one game");
-    let rep = ingo_sgf::replay(&record, record.rules_or(Preset::Ing), ReplayMode::Strict)
-        .expect("05/30 replays");
-    let j = judge_end(&rep.game, &EndgameConfig::default());
+    let j = judge_record(&dir, "aeb-pro/Ing/05/30.sgf");
     let p = |name: &str| ingo_rules::Point::from_gtp(name, 19, 19).expect("vertex");
     assert!(!j.fill_read);
     let Some(ingo_player::endgame::ShallowFill::TakesStones(stones)) = &j.fill_shallow else {

@@ -522,6 +522,16 @@ impl Search<'_> {
         Some(value)
     }
 
+    /// The move of `st` on the principal line, once `st` is read: the table's move where the
+    /// position was read with the full window, else a search of each move. `None` past the
+    /// budget.
+    fn principal_move(&mut self, st: &State) -> Option<Mv> {
+        match self.table.get(&key(st)) {
+            Some(e) if matches!(e.bound, Bound::Exact) => Some(e.best),
+            _ => Some(self.best_move(st)?.1),
+        }
+    }
+
     /// The best move of `st` and its value, each move read with the full window.
     fn best_move(&mut self, st: &State) -> Option<(i32, Mv)> {
         let mut best: Option<(i32, Mv)> = None;
@@ -847,12 +857,7 @@ fn read_whole(prep: &Prepared) -> Option<(Vec<Fill>, Board)> {
         if st.passes >= 2 {
             break;
         }
-        // The table's move where the position was read with the full window, else a search of
-        // each move.
-        let mv = match search.table.get(&key(&st)) {
-            Some(e) if matches!(e.bound, Bound::Exact) => e.best,
-            _ => search.best_move(&st)?.1,
-        };
+        let mv = search.principal_move(&st)?;
         follow(
             &mut out,
             &mut fills,
@@ -1131,11 +1136,7 @@ fn read_region(st: &State, region: &[usize], prep: &Prepared, owners: &[Owner]) 
     let mut value_and_move = |to_move: Color| -> Option<(i32, Mv)> {
         local.to_move = to_move;
         let v = search.negamax(&local, 0, -INF, INF)?;
-        let mv = match search.table.get(&key(&local)) {
-            Some(e) if matches!(e.bound, Bound::Exact) => e.best,
-            _ => search.best_move(&local)?.1,
-        };
-        Some((v, mv))
+        Some((v, search.principal_move(&local)?))
     };
     let (b, black) = value_and_move(Color::Black)?;
     let (w, white) = value_and_move(Color::White)?;

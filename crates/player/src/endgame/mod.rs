@@ -315,14 +315,11 @@ impl Judgement {
     /// points named by `name` ([`ShallowFill::describe`]): what a referee is told, with the
     /// fills, to check them. `None` when they were read out or none were filled.
     pub fn fill_note(&self, name: impl Fn(&[Point]) -> String) -> Option<String> {
-        if self.fills.is_empty() || self.fill_read {
-            return None;
-        }
-        Some(
-            self.fill_shallow
-                .as_ref()
-                .map_or_else(|| "too many to read".to_string(), |why| why.describe(name)),
-        )
+        // `fill_shallow` is set exactly where the search did not read the fill out.
+        self.fill_shallow
+            .as_ref()
+            .filter(|_| !self.fills.is_empty())
+            .map(|why| why.describe(name))
     }
 
     /// This judgement's count as a territory count gives it, for a record counted so (half
