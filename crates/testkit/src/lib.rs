@@ -146,7 +146,7 @@ pub fn shared_corpus(manifest_dir: &std::path::Path) -> Option<PathBuf> {
 pub struct GnuGoCount {
     /// The margin for Black.
     pub margin: f64,
-    /// The stones it judges dead (`final_status_list dead`).
+    /// The stones it judges dead (`final_status_list dead`), in order.
     pub dead: Vec<Point>,
 }
 
@@ -202,13 +202,14 @@ pub fn gnugo_count(gnugo: &Path, game: &Game, komi: &str) -> GnuGoCount {
         }
     };
     let size = u8::try_from(size).expect("a board size");
-    let dead = dead
+    let mut dead = dead
         .split_whitespace()
         .map(|v| match parse_vertex(v, size) {
             Ok(Move::Play(p)) => p,
             other => panic!("GNU Go's dead stone {v:?}: {other:?}"),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    dead.sort();
     GnuGoCount { margin, dead }
 }
 
