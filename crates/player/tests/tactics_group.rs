@@ -312,3 +312,46 @@ fn a_wall_whose_join_the_group_can_prevent_is_short() {
     assert_eq!(g.stones.len(), 12, "{g:?}");
     assert!(!dead, "\n{}", board.to_ascii());
 }
+
+/// The final position of `aeb-pro/Ing/02/14.sgf` (2nd Ing Cup, 306 moves; recorded B+1).
+const ING_02_14: &str = "
+        . . O O X . . . . X O O O O X . . . .
+        . O O X X X X . . X X O O X . . . . .
+        O . O O X O O X X X X X O X X . X X .
+        O O X O O O X X O X X O O X X X X . X
+        X X X O O X X O O O O O X O O O O X X
+        . . X O X . X X O X X O X O O . O O X
+        . X O O X X O O O O X X X X O O . . O
+        . . X X X O O O O O O X . . X O . O O
+        . X O X X O X X X O X X . X X X O O X
+        . X O O O O O X X X . X X O O X X X X
+        . X X X O . O O X . X O O O O X X . .
+        . X O O . . O X X X X X X X O O O X .
+        X X X O . . . O O O X O X O O . O X .
+        X X O . O . . O O . O O X O . O X X .
+        O O O O . O O X O . O O X O O O X X X
+        O O O X O O X X O O X X X X X X O X O
+        O X O X X O X O O . O X X X X O O O O
+        X X X . X O X X O . O O O X O . O . .
+        . . . . X X X X O . . O X X O O . . .";
+
+/// The bounded search keeps the boards of its line off the stack. A group of many stones reads
+/// lines of a hundred moves and more, and with a board in each frame of the search (9 KB on
+/// 19×19) the reading of Black's group of `H17` here overflowed a 2 MiB stack and aborted the
+/// process: the stack of a test thread, and of Tokio's blocking threads, where the server
+/// judges a game. Source: [`ING_02_14`].
+#[test]
+fn a_long_reading_fits_in_a_small_stack() {
+    let board = Board::from_ascii(ING_02_14).expect("diagram");
+    let h17 = Point::from_gtp("H17", 19, 19).expect("vertex");
+    let limits = GroupLimits::default();
+    let g = group_at(&board, h17, &limits).expect("a closed group");
+    assert!(g.stones.len() >= 40, "{} stones", g.stones.len());
+    let life = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || read_group(&board, &g, &limits))
+        .expect("a thread")
+        .join()
+        .expect("the reading returns");
+    assert!(life.nodes > 1_000, "{life:?}");
+}

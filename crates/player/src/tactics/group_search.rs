@@ -88,6 +88,7 @@ fn read_goal(
         unsure_yes: false,
         unsure_no: false,
         table: HashMap::new(),
+        spare: Vec::new(),
     };
     let depth = 2 * play.len() + 8;
     // The goal's side moves second: the defender first when the attacker's goal is read.
@@ -115,6 +116,20 @@ struct Solver<'a> {
     /// taken, which counts against the goal): a "no" is not proved.
     unsure_no: bool,
     table: HashMap<(u64, bool, u8), bool>,
+    /// Boards of the line done with, whose boxes [`Solver::solve`] fills again. The boards of
+    /// the line are kept in boxes, not in the recursion's frames: a line is as long as twice
+    /// the points read (a hundred moves and more for a large group), and a board in each
+    /// frame (9 KB on 19×19) overflowed the 2 MiB stack of a test thread or of Tokio's
+    /// blocking threads, where the server judges a game (`Ing/02/14`'s group at `H17`).
+    spare: Vec<Box<Board>>,
+}
+
+/// A copy of `board` in a box of its own. Out of line, so that the copy made on the way into
+/// the box (a debug build makes it on the stack) is in this frame, not in each frame of
+/// [`Solver::solve`]'s recursion.
+#[inline(never)]
+fn boxed(board: &Board) -> Box<Board> {
+    Box::new(board.clone())
 }
 
 /// How a position stands for the goal of the reading.
@@ -178,20 +193,28 @@ impl Solver<'_> {
             let won = match mv {
                 None => self.solve(board, !goal_moves, passes + 1, depth - 1)?,
                 Some(p) => {
-                    let mut next = board.clone();
+                    let mut next = match self.spare.pop() {
+                        Some(mut b) => {
+                            (*b).clone_from(board);
+                            b
+                        }
+                        None => boxed(board),
+                    };
                     removed.clear();
                     next.play_unchecked(p, mover, &mut removed);
-                    if removed.iter().any(|&q| !self.in_play[idx(q)]) {
+                    let won = if removed.iter().any(|&q| !self.in_play[idx(q)]) {
                         // A stone of the wall taken: the frame of the reading is gone.
                         self.unsure_no = true;
-                        false
+                        Some(false)
                     } else {
                         match self.standing(&next) {
-                            Standing::Goal => true,
-                            Standing::Refuted => false,
-                            Standing::Open => self.solve(&next, !goal_moves, 0, depth - 1)?,
+                            Standing::Goal => Some(true),
+                            Standing::Refuted => Some(false),
+                            Standing::Open => self.solve(&next, !goal_moves, 0, depth - 1),
                         }
-                    }
+                    };
+                    self.spare.push(next);
+                    won?
                 }
             };
             if won == goal_moves {
