@@ -71,3 +71,13 @@ pub use player::{
 pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;
 pub use time::{MoveClock, ResignPolicy, TimeLeft, TimePolicy};
+
+/// A copy of `v` in a box of its own, for the searches that keep the positions of their line
+/// in boxes rather than in the frames of their recursion (`tactics::read_group`'s boards, the
+/// fill's states: a board is 9 KB on 19×19, and a line of a hundred moves in frames overflows
+/// a 2 MiB stack). Out of line, so that the copy made on the way into the box (a debug build
+/// makes it on the stack, and an inlined one may in release) is in this frame only.
+#[inline(never)]
+pub(crate) fn boxed_copy<T: Clone>(v: &T) -> Box<T> {
+    Box::new(v.clone())
+}

@@ -497,11 +497,6 @@ fn small_board_records_keep_a_floor_of_right_winners() {
     }
 }
 
-/// The seki of `01/19` (the first Ing Cup, B+3) ends in the fill: Black's stone J7 lives only
-/// on J8 and J6, which it shares with White's string K8 … N6, and K5 is shared with Black's
-/// J5 J4, so the final position has three seki points. Black's fill H7 connects J7 to its
-/// living group, which ends the seki: J8, J6 and K5 are then dame like any other, filled in
-/// turn, and the count is the recorded B+3 (three shared points would make the margin even).
 /// The judgement, with the default settings, of the record at `path` under `dir`, replayed
 /// under its own rules (Ing's when it names none).
 fn judge_record(dir: &Path, path: &str) -> ingo_player::endgame::Judgement {
@@ -515,6 +510,11 @@ fn judge_record(dir: &Path, path: &str) -> ingo_player::endgame::Judgement {
     judge_end(&rep.game, &EndgameConfig::default())
 }
 
+/// The seki of `01/19` (the first Ing Cup, B+3) ends in the fill: Black's stone J7 lives only
+/// on J8 and J6, which it shares with White's string K8 … N6, and K5 is shared with Black's
+/// J5 J4, so the final position has three seki points. Black's fill H7 connects J7 to its
+/// living group, which ends the seki: J8, J6 and K5 are then dame like any other, filled in
+/// turn, and the count is the recorded B+3 (three shared points would make the margin even).
 #[test]
 fn a_fill_that_connects_a_string_of_a_seki_ends_it() {
     let Some(dir) = corpus_dir() else {

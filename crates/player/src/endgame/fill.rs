@@ -117,14 +117,6 @@ impl State {
     }
 }
 
-/// A copy of `st` in a box of its own. Out of line, so that the copy made on the way into the
-/// box (two boards, 19 KB; a debug build makes it on the stack) stays out of the frames of
-/// [`Search::negamax`]'s recursion, where [`Search::apply`] may be inlined.
-#[inline(never)]
-fn boxed(st: &State) -> Box<State> {
-    Box::new(st.clone())
-}
-
 /// The last liberty of each string in atari next to `p` or on it, added to `out` once.
 fn ataris_near(board: &Board, p: Point, out: &mut Vec<Point>) {
     for q in std::iter::once(p).chain(board.neighbors(p)) {
@@ -409,7 +401,7 @@ impl Search<'_> {
                 b.copy_from(st);
                 b
             }
-            None => boxed(st),
+            None => crate::boxed_copy(st),
         };
         next.to_move = st.to_move.opponent();
         next.ko = None;

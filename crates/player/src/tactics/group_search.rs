@@ -124,14 +124,6 @@ struct Solver<'a> {
     spare: Vec<Box<Board>>,
 }
 
-/// A copy of `board` in a box of its own. Out of line, so that the copy made on the way into
-/// the box (a debug build makes it on the stack) is in this frame, not in each frame of
-/// [`Solver::solve`]'s recursion.
-#[inline(never)]
-fn boxed(board: &Board) -> Box<Board> {
-    Box::new(board.clone())
-}
-
 /// How a position stands for the goal of the reading.
 enum Standing {
     Goal,
@@ -198,7 +190,7 @@ impl Solver<'_> {
                             (*b).clone_from(board);
                             b
                         }
-                        None => boxed(board),
+                        None => crate::boxed_copy(board),
                     };
                     removed.clear();
                     next.play_unchecked(p, mover, &mut removed);
