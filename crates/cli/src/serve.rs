@@ -76,7 +76,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         engines: args.engines,
         directors: args.directors,
     })?;
+    // The server judges a suspended game's dead stones and runs the built-in player on its
+    // runtime's threads, whose stacks Tokio makes 2 MiB by default. Both read deep lines (a
+    // group's reading once overflowed 2 MiB and aborted the process: CHANGELOG, 5 December
+    // 2026); 8 MiB, a main thread's stack on Linux, leaves them the same room as the
+    // command line has. The memory is reserved, not used, until a line reaches it.
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(8 << 20)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
