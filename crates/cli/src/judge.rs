@@ -354,10 +354,10 @@ pub fn judge_all(
                         summary.errors += 1;
                         progress.suspend(|| {
                             if json_out {
-                                let obj = json!({"file": file.display().to_string(), "error": format!("{e:#}")});
+                                let obj = json!({"file": file.display().to_string(), "error": crate::errors::describe(&e)});
                                 writeln!(out, "{obj}")
                             } else {
-                                writeln!(err, "{}: error: {e:#}", file.display())
+                                writeln!(err, "{}: error: {}", file.display(), crate::errors::describe(&e))
                             }
                         })?;
                     }

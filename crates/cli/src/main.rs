@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod errors;
 mod gtp;
 mod handicap;
 mod judge;
@@ -98,7 +99,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("ingo: {e:#}");
+            eprintln!("ingo: {}", errors::describe(&e));
             ExitCode::from(2)
         }
     }

@@ -391,3 +391,33 @@ fn judge_text_keeps_diagnostics_off_standard_output() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Every cause of an error is printed once: the readers' errors already write the error they
+/// wrap into their own text ("cannot read the file: No such file …"), and the chain printed
+/// it a second time.
+#[test]
+fn an_error_names_each_cause_once() {
+    let dir = temp_dir("causes");
+    // A string with no liberty in the setup: the record's error wraps the rules' own.
+    fs::write(
+        dir.join("setup.sgf"),
+        "(;GM[1]FF[4]SZ[9]AB[aa][bb]AW[ba][ab];B[ee])",
+    )
+    .expect("written");
+    for (args, cause) in [
+        (&["score", "missing.sgf"][..], "No such file or directory"),
+        (&["judge", "missing.sgf"], "No such file or directory"),
+        (&["score", "setup.sgf"], "has no liberty"),
+        (&["judge", "setup.sgf"], "has no liberty"),
+    ] {
+        let run = ingo_in(&dir, args, &[], "");
+        assert_eq!(run.code, 2, "ingo {args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.matches(cause).count(),
+            1,
+            "ingo {args:?} names {cause:?} once: {}",
+            run.stderr
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
