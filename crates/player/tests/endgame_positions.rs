@@ -1393,3 +1393,21 @@ fn a_wall_that_may_fall_is_read_with_the_group() {
         "the playouts had the walls alive with every seed"
     );
 }
+
+/// A board without a stone has no walls to fill between: every point stays shared (子空皆地:
+/// a point is area only where stones stand or enclose it), so the judgement counts it as the
+/// count of a game ended on it does, komi 8 to White, whoever is to move. The fill had given
+/// the whole board to the side to move (B+73 on 9×9, B+353 on 19×19, over GTP `final_score`).
+#[test]
+fn an_empty_board_is_all_shared() {
+    for to_move in [Color::Black, Color::White] {
+        let (_, j) = judge(&". . . . . . . . .\n".repeat(9), to_move);
+        assert!(
+            j.dead.is_empty() && j.fills.is_empty(),
+            "{to_move:?}: {j:#?}"
+        );
+        assert_eq!((j.score.area.black, j.score.area.white), (0, 0));
+        assert_eq!(j.seki_points.len(), 81, "{to_move:?}");
+        assert_eq!(j.score.result_string(), "W+8", "{to_move:?}");
+    }
+}

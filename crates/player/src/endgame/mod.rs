@@ -1092,7 +1092,13 @@ fn finish(
         .map(|i| converted[i] || status_at(i) == Some(Status::Seki))
         .collect();
     let seki = seki_points(&live, grid);
-    let (fills, fill_shallow) =
+    // A board without a stone has no walls to fill between: "子空皆地", a point is area where
+    // stones stand or enclose it, and here none do. Every point stays shared, as in the count
+    // of a game ended on that board (the fill would give it all to the first to fill).
+    let bare = (0..grid.len()).all(|i| live.color_at(grid.point(i)).is_none());
+    let (fills, fill_shallow) = if bare {
+        (Vec::new(), None)
+    } else {
         match fill::read_fill(board, &live, grid, first_to_fill, &seki, &untakable) {
             Ok((fills, after)) => {
                 live = after;
@@ -1102,7 +1108,8 @@ fn finish(
                 fill_neutral(&mut live, board, grid, &seki, first_to_fill, last_move),
                 Some(why),
             ),
-        };
+        }
+    };
     let fill_read = fill_shallow.is_none();
     // The points left shared once the fill is over (seki, and dame neither side could fill).
     let seki_points: Vec<Point> = {
