@@ -72,12 +72,28 @@ pub use playout::{playout, playout_with, policy_move, PlayoutPolicy};
 pub use rng::Rng;
 pub use time::{MoveClock, ResignPolicy, TimeLeft, TimePolicy};
 
-/// A copy of `v` in a box of its own, for the searches that keep the positions of their line
-/// in boxes rather than in the frames of their recursion (`tactics::read_group`'s boards, the
-/// fill's states: a board is 9 KB on 19×19, and a line of a hundred moves in frames overflows
-/// a 2 MiB stack). Out of line, so that the copy made on the way into the box (a debug build
-/// makes it on the stack, and an inlined one may in release) is in this frame only.
+/// A copy of `v` in a box: one taken from `spare` and overwritten by `copy` when the pool
+/// has one, else a new box. For the searches that keep the positions of their line in boxes
+/// rather than in the frames of their recursion (`tactics::read_group`'s boards, the fill's
+/// states: a board is 9 KB on 19×19, and a line of a hundred moves in frames overflows a
+/// 2 MiB stack); they give each box back to `spare` when done with it.
+pub(crate) fn pooled_copy<T: Clone>(
+    spare: &mut Vec<Box<T>>,
+    v: &T,
+    copy: impl FnOnce(&mut T, &T),
+) -> Box<T> {
+    match spare.pop() {
+        Some(mut b) => {
+            copy(&mut b, v);
+            b
+        }
+        None => boxed_copy(v),
+    }
+}
+
+/// A copy of `v` in a new box. Out of line, so that the copy made on the way into the box (a
+/// debug build makes it on the stack, and an inlined one may in release) is in this frame only.
 #[inline(never)]
-pub(crate) fn boxed_copy<T: Clone>(v: &T) -> Box<T> {
+fn boxed_copy<T: Clone>(v: &T) -> Box<T> {
     Box::new(v.clone())
 }

@@ -396,13 +396,7 @@ impl Search<'_> {
     /// The box comes from the pool of states no longer used ([`Search::spare`]); give it back
     /// there when done with it.
     fn apply(&mut self, st: &State, mv: Mv, removed: &mut Vec<Point>) -> (Box<State>, i32) {
-        let mut next = match self.spare.pop() {
-            Some(mut b) => {
-                b.copy_from(st);
-                b
-            }
-            None => crate::boxed_copy(st),
-        };
+        let mut next = crate::pooled_copy(&mut self.spare, st, State::copy_from);
         next.to_move = st.to_move.opponent();
         next.ko = None;
         match mv {

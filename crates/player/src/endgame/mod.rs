@@ -1095,8 +1095,7 @@ fn finish(
     // A board without a stone has no walls to fill between: "子空皆地", a point is area where
     // stones stand or enclose it, and here none do. Every point stays shared, as in the count
     // of a game ended on that board (the fill would give it all to the first to fill).
-    let bare = (0..grid.len()).all(|i| live.color_at(grid.point(i)).is_none());
-    let (fills, fill_shallow) = if bare {
+    let (fills, fill_shallow) = if live.empty_count() == live.area() {
         (Vec::new(), None)
     } else {
         match fill::read_fill(board, &live, grid, first_to_fill, &seki, &untakable) {

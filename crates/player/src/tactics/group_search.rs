@@ -185,13 +185,7 @@ impl Solver<'_> {
             let won = match mv {
                 None => self.solve(board, !goal_moves, passes + 1, depth - 1)?,
                 Some(p) => {
-                    let mut next = match self.spare.pop() {
-                        Some(mut b) => {
-                            (*b).clone_from(board);
-                            b
-                        }
-                        None => crate::boxed_copy(board),
-                    };
+                    let mut next = crate::pooled_copy(&mut self.spare, board, Board::clone_from);
                     removed.clear();
                     next.play_unchecked(p, mover, &mut removed);
                     let won = if removed.iter().any(|&q| !self.in_play[idx(q)]) {
